@@ -1,0 +1,45 @@
+# scooplab: `make demo` and `make test` set everything up themselves (Python 3.11+ only).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup test test-fast demo bench lint format clean
+
+setup: $(STAMP)
+
+# (Re)install when the venv is missing or pyproject.toml changed since the last install.
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "scooplab needs Python 3.11 or newer; found " + sys.version.split()[0])'
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+test: setup
+	$(BIN)/python -m pytest
+
+test-fast: setup
+	$(BIN)/python -m pytest -m 'not slow'
+
+demo: setup
+	$(BIN)/scooplab eval --game holdem AhKh QhJhTh2c3d
+	$(BIN)/scooplab eval --game scarney 2c3d4h5s6c7d AhKhQhJhTh --must-use-hole-card
+	$(BIN)/scooplab eval --game skoejarth Kb1c2o 3s4b5c6o
+	$(BIN)/scooplab rankings --game holdem --cards 7
+	$(BIN)/scooplab rankings --game skoejarth --cards 7
+
+bench: setup
+	$(BIN)/python benchmarks/evaluators.py
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: setup
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	find . -name __pycache__ -prune -exec rm -rf {} +

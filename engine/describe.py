@@ -1,0 +1,42 @@
+"""Plain-language descriptions of evaluated hands, for the command line and dashboard.
+
+>>> from engine.cards import parse_card_rows
+>>> from engine.evaluate import evaluate_high
+>>> describe_high(int(evaluate_high(parse_card_rows(["AhKhQhJhTh2c3d"]))[0]))
+'straight flush, A high'
+"""
+
+from __future__ import annotations
+
+from engine.cards import SKOEJARTH, STANDARD
+from engine.evaluate import HIGH_CATEGORIES, SKOEJARTH_CATEGORIES, strength_ranks
+
+# How many rank nibbles of a strength matter, per category.
+_HIGH_RANKS_USED = (5, 4, 3, 3, 1, 5, 2, 2, 1)
+_SKOEJARTH_KICKER_RANKS_USED = (5, 4, 3, 3, 5, 2, 1, 1, 2)
+
+
+def describe_high(strength: int) -> str:
+    """Category and deciding ranks of a standard strength."""
+    category = strength >> 20
+    ranks = [STANDARD.ranks[r] for r in strength_ranks(strength)[: _HIGH_RANKS_USED[category]]]
+    name = HIGH_CATEGORIES[category]
+    if category in (4, 8):
+        return f"{name}, {ranks[0]} high"
+    if category == 6:
+        return f"{name}, {ranks[0]}s full of {ranks[1]}s"
+    return f"{name}, {' '.join(ranks)}"
+
+
+def describe_skoejarth(strength: int, tiebreak: str = "highest_card") -> str:
+    """Category and deciding ranks of a Skœjarth strength under a tiebreak rule.
+
+    >>> describe_skoejarth((6 << 20) | (6 << 16))
+    'Stairs, top card K'
+    """
+    category = strength >> 20
+    ranks = [SKOEJARTH.ranks[r] for r in strength_ranks(strength)]
+    name = SKOEJARTH_CATEGORIES[category]
+    if tiebreak == "highest_card" or category in (6, 7):
+        return f"{name}, top card {ranks[0]}"
+    return f"{name}, {' '.join(ranks[: _SKOEJARTH_KICKER_RANKS_USED[category]])}"

@@ -1,0 +1,209 @@
+"""Hand evaluators: batch functions over numpy arrays of card ids.
+
+Each function takes an (N, k) integer array, one hand per row, padded with
+``NO_CARD`` (-1), and returns an int64 array of N strengths: greater is
+stronger, equal is a tie, and strengths of rows with different numbers of
+cards compare directly. The work runs in compiled kernels (``engine.kernels``);
+a bad row (too few cards, a duplicate, an id outside the deck) raises
+``ValueError`` naming the row.
+
+>>> from engine.cards import parse_card_rows
+>>> s = evaluate_high(parse_card_rows(["AhKhQhJhTh2c3d", "2c2d2h3s3c"]))
+>>> [HIGH_CATEGORIES[c] for c in high_category(s)]
+['straight flush', 'full house']
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+
+from engine import kernels
+from engine.cards import NO_CARD, SKOEJARTH, STANDARD, Deck, format_cards
+from engine.kernels import CATEGORY_SHIFT, INVALID
+from engine.tables import SCARNEY_POINTS, SKOEJARTH_TABLES, STANDARD_TABLES
+
+HIGH_CATEGORIES = (
+    "high card",
+    "pair",
+    "two pair",
+    "three of a kind",
+    "straight",
+    "flush",
+    "full house",
+    "four of a kind",
+    "straight flush",
+)
+SKOEJARTH_CATEGORIES = (
+    "Orphan",
+    "Eyes",
+    "Twins",
+    "Threefold",
+    "Disparate",
+    "Fourfold",
+    "Stairs",
+    "Perfect",
+    "Four Kings",
+)
+SKOEJARTH_TIEBREAKS = ("highest_card", "kickers")
+Tiebreak = Literal["highest_card", "kickers"]
+
+
+def _as_rows(cards: np.ndarray, name: str, min_k: int, max_k: int) -> np.ndarray:
+    array = np.asarray(cards)
+    if array.ndim == 1:
+        array = array[None, :]
+    if array.ndim != 2 or not np.issubdtype(array.dtype, np.integer):
+        raise ValueError(
+            f"{name}: expected an (N, k) integer array, got {array.dtype} {array.shape}"
+        )
+    if not min_k <= array.shape[1] <= max_k:
+        raise ValueError(f"{name}: rows hold {array.shape[1]} cards, expected {min_k} to {max_k}")
+    if array.dtype not in (np.int8, np.int16, np.int32, np.int64):
+        array = array.astype(np.int64)
+    return np.ascontiguousarray(array)
+
+
+def _check(out: np.ndarray, rows: tuple[np.ndarray, ...], deck: Deck, name: str, need: str) -> None:
+    bad = np.flatnonzero(out == INVALID)
+    if bad.size:
+        i = int(bad[0])
+        shown = " ".join(_describe_row(row[i], deck) for row in rows)
+        raise ValueError(
+            f"{name}: row {i} ({shown}) is not a valid hand: {need}, "
+            f"each a card of the {deck.name} deck, none twice"
+        )
+
+
+def _describe_row(row: np.ndarray, deck: Deck) -> str:
+    try:
+        return format_cards(row, deck) or "no cards"
+    except ValueError:
+        return str([int(c) for c in row if c != NO_CARD])
+
+
+def evaluate_high(cards: np.ndarray) -> np.ndarray:
+    """Strength of the best five-card standard poker hand in each row (5 to 11 cards).
+
+    Ace plays high, and low in A-2-3-4-5.
+
+    >>> from engine.cards import parse_card_rows
+    >>> a, b = evaluate_high(parse_card_rows(["As2d3h4c5s9d", "6s2d3h4c5s"]))
+    >>> bool(a < b)
+    True
+    """
+    rows = _as_rows(cards, "evaluate_high", 5, 11)
+    out = np.empty(rows.shape[0], dtype=np.int64)
+    kernels.evaluate_high_rows(rows, out, STANDARD_TABLES)
+    _check(out, (rows,), STANDARD, "evaluate_high", "at least 5 cards")
+    return out
+
+
+def evaluate_high_using_hole(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
+    """Best standard hand of each row that uses at least one hole card.
+
+    This is Scarney's ``must_use_hole_card`` option: ``hole`` is (N, h) and
+    ``board`` (N, b), both padded with -1; a row needs at least one hole card
+    and at least five cards in the hole cards plus four board cards.
+
+    >>> from engine.cards import parse_card_rows
+    >>> hole, board = parse_card_rows(["2c"]), parse_card_rows(["AhKhQhJhTh"])
+    >>> HIGH_CATEGORIES[int(high_category(evaluate_high_using_hole(hole, board))[0])]
+    'high card'
+    """
+    hole_rows = _as_rows(hole, "evaluate_high_using_hole (hole)", 0, 11)
+    board_rows = _as_rows(board, "evaluate_high_using_hole (board)", 0, 11)
+    if hole_rows.shape[0] != board_rows.shape[0]:
+        raise ValueError(
+            f"evaluate_high_using_hole: {hole_rows.shape[0]} hole rows "
+            f"but {board_rows.shape[0]} board rows"
+        )
+    out = np.empty(hole_rows.shape[0], dtype=np.int64)
+    kernels.evaluate_high_hole_rows(hole_rows, board_rows, out, STANDARD_TABLES)
+    _check(
+        out,
+        (hole_rows, board_rows),
+        STANDARD,
+        "evaluate_high_using_hole",
+        "at least 1 hole card and 5 cards with at most 4 from the board",
+    )
+    return out
+
+
+def high_category(strength: np.ndarray | int) -> np.ndarray:
+    """Category 0..8 of standard strengths (see ``HIGH_CATEGORIES``).
+
+    >>> int(high_category(evaluate_high(np.array([[0, 4, 8, 12, 21]]))[0]))
+    0
+    """
+    return np.asarray(strength) >> CATEGORY_SHIFT
+
+
+def evaluate_skoejarth(cards: np.ndarray, tiebreak: Tiebreak = "highest_card") -> np.ndarray:
+    """Strength of the best five-card Skœjarth hand in each row (5 to 7 cards).
+
+    ``tiebreak`` is the rule option of RULINGS.md: ``highest_card`` (only the
+    top card of the five-card hand breaks a tie within a category) or
+    ``kickers`` (the category cards, then the remaining cards, high to low).
+
+    >>> from engine.cards import SKOEJARTH, parse_card_rows
+    >>> s = evaluate_skoejarth(parse_card_rows(["KbKcKoKs1b", "1b2c3o4s5b"], SKOEJARTH))
+    >>> [SKOEJARTH_CATEGORIES[c] for c in skoejarth_category(s)]
+    ['Four Kings', 'Stairs']
+    """
+    if tiebreak not in SKOEJARTH_TIEBREAKS:
+        expected = ", ".join(SKOEJARTH_TIEBREAKS)
+        raise ValueError(f"unknown Skœjarth tiebreak {tiebreak!r}; expected one of {expected}")
+    rows = _as_rows(cards, "evaluate_skoejarth", 5, 7)
+    out = np.empty(rows.shape[0], dtype=np.int64)
+    kernels.evaluate_skoejarth_rows(rows, tiebreak == "kickers", out, SKOEJARTH_TABLES)
+    _check(out, (rows,), SKOEJARTH, "evaluate_skoejarth", "5 to 7 cards")
+    return out
+
+
+def skoejarth_category(strength: np.ndarray | int) -> np.ndarray:
+    """Category 0..8 of Skœjarth strengths (see ``SKOEJARTH_CATEGORIES``)."""
+    return np.asarray(strength) >> CATEGORY_SHIFT
+
+
+def low_points(cards: np.ndarray) -> np.ndarray:
+    """Scarney low points of each row: A = 1, 2-9 face value, T/J/Q/K = 10; padding ignored.
+
+    >>> from engine.cards import parse_card_rows
+    >>> low_points(parse_card_rows(["AcKd5h", "2c"])).tolist()
+    [16, 2]
+    """
+    rows = _as_rows(cards, "low_points", 0, 52)
+    out = np.empty(rows.shape[0], dtype=np.int64)
+    kernels.low_points_rows(rows, SCARNEY_POINTS, out)
+    bad = np.flatnonzero(out == INVALID)
+    if bad.size:
+        raise ValueError(f"low_points: row {int(bad[0])} holds an id that is not a standard card")
+    return out
+
+
+def strength_ranks(strength: int) -> list[int]:
+    """The five rank nibbles of a strength, most significant first.
+
+    >>> strength_ranks((1 << 20) | (12 << 16) | (11 << 12))
+    [12, 11, 0, 0, 0]
+    """
+    return [(int(strength) >> shift) & 0xF for shift in (16, 12, 8, 4, 0)]
+
+
+def count_categories(
+    game: Literal["holdem", "skoejarth"], k: int, tiebreak: Tiebreak = "highest_card"
+) -> np.ndarray:
+    """Exact number of k-card sets of the whole deck in each category (exhaustive).
+
+    >>> count_categories("skoejarth", 5)[8]  # the four Kings and any fifth card
+    np.int64(24)
+    """
+    deck = SKOEJARTH if game == "skoejarth" else STANDARD
+    if not 5 <= k <= (7 if game == "skoejarth" else 11):
+        raise ValueError(f"count_categories: k={k} is outside the evaluator's range for {game}")
+    tables = SKOEJARTH_TABLES if game == "skoejarth" else STANDARD_TABLES
+    return kernels.count_categories(
+        deck.size, k, game == "skoejarth", tiebreak == "kickers", tables
+    )

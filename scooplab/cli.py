@@ -1,0 +1,245 @@
+"""The ``scooplab`` command line: one subcommand per job."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from math import comb
+from typing import Annotated
+
+import numpy as np
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from scooplab import __version__
+
+app = typer.Typer(
+    name="scooplab",
+    help="Hand-history analytics lab for new poker variants: Scarney, Cry Me A River "
+    "Hold'em, Skœjarth, and hold'em for reference.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode="markdown",
+)
+console = Console()
+
+
+class Game(StrEnum):
+    holdem = "holdem"
+    scarney = "scarney"
+    cry_me_a_river = "cry-me-a-river"
+    skoejarth = "skoejarth"
+
+
+class RankedGame(StrEnum):
+    holdem = "holdem"
+    skoejarth = "skoejarth"
+
+
+class Tiebreak(StrEnum):
+    highest_card = "highest_card"
+    kickers = "kickers"
+
+
+class OutputFormat(StrEnum):
+    table = "table"
+    json = "json"
+
+
+def fail(message: str) -> None:
+    """Print a one-line error on stderr and exit with code 2."""
+    typer.echo(f"scooplab: error: {message}", err=True)
+    raise typer.Exit(code=2)
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"scooplab {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=version_callback, is_eager=True, help="Show the version."
+        ),
+    ] = False,
+) -> None:
+    """Hand-history analytics lab for new poker variants."""
+
+
+@app.command("eval")
+def eval_command(
+    cards: Annotated[
+        list[str], typer.Argument(help="Cards, e.g. `AhKh QhJhTh2c3d`; Scarney: HOLE TOP-BOARD.")
+    ],
+    game: Annotated[
+        Game, typer.Option("--game", "-g", help="Which game's hand ranking.")
+    ] = Game.holdem,
+    tiebreak: Annotated[Tiebreak, typer.Option(help="Skœjarth tie rule.")] = Tiebreak.highest_card,
+    must_use_hole_card: Annotated[
+        bool,
+        typer.Option(
+            "--must-use-hole-card", help="Scarney option: the high hand uses a hole card."
+        ),
+    ] = False,
+    output: Annotated[
+        OutputFormat, typer.Option("--format", help="Output format.")
+    ] = OutputFormat.table,
+) -> None:
+    """Evaluate one hand: its category, deciding ranks and strength.
+
+    Examples:
+
+    * `scooplab eval --game holdem AhKh QhJhTh2c3d`
+    * `scooplab eval --game scarney 2c3d4h5s6c7d AhKhQhJhTh` (hole cards, then the Top Board)
+    * `scooplab eval --game skoejarth --tiebreak kickers Kb1c2o 3s4b5c6o`
+    """
+    from engine.cards import SKOEJARTH, STANDARD, CardError, parse_card_rows, parse_cards
+    from engine.describe import describe_high, describe_skoejarth
+    from engine.evaluate import (
+        HIGH_CATEGORIES,
+        SKOEJARTH_CATEGORIES,
+        evaluate_high,
+        evaluate_high_using_hole,
+        evaluate_skoejarth,
+        high_category,
+        low_points,
+        skoejarth_category,
+    )
+
+    deck = SKOEJARTH if game is Game.skoejarth else STANDARD
+    result: dict[str, object] = {"game": game.value, "cards": "".join(cards)}
+    try:
+        all_cards = parse_cards("".join(cards), deck)
+        limits = (5, 7) if game is Game.skoejarth else (5, 11)
+        if game is not Game.scarney and not limits[0] <= len(all_cards) <= limits[1]:
+            fail(
+                f"{''.join(cards)!r} has {len(all_cards)} cards; a {game.value} hand is "
+                f"evaluated from {limits[0]} to {limits[1]} cards"
+            )
+        if game is Game.skoejarth:
+            strength = int(evaluate_skoejarth(all_cards, tiebreak.value)[0])
+            result |= {
+                "category": SKOEJARTH_CATEGORIES[int(skoejarth_category(strength))],
+                "description": describe_skoejarth(strength, tiebreak.value),
+                "strength": strength,
+                "tiebreak": tiebreak.value,
+            }
+        elif game is Game.scarney:
+            if len(cards) != 2:
+                fail("Scarney takes two card lists: the remaining hole cards, then the Top Board")
+            hole, board = parse_card_rows(cards[:1], width=6), parse_card_rows(cards[1:])
+            if board.shape[1] != 5:
+                n_board = board.shape[1]
+                fail(f"the Scarney Top Board holds 5 cards at showdown, {cards[1]!r} has {n_board}")
+            if must_use_hole_card:
+                strength = int(evaluate_high_using_hole(hole, board)[0])
+            else:
+                strength = int(evaluate_high(np.hstack([hole, board]))[0])
+            result |= {
+                "category": HIGH_CATEGORIES[int(high_category(strength))],
+                "description": describe_high(strength),
+                "strength": strength,
+                "must_use_hole_card": must_use_hole_card,
+                "low_points": int(low_points(hole)[0]),
+            }
+        else:
+            strength = int(evaluate_high(all_cards)[0])
+            result |= {
+                "category": HIGH_CATEGORIES[int(high_category(strength))],
+                "description": describe_high(strength),
+                "strength": strength,
+            }
+    except (CardError, ValueError) as error:
+        fail(str(error))
+    if output is OutputFormat.json:
+        typer.echo(json.dumps(result))
+        return
+    table = Table(show_header=False, box=None)
+    for key, value in result.items():
+        table.add_row(key, str(value))
+    console.print(table)
+
+
+@app.command("rankings")
+def rankings_command(
+    game: Annotated[
+        RankedGame, typer.Option("--game", "-g", help="Which hand ranking.")
+    ] = RankedGame.skoejarth,
+    cards: Annotated[
+        int, typer.Option("--cards", "-k", min=5, max=7, help="Cards per set, 5 to 7.")
+    ] = 7,
+    tiebreak: Annotated[Tiebreak, typer.Option(help="Skœjarth tie rule.")] = Tiebreak.highest_card,
+    output: Annotated[
+        OutputFormat, typer.Option("--format", help="Output format.")
+    ] = OutputFormat.table,
+) -> None:
+    """Exact category frequencies over every card set, and whether rank follows rarity.
+
+    Counts every k-card set of the deck (all 133,784,560 seven-card hold'em sets
+    take about a second) by the category of its best five-card hand, and flags
+    each category that is more common than one it outranks.
+
+    Examples:
+
+    * `scooplab rankings --game skoejarth --cards 7`
+    * `scooplab rankings --game holdem --cards 5 --format json`
+    """
+    from engine.cards import SKOEJARTH, STANDARD
+    from engine.evaluate import HIGH_CATEGORIES, SKOEJARTH_CATEGORIES, count_categories
+
+    deck = SKOEJARTH if game is RankedGame.skoejarth else STANDARD
+    names = SKOEJARTH_CATEGORIES if game is RankedGame.skoejarth else HIGH_CATEGORIES
+    counts = count_categories(game.value, cards, tiebreak.value)
+    total = comb(deck.size, cards)
+    if int(counts.sum()) != total:
+        fail(f"internal error: {int(counts.sum())} sets counted, expected {total}")
+    rows = []
+    for category, name in enumerate(names):
+        count = int(counts[category])
+        outranked_yet_rarer = [
+            names[weaker] for weaker in range(category) if 0 < int(counts[weaker]) < count
+        ]
+        rows.append(
+            {
+                "category": name,
+                "rank": category,
+                "count": count,
+                "probability": count / total,
+                "more_common_than": outranked_yet_rarer,
+            }
+        )
+    if output is OutputFormat.json:
+        typer.echo(
+            json.dumps({"game": game.value, "cards": cards, "total": total, "categories": rows})
+        )
+        return
+    table = Table(title=f"{game.value}: best five of every {cards}-card set ({total:,} sets)")
+    for column in ("category (weak to strong)", "count", "probability", "1 in", "note"):
+        table.add_column(
+            column, justify="left" if column in ("note",) or column.startswith("cat") else "right"
+        )
+    for row in rows:
+        count, probability = row["count"], row["probability"]
+        if count == 0:
+            note = "[yellow]never the best hand[/]"
+        elif row["more_common_than"]:
+            note = "[red]more common than " + ", ".join(row["more_common_than"]) + "[/]"
+        else:
+            note = ""
+        one_in = f"{1 / probability:,.1f}" if probability else "-"
+        table.add_row(row["category"], f"{count:,}", f"{probability:.6f}", one_in, note)
+    console.print(table)
+
+
+def run() -> None:  # pragma: no cover - console entry point
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(app())

@@ -1,0 +1,111 @@
+"""The scooplab command line: help texts, eval and rankings, errors."""
+
+import json
+import subprocess
+import sys
+from math import comb
+
+import pytest
+from typer.testing import CliRunner
+
+from scooplab.cli import app
+
+runner = CliRunner()
+
+
+def invoke(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def test_help_lists_every_subcommand_and_each_has_an_example():
+    result = invoke("--help")
+    assert result.exit_code == 0
+    commands = [c.name for c in app.registered_commands]
+    assert commands
+    for command in commands:
+        assert command in result.output
+        sub = invoke(command, "--help")
+        assert sub.exit_code == 0
+        assert f"scooplab {command} " in sub.output  # an example line
+
+
+def test_eval_holdem_json():
+    result = invoke("eval", "--game", "holdem", "AhKh", "QhJhTh2c3d", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["category"] == "straight flush"
+    assert data["description"] == "straight flush, A high"
+
+
+def test_eval_scarney_reports_high_and_low():
+    result = invoke("eval", "-g", "scarney", "2c3d4h5s6c7d", "AhKhQhJhTh", "--format", "json")
+    data = json.loads(result.output)
+    assert data["category"] == "straight flush"
+    assert data["low_points"] == 2 + 3 + 4 + 5 + 6 + 7
+    forced = json.loads(
+        invoke(
+            "eval",
+            "-g",
+            "scarney",
+            "--must-use-hole-card",
+            "2c3d4h5s6c7d",
+            "AhKhQhJhTh",
+            "--format",
+            "json",
+        ).output
+    )
+    assert forced["description"] == "flush, A K Q J 4"
+
+
+def test_eval_skoejarth_table():
+    result = invoke("eval", "-g", "skoejarth", "KbKcKo", "Ks1b")
+    assert result.exit_code == 0
+    assert "Four Kings" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["eval", "AhAh2c3d4s"], "'Ah' appears twice"),
+        (["eval", "Ah1x2c3d4s"], "'1x' is not a card of the standard deck"),
+        (["eval", "-g", "skoejarth", "Ah2b3b4b5b"], "'Ah' is not a card of the Skœjarth deck"),
+        (["eval", "AhKd"], "'AhKd' has 2 cards; a holdem hand is evaluated from 5 to 11 cards"),
+        (
+            ["eval", "-g", "scarney", "AhKd", "QhJhTh9h"],
+            "Top Board holds 5 cards at showdown, 'QhJhTh9h' has 4",
+        ),
+        (["eval", "-g", "scarney", "AhKdQc2s3s4s5s", "QhJhTh9h8h"], "has 7 cards, more than 6"),
+        (["eval", "-g", "scarney", "AhKdQc2s3s4s5s"], "Scarney takes two card lists"),
+    ],
+)
+def test_eval_errors_are_one_line_with_exit_code_2(args, message):
+    result = invoke(*args)
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert message in lines[0]
+    assert lines[0].startswith("scooplab: error: ")
+
+
+def test_rankings_json_counts_every_set_and_flags_rank_against_rarity():
+    result = invoke("rankings", "--game", "skoejarth", "--cards", "7", "--format", "json")
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert data["total"] == comb(28, 7) == sum(c["count"] for c in data["categories"])
+    by_name = {c["category"]: c for c in data["categories"]}
+    assert by_name["Orphan"]["count"] == 0
+    assert "Fourfold" in by_name["Stairs"]["more_common_than"]
+
+
+def test_rankings_rejects_an_out_of_range_card_count():
+    assert invoke("rankings", "--cards", "9").exit_code == 2
+
+
+def test_installed_entry_point_runs():
+    result = subprocess.run(
+        [sys.executable, "-m", "scooplab.cli", "eval", "As2d3h4c5s", "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(result.stdout)["category"] == "straight"
