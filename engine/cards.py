@@ -89,7 +89,7 @@ SKOEJARTH = Deck("Skœjarth", "123456K", "bcos", ("Batons", "Cups", "Coins", "Sw
 DECKS = {"standard": STANDARD, "skoejarth": SKOEJARTH}
 
 
-def split_cards(text: str) -> list[str]:
+def split_cards(text: str, deck: Deck = STANDARD) -> list[str]:
     """Split card text into two-character cards; white space and commas are ignored.
 
     >>> split_cards("Ah Kd,7c")
@@ -97,7 +97,10 @@ def split_cards(text: str) -> list[str]:
     """
     compact = "".join(text.replace(",", " ").split())
     if len(compact) % 2:
-        raise CardError(f"{text!r} is not a list of cards: {len(compact)} characters, not pairs")
+        raise CardError(
+            f"{text!r} is not a list of cards of the {deck.name} deck: "
+            f"{len(compact)} characters, not pairs"
+        )
     return [compact[i : i + 2] for i in range(0, len(compact), 2)]
 
 
@@ -113,7 +116,7 @@ def parse_cards(text: str, deck: Deck = STANDARD, *, allow_duplicates: bool = Fa
     ...
     engine.cards.CardError: 'Ah' appears twice in 'AhAh'
     """
-    ids = [deck.card_id(card) for card in split_cards(text)]
+    ids = [deck.card_id(card) for card in split_cards(text, deck)]
     if not allow_duplicates:
         seen: set[int] = set()
         for card in ids:

@@ -61,6 +61,8 @@ def _as_rows(cards: np.ndarray, name: str, min_k: int, max_k: int) -> np.ndarray
     if not min_k <= array.shape[1] <= max_k:
         raise ValueError(f"{name}: rows hold {array.shape[1]} cards, expected {min_k} to {max_k}")
     if array.dtype not in (np.int8, np.int16, np.int32, np.int64):
+        if array.size and array.max() > np.iinfo(np.int64).max // 2:
+            raise ValueError(f"{name}: card ids must be -1 (no card) or ids of the deck")
         array = array.astype(np.int64)
     return np.ascontiguousarray(array)
 
@@ -200,6 +202,10 @@ def count_categories(
     >>> count_categories("skoejarth", 5)[8]  # the four Kings and any fifth card
     np.int64(24)
     """
+    if game not in ("holdem", "skoejarth"):
+        raise ValueError(f"count_categories: unknown game {game!r}; expected holdem or skoejarth")
+    if tiebreak not in SKOEJARTH_TIEBREAKS:
+        raise ValueError(f"count_categories: unknown tiebreak {tiebreak!r}")
     deck = SKOEJARTH if game == "skoejarth" else STANDARD
     if not 5 <= k <= (7 if game == "skoejarth" else 11):
         raise ValueError(f"count_categories: k={k} is outside the evaluator's range for {game}")

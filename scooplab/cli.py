@@ -112,6 +112,10 @@ def eval_command(
         skoejarth_category,
     )
 
+    if tiebreak is not Tiebreak.highest_card and game is not Game.skoejarth:
+        fail("--tiebreak is a Skœjarth option")
+    if must_use_hole_card and game is not Game.scarney:
+        fail("--must-use-hole-card is a Scarney option")
     deck = SKOEJARTH if game is Game.skoejarth else STANDARD
     result: dict[str, object] = {"game": game.value, "cards": "".join(cards)}
     try:
@@ -134,6 +138,8 @@ def eval_command(
             if len(cards) != 2:
                 fail("Scarney takes two card lists: the remaining hole cards, then the Top Board")
             hole, board = parse_card_rows(cards[:1], width=6), parse_card_rows(cards[1:])
+            if not (hole >= 0).any():
+                fail("a Scarney hand with no hole cards left is dead: it cannot win")
             if board.shape[1] != 5:
                 n_board = board.shape[1]
                 fail(f"the Scarney Top Board holds 5 cards at showdown, {cards[1]!r} has {n_board}")
@@ -182,7 +188,7 @@ def rankings_command(
     """Exact category frequencies over every card set, and whether rank follows rarity.
 
     Counts every k-card set of the deck (all 133,784,560 seven-card hold'em sets
-    take about a second) by the category of its best five-card hand, and flags
+    take about three seconds) by the category of its best five-card hand, and flags
     each category that is more common than one it outranks.
 
     Examples:

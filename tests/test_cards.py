@@ -74,7 +74,11 @@ def test_white_space_and_commas_are_ignored():
         ("Ah1c", STANDARD, "'1c' is not a card of the standard deck"),
         ("Ah", SKOEJARTH, "'Ah' is not a card of the Skœjarth deck"),
         ("AH", STANDARD, "'AH' is not a card of the standard deck"),
-        ("AhK", STANDARD, "'AhK' is not a list of cards: 3 characters, not pairs"),
+        (
+            "AhK",
+            STANDARD,
+            "'AhK' is not a list of cards of the standard deck: 3 characters, not pairs",
+        ),
         ("AhAh", STANDARD, "'Ah' appears twice in 'AhAh'"),
         ("KbKcKb", SKOEJARTH, "'Kb' appears twice in 'KbKcKb'"),
     ],

@@ -4,6 +4,7 @@ import json
 import subprocess
 import sys
 from math import comb
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -26,7 +27,10 @@ def test_help_lists_every_subcommand_and_each_has_an_example():
         assert command in result.output
         sub = invoke(command, "--help")
         assert sub.exit_code == 0
-        assert f"scooplab {command} " in sub.output  # an example line
+        assert "Examples" in sub.output
+        assert any(
+            line.strip().startswith(f"• scooplab {command} ") for line in sub.output.splitlines()
+        )
 
 
 def test_eval_holdem_json():
@@ -76,6 +80,12 @@ def test_eval_skoejarth_table():
         ),
         (["eval", "-g", "scarney", "AhKdQc2s3s4s5s", "QhJhTh9h8h"], "has 7 cards, more than 6"),
         (["eval", "-g", "scarney", "AhKdQc2s3s4s5s"], "Scarney takes two card lists"),
+        (["eval", "-g", "scarney", "", "AhKhQhJhTh"], "no hole cards left is dead"),
+        (["eval", "--tiebreak", "kickers", "AhKhQhJhTh"], "--tiebreak is a Skœjarth option"),
+        (
+            ["eval", "--must-use-hole-card", "AhKhQhJhTh"],
+            "--must-use-hole-card is a Scarney option",
+        ),
     ],
 )
 def test_eval_errors_are_one_line_with_exit_code_2(args, message):
@@ -102,8 +112,9 @@ def test_rankings_rejects_an_out_of_range_card_count():
 
 
 def test_installed_entry_point_runs():
+    script = Path(sys.executable).parent / "scooplab"
     result = subprocess.run(
-        [sys.executable, "-m", "scooplab.cli", "eval", "As2d3h4c5s", "--format", "json"],
+        [str(script), "eval", "As2d3h4c5s", "--format", "json"],
         capture_output=True,
         text=True,
         check=True,

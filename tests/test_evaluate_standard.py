@@ -115,11 +115,11 @@ def test_the_wheel_is_the_lowest_straight():
 
 def test_accepts_every_integer_dtype():
     rows = parse_card_rows(["AhKhQhJhTh2c3d"])
-    values = {
-        int(evaluate_high(rows.astype(dtype))[0])
-        for dtype in (np.int8, np.int16, np.int32, np.int64, np.uint8)
-    }
-    assert len(values) == 1
+    expected = (8 << 20) | (12 << 16)  # straight flush, ace high
+    for dtype in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64):
+        assert int(evaluate_high(rows.astype(dtype))[0]) == expected
+    with pytest.raises(ValueError, match="card ids must be"):
+        evaluate_high(np.array([[2**64 - 1, 0, 4, 8, 12, 21]], dtype=np.uint64))
 
 
 @pytest.mark.parametrize(
@@ -165,10 +165,11 @@ def test_must_use_hole_card_equals_brute_force():
     holes, boards, expected = [], [], []
     for _ in range(1500):
         deal = rng.permutation(52)[:11].tolist()
-        n_hole = int(rng.integers(1, 7))
-        hole, board = deal[:n_hole], deal[6:11]
-        holes.append(hole + [NO_CARD] * (6 - n_hole))
-        boards.append(board)
+        n_board = int(rng.integers(0, 6))
+        n_hole = int(rng.integers(max(1, 5 - min(n_board, 4)), 7))
+        hole, board = deal[:n_hole], deal[6 : 6 + n_board]
+        holes.append(list(rng.permutation(hole + [NO_CARD] * (6 - n_hole))))
+        boards.append(list(rng.permutation(board + [NO_CARD] * (5 - n_board))))
         expected.append(brute_force_using_hole(hole, board))
     ours = evaluate_high_using_hole(np.array(holes, dtype=np.int8), np.array(boards, dtype=np.int8))
     assert ours.tolist() == expected
@@ -231,3 +232,10 @@ def test_low_points_ignore_padding_and_sum_rows():
     assert low_points(np.full((2, 6), NO_CARD, dtype=np.int8)).tolist() == [0, 0]
     with pytest.raises(ValueError, match="row 0 holds an id"):
         low_points(np.array([[60]]))
+
+
+def test_count_categories_rejects_unknown_games_and_tiebreaks():
+    with pytest.raises(ValueError, match="unknown game 'omaha'"):
+        count_categories("omaha", 5)
+    with pytest.raises(ValueError, match="unknown tiebreak 'kicker'"):
+        count_categories("skoejarth", 5, "kicker")
