@@ -1,0 +1,79 @@
+"""Hold'em, the reference game: no-limit (NT), pot-limit (PT) and fixed-limit (FT)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.cards import NO_CARD, STANDARD
+from engine.evaluate import HIGH_CATEGORIES, evaluate_high, high_category
+from engine.games.base import (
+    GameSpec,
+    SeatOutcome,
+    ShowdownInput,
+    ShowdownResult,
+    Street,
+    Structure,
+)
+from engine.games.showdown import award, best_seats, contenders_of
+
+STREETS = (
+    Street("preflop", hole_cards=2),
+    Street("flop", board_cards=3, burns=1),
+    Street("turn", board_cards=1, burns=1, big_bet=True),
+    Street("river", board_cards=1, burns=1, big_bet=True),
+)
+
+
+def high_strengths(
+    seats: list[int] | frozenset[int],
+    hole_cards: tuple[tuple[int, ...], ...],
+    board: tuple[int, ...],
+) -> dict[int, int]:
+    """Best five-card standard hand of each seat from its hole cards and one board."""
+    seats = sorted(seats)
+    if not seats:
+        return {}
+    width = max(len(hole_cards[s]) for s in seats) + len(board)
+    rows = np.full((len(seats), width), NO_CARD, dtype=np.int8)
+    for row, seat in enumerate(seats):
+        cards = (*hole_cards[seat], *board)
+        rows[row, : len(cards)] = cards
+    return dict(zip(seats, evaluate_high(rows).tolist(), strict=True))
+
+
+def showdown(hand: ShowdownInput) -> ShowdownResult:
+    """Each pot to the best hand among its eligible seats; ties split it."""
+    n = len(hand.hole_cards)
+    strengths = high_strengths(hand.contenders, hand.hole_cards, hand.boards[0])
+    won = [0] * n
+    for pot in hand.pots:
+        seats = contenders_of(pot.eligible, hand.contenders)
+        live = [s for s in seats if s in strengths]
+        award(pot.amount, best_seats(strengths, live) if live else seats, won)
+    outcomes = tuple(
+        SeatOutcome(
+            high_category=HIGH_CATEGORIES[int(high_category(strengths[s]))],
+            high_strength=strengths[s],
+        )
+        if s in strengths
+        else SeatOutcome()
+        for s in range(n)
+    )
+    return ShowdownResult(tuple(won), outcomes, (0,))
+
+
+SPEC = GameSpec(
+    name="holdem",
+    title="Hold'em",
+    deck=STANDARD,
+    min_players=2,
+    max_players=10,
+    streets=STREETS,
+    board_names=("board",),
+    variant_codes={
+        "NT": Structure.NO_LIMIT,
+        "PT": Structure.POT_LIMIT,
+        "FT": Structure.FIXED_LIMIT,
+    },
+    showdown=showdown,
+)

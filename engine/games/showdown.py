@@ -1,0 +1,28 @@
+"""Helpers every showdown rule shares: who has the best score, and awarding a share."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.pots import split_among_seats
+
+
+def best_seats(scores: Mapping[int, int], seats: list[int], lowest: bool = False) -> list[int]:
+    """Seats among ``seats`` with the best score (greatest, or least with ``lowest``)."""
+    values = [scores[s] for s in seats]
+    target = min(values) if lowest else max(values)
+    return [s for s in seats if scores[s] == target]
+
+
+def award(amount: int, winners: list[int], won: list[int]) -> dict[int, int]:
+    """Add ``amount`` split among ``winners`` (odd chips clockwise from the button) to ``won``."""
+    shares = split_among_seats(amount, winners)
+    for seat, chips in shares.items():
+        won[seat] += chips
+    return shares
+
+
+def contenders_of(eligible: tuple[int, ...], contenders: frozenset[int]) -> list[int]:
+    """Eligible seats that can still win; if none can, every eligible seat shares."""
+    live = [s for s in eligible if s in contenders]
+    return live or list(eligible)

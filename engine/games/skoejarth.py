@@ -1,0 +1,91 @@
+"""Skœjarth: 28 cards, three private fan cards, four community cards, its own ranking.
+
+Everyone antes; seat 0 (left of the dealer) posts the starting bet, which the
+others call or fold; then trunk (2 cards), flower (1) and fruit (1), each with
+a betting round of one bet and at most ``raises_per_round`` raises.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.cards import NO_CARD, SKOEJARTH
+from engine.evaluate import SKOEJARTH_CATEGORIES, evaluate_skoejarth, skoejarth_category
+from engine.games.base import (
+    GameSpec,
+    RaiseRule,
+    RuleOption,
+    SeatOutcome,
+    ShowdownInput,
+    ShowdownResult,
+    Street,
+    Structure,
+)
+from engine.games.showdown import award, best_seats, contenders_of
+
+STREETS = (
+    Street("fan", hole_cards=3, call_only=True),
+    Street("trunk", board_cards=2),
+    Street("flower", board_cards=1),
+    Street("fruit", board_cards=1),
+)
+
+
+def showdown(hand: ShowdownInput) -> ShowdownResult:
+    """Each pot to the best Skœjarth hand; ties (under the tiebreak option) split it."""
+    n = len(hand.hole_cards)
+    seats = sorted(hand.contenders)
+    strengths: dict[int, int] = {}
+    if seats:
+        rows = np.full((len(seats), 7), NO_CARD, dtype=np.int8)
+        for row, seat in enumerate(seats):
+            cards = (*hand.hole_cards[seat], *hand.boards[0])
+            rows[row, : len(cards)] = cards
+        values = evaluate_skoejarth(rows, hand.options.get("tiebreak", "highest_card"))
+        strengths = dict(zip(seats, values.tolist(), strict=True))
+    won = [0] * n
+    for pot in hand.pots:
+        eligible = contenders_of(pot.eligible, hand.contenders)
+        live = [s for s in eligible if s in strengths]
+        award(pot.amount, best_seats(strengths, live) if live else eligible, won)
+    outcomes = tuple(
+        SeatOutcome(
+            high_category=SKOEJARTH_CATEGORIES[int(skoejarth_category(strengths[s]))],
+            high_strength=strengths[s],
+        )
+        if s in strengths
+        else SeatOutcome()
+        for s in range(n)
+    )
+    return ShowdownResult(tuple(won), outcomes, (0,))
+
+
+SPEC = GameSpec(
+    name="skoejarth",
+    title="Skœjarth",
+    deck=SKOEJARTH,
+    min_players=2,
+    max_players=8,
+    streets=STREETS,
+    board_names=("community",),
+    variant_codes={"NSKJ": Structure.NO_LIMIT},
+    showdown=showdown,
+    options=(
+        RuleOption(
+            "raises_per_round",
+            1,
+            tuple(range(11)),
+            "raises allowed after the one bet of a betting round",
+        ),
+        RuleOption(
+            "tiebreak",
+            "highest_card",
+            ("highest_card", "kickers"),
+            "highest_card: only the top card breaks a tie; kickers: category cards, then the rest",
+        ),
+    ),
+    raise_rule=RaiseRule.DOUBLE,
+    max_raises_option="raises_per_round",
+    starting_bet=True,
+    extra_fields=("_starting_bet",),
+)

@@ -1,0 +1,75 @@
+"""Side pots and chip splitting: the shared arithmetic of every showdown.
+
+>>> [(p.amount, p.eligible) for p in build_pots([100, 300, 300, 50], [False, False, False, True])]
+[(350, (0, 1, 2)), (400, (1, 2))]
+>>> split_chips(10, [2, 0, 1])  # the winner with priority 0 gets the odd chip
+[3, 4, 3]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Pot:
+    """Chips that the ``eligible`` seats (not folded, put in enough) can win."""
+
+    amount: int
+    eligible: tuple[int, ...]
+
+
+def build_pots(contributed: list[int], folded: list[bool]) -> list[Pot]:
+    """Main pot and side pots from each seat's total contribution.
+
+    Chips of folded seats stay in the pots they reached; a level that only
+    folded seats reached is merged into the pot below it.
+    """
+    levels = sorted({c for c, out in zip(contributed, folded, strict=True) if not out and c > 0})
+    pots: list[Pot] = []
+    previous = 0
+    for level in levels:
+        amount = sum(min(c, level) - min(c, previous) for c in contributed)
+        eligible = tuple(i for i, c in enumerate(contributed) if not folded[i] and c >= level)
+        pots.append(Pot(amount, eligible))
+        previous = level
+    left_over = sum(c - min(c, previous) for c in contributed)
+    if left_over:
+        if pots:
+            pots[-1] = Pot(pots[-1].amount + left_over, pots[-1].eligible)
+        else:
+            pots.append(Pot(left_over, ()))
+    return pots
+
+
+def split_chips(amount: int, order: list[int]) -> list[int]:
+    """Split ``amount`` equally among ``len(order)`` winners; odd chips one at a time.
+
+    ``order`` gives each winner's place in the odd-chip order (0 gets the first
+    odd chip); the result is in the same positions as ``order``.
+    """
+    if not order:
+        raise ValueError("split_chips: nobody to split among")
+    share, odd = divmod(amount, len(order))
+    return [share + (1 if place < odd else 0) for place in _places(order)]
+
+
+def _places(order: list[int]) -> list[int]:
+    ranked = sorted(range(len(order)), key=lambda i: order[i])
+    places = [0] * len(order)
+    for place, i in enumerate(ranked):
+        places[i] = place
+    return places
+
+
+def split_among_seats(amount: int, seats: list[int]) -> dict[int, int]:
+    """Split among seats, odd chips clockwise from the button (lowest seat index first).
+
+    Seats are numbered in PHH order, seat 0 first left of the button, so the
+    clockwise order from the button is increasing seat index.
+
+    >>> split_among_seats(7, [3, 1])
+    {1: 4, 3: 3}
+    """
+    ordered = sorted(seats)
+    return dict(zip(ordered, split_chips(amount, list(range(len(ordered)))), strict=True))

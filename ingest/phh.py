@@ -1,0 +1,221 @@
+"""PHH hand histories: read .phh and .phhs files, folders and .tar.gz archives; write them.
+
+Reading never stops at a bad hand: every hand comes back as a ``RawHand`` with
+either its parsed fields or the one-line reason it could not be parsed.
+
+>>> hand = parse_hand_text('variant = "NT"\\nactions = ["d dh p1 AcAd"]', "x.phh", 0)
+>>> hand.fields["variant"], hand.error
+('NT', None)
+>>> print(write_hand({"variant": "NT", "antes": [0, 0], "_options": {"burns": True}}), end="")
+variant = "NT"
+antes = [0, 0]
+_options = { burns = true }
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+import tarfile
+import tomllib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+PHH_SUFFIXES = (".phh", ".phhs")
+_SECTION = re.compile(r"^\s*\[\s*([^\]\s]+)\s*\]\s*(#.*)?$")
+
+# Field order when writing: the required fields, then the rest alphabetically.
+FIELD_ORDER = (
+    "variant",
+    "ante_trimming_status",
+    "antes",
+    "blinds_or_straddles",
+    "bring_in",
+    "small_bet",
+    "big_bet",
+    "min_bet",
+    "_starting_bet",
+    "_options",
+    "starting_stacks",
+    "actions",
+)
+
+
+@dataclass(frozen=True)
+class RawHand:
+    """One hand as read: where it came from, its text, and its fields or why they failed."""
+
+    source_file: str
+    hand_index: int  # 0-based position of the hand in its file
+    text: str
+    fields: dict[str, Any] | None
+    error: str | None = None
+
+
+def parse_hand_text(text: str, source_file: str, hand_index: int) -> RawHand:
+    """Parse the TOML text of one hand."""
+    if not text.strip():
+        return RawHand(source_file, hand_index, text, None, "the file is empty")
+    try:
+        fields = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        return RawHand(source_file, hand_index, text, None, f"bad TOML: {error}")
+    return RawHand(source_file, hand_index, text, fields)
+
+
+def split_phhs(text: str) -> list[tuple[str, str]]:
+    """Split ``.phhs`` text into (section name, section text) per hand.
+
+    Each hand is parsed on its own, so one broken hand does not lose the others.
+    """
+    sections: list[tuple[str, list[str]]] = []
+    for line in text.splitlines(keepends=True):
+        match = _SECTION.match(line)
+        if match and not line.lstrip().startswith("[["):
+            sections.append((match.group(1), []))
+        elif sections:
+            sections[-1][1].append(line)
+        elif line.strip() and not line.lstrip().startswith("#"):
+            sections.append(("", [line]))
+    return [(name, "".join(lines)) for name, lines in sections]
+
+
+def hands_from_text(text: str, source_file: str) -> list[RawHand]:
+    """The hands of one file's text (``.phhs`` if the name says so, else one ``.phh`` hand)."""
+    if not source_file.endswith(".phhs"):
+        return [parse_hand_text(text, source_file, 0)]
+    sections = split_phhs(text)
+    if not sections:
+        return [RawHand(source_file, 0, text, None, "the file holds no hands")]
+    return [parse_hand_text(body, source_file, i) for i, (_, body) in enumerate(sections)]
+
+
+def _decode(data: bytes, source_file: str) -> str | RawHand:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return RawHand(
+            source_file, 0, data.decode("utf-8", "replace"), None, f"not UTF-8 text: {error}"
+        )
+
+
+def iter_hands(paths: Iterable[str | Path]) -> Iterator[RawHand]:
+    """Every hand in files, folders (recursively) and ``.tar.gz``/``.tgz`` archives, in order."""
+    for path in map(Path, paths):
+        if path.is_dir():
+            files = sorted(p for p in path.rglob("*") if p.is_file() and _is_input(p.name))
+            for file in files:
+                yield from _hands_of_file(file)
+        elif path.exists():
+            yield from _hands_of_file(path)
+        else:
+            yield RawHand(str(path), 0, "", None, "no such file or folder")
+
+
+def _is_input(name: str) -> bool:
+    return name.endswith(PHH_SUFFIXES) or name.endswith((".tar.gz", ".tgz"))
+
+
+def _hands_of_file(path: Path) -> Iterator[RawHand]:
+    name = str(path)
+    if name.endswith((".tar.gz", ".tgz")):
+        yield from _hands_of_archive(path)
+        return
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        yield RawHand(name, 0, "", None, f"cannot read: {error.strerror}")
+        return
+    text = _decode(data, name)
+    if isinstance(text, RawHand):
+        yield text
+        return
+    yield from hands_from_text(text, name)
+
+
+def _hands_of_archive(path: Path) -> Iterator[RawHand]:
+    try:
+        with tarfile.open(path, "r:*") as archive:
+            for member in archive:  # archive order: a gzip stream cannot seek back cheaply
+                if not (member.isfile() and member.name.endswith(PHH_SUFFIXES)):
+                    continue
+                source = f"{path}!{member.name}"
+                extracted = archive.extractfile(member)
+                if extracted is None:
+                    continue
+                text = _decode(extracted.read(), source)
+                if isinstance(text, RawHand):
+                    yield text
+                else:
+                    yield from hands_from_text(text, source)
+    except (tarfile.TarError, OSError, EOFError) as error:
+        yield RawHand(str(path), 0, "", None, f"cannot read the archive: {error}")
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+def _toml_string(value: str) -> str:
+    escaped = (
+        value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    )
+    return f'"{escaped}"'
+
+
+def toml_value(value: Any) -> str:
+    """One value in TOML syntax (strings, numbers, booleans, arrays, inline tables)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        if math.isnan(value):
+            return "nan"
+        return repr(value)
+    if isinstance(value, str):
+        return _toml_string(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        return (
+            "{ " + ", ".join(f"{_toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
+        )
+    raise TypeError(f"cannot write {type(value).__name__} as TOML")
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_string(key)
+
+
+def write_hand(fields: dict[str, Any]) -> str:
+    """TOML text of one hand, fields in a stable order (required first, then by name)."""
+    order = [k for k in FIELD_ORDER if k in fields]
+    order += sorted(k for k in fields if k not in FIELD_ORDER)
+    out = io.StringIO()
+    for key in order:
+        value = fields[key]
+        if value is None:
+            continue
+        if key == "actions" and value:
+            out.write("actions = [\n")
+            for action in value:
+                out.write(f"  {_toml_string(action)},\n")
+            out.write("]\n")
+        else:
+            out.write(f"{_toml_key(key)} = {toml_value(value)}\n")
+    return out.getvalue()
+
+
+def write_hands(hands: Iterable[dict[str, Any]]) -> str:
+    """``.phhs`` text: each hand under a numbered section, from 1."""
+    parts = []
+    for number, fields in enumerate(hands, start=1):
+        parts.append(f"[{number}]\n{write_hand(fields)}")
+    return "\n".join(parts)

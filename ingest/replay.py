@@ -1,0 +1,229 @@
+"""Replay a PHH hand through the state machine and check it.
+
+``replay(fields)`` builds the ``HandState`` from the hand's fields, applies every
+action, finishes the hand and compares the stacks with ``finishing_stacks``
+when the file records them. Anything wrong raises ``HandError`` with a one-line
+reason that names the action (``action 12 'p3 cbr 150': below the minimum raise to 200``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cards import CardError, parse_cards
+from engine.games import game_for_variant
+from engine.games.base import GameSpec, Structure
+from engine.state import HandResult, HandState, IllegalAction
+
+# Standard PHH fields (phh-std 0.0.2) that scooplab keeps without using.
+STANDARD_FIELDS = frozenset(
+    {
+        "variant", "ante_trimming_status", "antes", "blinds_or_straddles", "bring_in",
+        "small_bet", "big_bet", "min_bet", "starting_stacks", "actions", "author", "event",
+        "url", "address", "city", "region", "postal_code", "country", "time", "time_zone",
+        "time_zone_abbreviation", "day", "month", "year", "hand", "level", "seats",
+        "seat_count", "table", "players", "finishing_stacks", "winnings", "currency",
+        "currency_symbol", "time_limit", "time_banks",
+    }
+)  # fmt: skip
+_SEAT = re.compile(r"^p([1-9][0-9]*)$")
+
+
+class HandError(ValueError):
+    """A hand that cannot be replayed, with the reason."""
+
+
+@dataclass
+class Replay:
+    """A replayed hand: its fields, game, final state and result."""
+
+    fields: dict[str, Any]
+    game: GameSpec
+    structure: Structure
+    state: HandState
+    result: HandResult
+    notes: list[str] = field(default_factory=list)
+    fractional_stacks: bool = False  # the file records an odd chip split in halves
+
+
+def chips(value: Any, what: str) -> int:
+    """An amount of chips: an integer, or a float with no fraction."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise HandError(f"{what} must be a number, not {value!r}")
+    if isinstance(value, float):
+        if math.isinf(value) or math.isnan(value):
+            raise HandError(f"{what} is {value}: an unknown amount cannot be replayed")
+        if value != int(value):
+            raise HandError(f"{what} is {value}: chips are whole numbers")
+    return int(value)
+
+
+def chip_list(
+    fields: dict[str, Any], name: str, n: int | None, default: int | None = None
+) -> list[int]:
+    value = fields.get(name)
+    if value is None:
+        if default is None:
+            raise HandError(f"the field {name} is missing")
+        if n is None:
+            raise HandError(f"the field {name} is missing")
+        return [default] * n
+    if not isinstance(value, list):
+        raise HandError(f"{name} must be an array, not {type(value).__name__}")
+    if n is not None and len(value) != n:
+        raise HandError(f"{name} lists {len(value)} amounts for {n} players")
+    return [chips(v, f"{name}[{i}]") for i, v in enumerate(value)]
+
+
+def optional_chips(fields: dict[str, Any], name: str) -> int | None:
+    return None if fields.get(name) is None else chips(fields[name], name)
+
+
+def build_state(fields: dict[str, Any]) -> tuple[HandState, GameSpec, Structure]:
+    """The initial state of a hand from its PHH fields."""
+    variant = fields.get("variant")
+    if not isinstance(variant, str):
+        raise HandError(
+            "the field variant is missing" if variant is None else "variant must be a string"
+        )
+    try:
+        game, structure = game_for_variant(variant)
+    except ValueError as error:
+        raise HandError(str(error)) from None
+    stacks = chip_list(fields, "starting_stacks", None)
+    n = len(stacks)
+    options = fields.get("_options", {})
+    if not isinstance(options, dict):
+        raise HandError("_options must be a table")
+    try:
+        state = HandState(
+            game,
+            structure,
+            stacks,
+            antes=chip_list(fields, "antes", n, default=0),
+            blinds=chip_list(fields, "blinds_or_straddles", n, default=0),
+            min_bet=optional_chips(fields, "min_bet"),
+            small_bet=optional_chips(fields, "small_bet"),
+            big_bet=optional_chips(fields, "big_bet"),
+            starting_bet=optional_chips(fields, "_starting_bet"),
+            options=options,
+        )
+    except (IllegalAction, ValueError) as error:
+        raise HandError(str(error)) from None
+    return state, game, structure
+
+
+def _seat(token: str, state: HandState) -> int:
+    match = _SEAT.match(token)
+    if not match:
+        raise IllegalAction(f"{token!r} is not a player (p1, p2, ...)")
+    seat = int(match.group(1)) - 1
+    if seat >= state.n:
+        raise IllegalAction(f"there is no {token} in a hand of {state.n} players")
+    return seat
+
+
+def apply_action(state: HandState, text: str) -> None:
+    """Apply one PHH action notation to the state."""
+    body = text.split("#", 1)[0].strip()
+    if not body:
+        return
+    parts = body.split()
+    deck = state.game.deck
+    if parts[0] == "d":
+        if len(parts) == 4 and parts[1] == "dh":
+            state.deal_hole(_seat(parts[2], state), parse_cards(parts[3], deck).tolist())
+            return
+        if len(parts) == 3 and parts[1] == "db":
+            boards = [parse_cards(cards, deck).tolist() for cards in parts[2].split("/")]
+            state.deal_board(boards)
+            return
+        raise IllegalAction("not a dealer action (d dh pN cards, d db cards)")
+    seat = _seat(parts[0], state)
+    verb, args = (parts[1] if len(parts) > 1 else ""), parts[2:]
+    if verb == "f" and not args:
+        state.fold(seat)
+    elif verb == "cc" and not args:
+        state.check_or_call(seat)
+    elif verb == "cbr" and len(args) == 1:
+        try:
+            amount = float(args[0]) if "." in args[0] or "e" in args[0].lower() else int(args[0])
+        except ValueError:
+            raise IllegalAction(f"{args[0]!r} is not an amount") from None
+        try:
+            state.bet_or_raise(seat, chips(amount, "the amount"))
+        except HandError as error:
+            raise IllegalAction(str(error)) from None
+    elif verb == "sd" and len(args) <= 1:
+        if args:
+            state.discard(seat, parse_cards(args[0], deck).tolist())
+    elif verb == "sm" and len(args) <= 1:
+        state.show_or_muck(seat, parse_cards(args[0], deck).tolist() if args else None)
+    elif verb == "pb":
+        raise IllegalAction("bring-ins belong to stud games, which scooplab does not play")
+    else:
+        raise IllegalAction("not a player action (f, cc, cbr amount, sd cards, sm cards)")
+
+
+def replay(fields: dict[str, Any]) -> Replay:
+    """Replay one hand; raises ``HandError`` naming the first thing that is wrong."""
+    state, game, structure = build_state(fields)
+    actions = fields.get("actions")
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise HandError("actions must be an array of strings")
+    notes = [
+        f"unknown field {name!r} kept"
+        for name in fields
+        if name not in STANDARD_FIELDS and not name.startswith("_")
+    ]
+    for number, text in enumerate(actions, start=1):
+        try:
+            apply_action(state, text)
+        except (IllegalAction, CardError) as error:
+            raise HandError(f"action {number} {text.strip()!r}: {error}") from None
+    try:
+        result = state.finish()
+    except IllegalAction as error:
+        raise HandError(str(error)) from None
+    replayed = Replay(fields, game, structure, state, result, notes)
+    _check_finishing_stacks(replayed)
+    if game.discard_board is not None:
+        for seat in range(state.n):
+            if state.voided[seat]:
+                replayed.notes.append(
+                    f"p{seat + 1} kept a card the Bottom Board forced out: voided"
+                )
+    return replayed
+
+
+def _check_finishing_stacks(replayed: Replay) -> None:
+    recorded = replayed.fields.get("finishing_stacks")
+    if recorded is None:
+        return
+    ours = replayed.state.stacks
+    if not isinstance(recorded, list) or len(recorded) != len(ours):
+        raise HandError(f"finishing_stacks must list {len(ours)} amounts")
+    if any(isinstance(v, bool) or not isinstance(v, int | float) for v in recorded):
+        raise HandError("finishing_stacks must be numbers")
+    if list(recorded) == ours:
+        return
+    halves = (
+        sum(recorded) == sum(ours)
+        and any(v != int(v) for v in recorded)
+        and all(abs(v - o) < 1 for v, o in zip(recorded, ours, strict=True))
+    )
+    if halves:
+        replayed.fractional_stacks = True
+        replayed.notes.append(
+            f"the file splits an odd chip into fractions {_show(recorded)}; "
+            f"scooplab gives whole chips {ours}"
+        )
+        return
+    raise HandError(f"finishing stacks differ: file {_show(recorded)}, computed {ours}")
+
+
+def _show(values: list[Any]) -> str:
+    return "[" + ", ".join(str(int(v)) if v == int(v) else str(v) for v in values) + "]"

@@ -1,0 +1,107 @@
+"""Arrow schemas of the warehouse tables (documented in docs/warehouse.md)."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+HANDS = pa.schema(
+    [
+        ("hand_id", pa.string()),
+        ("run_id", pa.string()),
+        ("variant", pa.string()),
+        ("variant_code", pa.string()),
+        ("structure", pa.string()),
+        ("source", pa.string()),
+        ("source_file", pa.string()),
+        ("hand_index", pa.int32()),
+        ("hand_no", pa.int64()),
+        ("n_players", pa.int8()),
+        ("button", pa.int8()),
+        ("big_blind", pa.int64()),
+        ("pot", pa.int64()),
+        ("showdown", pa.bool_()),
+        ("ending", pa.string()),
+        ("boards", pa.list_(pa.string())),
+        ("surviving_boards", pa.list_(pa.int8())),
+        ("options", pa.string()),
+        ("fractional_stacks", pa.bool_()),
+        ("notes", pa.list_(pa.string())),
+        ("extra_fields", pa.string()),
+        ("phh", pa.string()),
+    ]
+)
+
+PLAYERS = pa.schema(
+    [
+        ("hand_id", pa.string()),
+        ("run_id", pa.string()),
+        ("variant", pa.string()),
+        ("seat", pa.int8()),
+        ("player", pa.string()),
+        ("hole_cards", pa.string()),
+        ("final_hole_cards", pa.string()),
+        ("discarded", pa.int8()),
+        ("discarded_cards", pa.string()),
+        ("dead", pa.bool_()),
+        ("voided", pa.bool_()),
+        ("folded", pa.bool_()),
+        ("mucked", pa.bool_()),
+        ("showdown", pa.bool_()),
+        ("starting_stack", pa.int64()),
+        ("finishing_stack", pa.int64()),
+        ("net", pa.int64()),
+        ("won", pa.int64()),
+        ("high_category", pa.string()),
+        ("high_strength", pa.int64()),
+        ("low_points", pa.int16()),
+        ("won_high", pa.int64()),
+        ("won_low", pa.int64()),
+        ("board_won", pa.list_(pa.int64())),
+        ("scoop", pa.bool_()),
+        ("triple_scoop", pa.bool_()),
+    ]
+)
+
+ACTIONS = pa.schema(
+    [
+        ("hand_id", pa.string()),
+        ("run_id", pa.string()),
+        ("variant", pa.string()),
+        ("seq", pa.int16()),
+        ("street", pa.string()),
+        ("seat", pa.int8()),
+        ("action", pa.string()),
+        ("amount", pa.int64()),
+        ("cards", pa.string()),
+        ("board", pa.int8()),
+        ("automatic", pa.bool_()),
+    ]
+)
+
+RUNS = pa.schema(
+    [
+        ("run_id", pa.string()),
+        ("variant", pa.string()),
+        ("kind", pa.string()),
+        ("created_at", pa.timestamp("us", tz="UTC")),
+        ("sources", pa.list_(pa.string())),
+        ("hands", pa.int64()),
+        ("rejected", pa.int64()),
+        ("duplicates", pa.int64()),
+        ("scooplab_version", pa.string()),
+        ("details", pa.string()),
+    ]
+)
+
+REJECTS = pa.schema(
+    [
+        ("run_id", pa.string()),
+        ("variant", pa.string()),
+        ("source_file", pa.string()),
+        ("hand_index", pa.int32()),
+        ("error", pa.string()),
+        ("raw", pa.string()),
+    ]
+)
+
+TABLES = {"hands": HANDS, "players": PLAYERS, "actions": ACTIONS, "runs": RUNS, "rejects": REJECTS}
