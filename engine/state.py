@@ -318,7 +318,7 @@ class HandState:
         if len(self.live_seats) == 1:
             self._finish_uncontested()
         elif self.phase == "bet":
-            if not self.pending:
+            if not self.pending or not self._betting_needed():
                 self._next_street()
             elif self.next_seat not in self.pending:
                 self.next_seat = self._next_pending(self.next_seat)
@@ -333,14 +333,11 @@ class HandState:
         if len(live) <= 1:
             self._finish_uncontested()
             return
-        can_act = [s for s in live if self.stacks[s] > 0]
-        current = max(self.bets)
-        needs_action = len(can_act) > 1 or any(self.bets[s] < current for s in can_act)
-        if not street.betting or not needs_action:
+        if not street.betting or not self._betting_needed():
             self._next_street()
             return
         self.phase = "bet"
-        self.pending = set(can_act)
+        self.pending = {s for s in live if self.stacks[s] > 0}
         self.acted = set()
         self.raise_count = 0
         if self.street_index == 0:
@@ -354,6 +351,12 @@ class HandState:
             first = 0
             self.last_increment = 0
         self.next_seat = self._next_pending(first - 1)
+
+    def _betting_needed(self) -> bool:
+        """Whether a betting round has anyone to bet against or a bet to answer."""
+        can_act = [s for s in self.live_seats if self.stacks[s] > 0]
+        current = max(self.bets)
+        return len(can_act) > 1 or any(self.bets[s] < current for s in can_act)
 
     def _next_pending(self, after: int | None) -> int | None:
         start = -1 if after is None else after

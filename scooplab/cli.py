@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from math import comb
+from pathlib import Path
 from typing import Annotated
 
 import numpy as np
@@ -241,6 +244,114 @@ def rankings_command(
         one_in = f"{1 / probability:,.1f}" if probability else "-"
         table.add_row(row["category"], f"{count:,}", f"{probability:.6f}", one_in, note)
     console.print(table)
+
+
+DataOption = Annotated[
+    Path,
+    typer.Option("--data", "-d", help="The warehouse folder.", envvar="SCOOPLAB_DATA"),
+]
+MAX_REJECTS_SHOWN = 20
+
+
+@app.command("ingest")
+def ingest_command(
+    paths: Annotated[
+        list[Path], typer.Argument(help="PHH files (.phh, .phhs), folders or .tar.gz archives.")
+    ],
+    data: DataOption = Path("data/warehouse"),
+    run_id: Annotated[
+        str | None, typer.Option("--run-id", help="Name of this run (default: new).")
+    ] = None,
+    output: Annotated[
+        OutputFormat, typer.Option("--format", help="Output format.")
+    ] = OutputFormat.table,
+) -> None:
+    """Replay and check PHH hand histories, and store them in the warehouse.
+
+    Every hand is replayed by the rules; a hand that breaks one is rejected with
+    a one-line reason (file, hand, action) and the rest of the batch goes on.
+    A hand already stored is recognised and not stored twice.
+
+    Examples:
+
+    * `scooplab ingest ../shared/data/phh/pluribus.tar.gz`
+    * `scooplab ingest hands/ --data /tmp/warehouse --format json`
+    """
+    from ingest.pipeline import ingest
+    from ingest.warehouse import Warehouse
+
+    shown = 0
+
+    def on_reject(message: str) -> None:
+        nonlocal shown
+        shown += 1
+        if shown <= MAX_REJECTS_SHOWN:
+            typer.echo(f"rejected: {message}", err=True)
+
+    try:
+        with progress_bar("ingesting") as tick:
+            report = ingest(
+                paths, Warehouse(data), run_id=run_id, on_reject=on_reject, on_hand=tick
+            )
+    except ValueError as error:
+        fail(str(error))
+    if shown > MAX_REJECTS_SHOWN:
+        typer.echo(
+            f"... and {shown - MAX_REJECTS_SHOWN} more rejected (all are in the rejects table)",
+            err=True,
+        )
+    summary = report.summary()
+    if output is OutputFormat.json:
+        typer.echo(json.dumps(summary))
+        return
+    console.print(
+        f"run [bold]{report.run_id}[/]: {report.hands:,} hands stored, "
+        f"{report.rejected:,} rejected, {report.duplicates:,} already in {data}"
+    )
+
+
+@app.command("export")
+def export_command(
+    variant: Annotated[Game, typer.Option("--variant", "-v", help="Which game's hands.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="The .phhs file to write.")],
+    data: DataOption = Path("data/warehouse"),
+    run: Annotated[
+        list[str] | None, typer.Option("--run", help="Only these runs (repeatable).")
+    ] = None,
+) -> None:
+    """Write stored hands back as a PHH .phhs file (ingesting it gives the same rows).
+
+    Examples:
+
+    * `scooplab export --variant holdem --out holdem.phhs`
+    * `scooplab export --variant scarney --run sim-1 --out scarney.phhs`
+    """
+    from ingest.export import export_hands
+    from ingest.warehouse import Warehouse
+
+    try:
+        count = export_hands(Warehouse(data), variant.value, out, runs=run)
+    except (ValueError, OSError) as error:
+        fail(str(error))
+    console.print(f"{count:,} {variant.value} hands written to {out}")
+
+
+@contextmanager
+def progress_bar(label: str) -> Iterator[Callable[[], None]]:
+    """A counting progress bar on a terminal; nothing when output is not a terminal."""
+    if not sys.stderr.isatty():
+        yield lambda: None
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    columns = (
+        SpinnerColumn(),
+        TextColumn("{task.description} {task.completed:,} hands"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(label)
+        yield lambda: progress.advance(task)
 
 
 def run() -> None:  # pragma: no cover - console entry point

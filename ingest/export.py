@@ -1,0 +1,44 @@
+"""Export stored hands back to PHH."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from pathlib import Path
+
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
+
+from ingest.warehouse import Warehouse
+
+
+def export_hands(
+    warehouse: Warehouse, variant: str, out: str | Path, runs: list[str] | None = None
+) -> int:
+    """Write the stored hands of ``variant`` (optionally of some runs) to a ``.phhs`` file.
+
+    The file is written under a temporary name and renamed when complete.
+    """
+    condition = ds.field("variant") == variant
+    if runs:
+        condition = condition & pc.is_in(
+            ds.field("run_id"), value_set=__import__("pyarrow").array(runs)
+        )
+    table = warehouse.read("hands", ["phh", "run_id", "hand_index"], condition)
+    if table.num_rows == 0:
+        where = f" in runs {', '.join(runs)}" if runs else ""
+        raise ValueError(f"no {variant} hands{where} in {warehouse.root}")
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    temporary = out.with_name(f".tmp-{uuid.uuid4().hex}-{out.name}")
+    try:
+        with open(temporary, "w", encoding="utf-8") as handle:
+            for number, text in enumerate(table.column("phh").to_pylist(), start=1):
+                if number > 1:
+                    handle.write("\n")
+                handle.write(f"[{number}]\n{text}")
+        os.replace(temporary, out)
+    finally:
+        if temporary.exists():
+            temporary.unlink()
+    return table.num_rows
