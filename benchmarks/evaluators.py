@@ -59,9 +59,7 @@ def peer_rates(hands: np.ndarray, ours: np.ndarray) -> dict[str, float]:
     else:
         start = time.perf_counter()
         theirs = [evaluate_cards(*row) for row in rows]
-        rates["phevaluator evaluate_cards (Python loop)"] = len(rows) / (
-            time.perf_counter() - start
-        )
+        rates["phevaluator evaluate_cards (Python loop)"] = len(rows) / (time.perf_counter() - start)
         check_order(ours, -np.asarray(theirs), "phevaluator")
     try:
         import eval7
@@ -107,9 +105,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=20261129)
-    parser.add_argument(
-        "--json", action="store_true", help="print one JSON object instead of lines"
-    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     args = parser.parse_args()
 
     rng = np.random.default_rng(args.seed)
@@ -130,8 +126,7 @@ def main() -> None:
             "first call, numba cache empty (s)": first_call_seconds(empty_cache),
         }
     ratios = {
-        f"standard 7-card vs {name}": rates["scooplab standard 7-card"] / rate
-        for name, rate in peers.items()
+        f"standard 7-card vs {name}": rates["scooplab standard 7-card"] / rate for name, rate in peers.items()
     }
 
     if args.json:

@@ -52,9 +52,7 @@ def raise_bounds(
     return minimum, all_in_to
 
 
-def is_full_raise(
-    structure: Structure, limits: RoundLimits, to: int, raise_rule: RaiseRule
-) -> bool:
+def is_full_raise(structure: Structure, limits: RoundLimits, to: int, raise_rule: RaiseRule) -> bool:
     """Whether a bet or raise to ``to`` is large enough to reopen the betting."""
     if structure is Structure.FIXED_LIMIT:
         return to >= limits.current_bet + limits.min_bet

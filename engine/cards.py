@@ -98,8 +98,7 @@ def split_cards(text: str, deck: Deck = STANDARD) -> list[str]:
     compact = "".join(text.replace(",", " ").split())
     if len(compact) % 2:
         raise CardError(
-            f"{text!r} is not a list of cards of the {deck.name} deck: "
-            f"{len(compact)} characters, not pairs"
+            f"{text!r} is not a list of cards of the {deck.name} deck: {len(compact)} characters, not pairs"
         )
     return [compact[i : i + 2] for i in range(0, len(compact), 2)]
 

@@ -55,9 +55,7 @@ def _as_rows(cards: np.ndarray, name: str, min_k: int, max_k: int) -> np.ndarray
     if array.ndim == 1:
         array = array[None, :]
     if array.ndim != 2 or not np.issubdtype(array.dtype, np.integer):
-        raise ValueError(
-            f"{name}: expected an (N, k) integer array, got {array.dtype} {array.shape}"
-        )
+        raise ValueError(f"{name}: expected an (N, k) integer array, got {array.dtype} {array.shape}")
     if not min_k <= array.shape[1] <= max_k:
         raise ValueError(f"{name}: rows hold {array.shape[1]} cards, expected {min_k} to {max_k}")
     if array.dtype not in (np.int8, np.int16, np.int32, np.int64):
@@ -118,8 +116,7 @@ def evaluate_high_using_hole(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
     board_rows = _as_rows(board, "evaluate_high_using_hole (board)", 0, 11)
     if hole_rows.shape[0] != board_rows.shape[0]:
         raise ValueError(
-            f"evaluate_high_using_hole: {hole_rows.shape[0]} hole rows "
-            f"but {board_rows.shape[0]} board rows"
+            f"evaluate_high_using_hole: {hole_rows.shape[0]} hole rows but {board_rows.shape[0]} board rows"
         )
     out = np.empty(hole_rows.shape[0], dtype=np.int64)
     kernels.evaluate_high_hole_rows(hole_rows, board_rows, out, STANDARD_TABLES)
@@ -210,6 +207,4 @@ def count_categories(
     if not 5 <= k <= (7 if game == "skoejarth" else 11):
         raise ValueError(f"count_categories: k={k} is outside the evaluator's range for {game}")
     tables = SKOEJARTH_TABLES if game == "skoejarth" else STANDARD_TABLES
-    return kernels.count_categories(
-        deck.size, k, game == "skoejarth", tiebreak == "kickers", tables
-    )
+    return kernels.count_categories(deck.size, k, game == "skoejarth", tiebreak == "kickers", tables)

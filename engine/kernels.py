@@ -210,9 +210,7 @@ def evaluate_high_rows(cards: np.ndarray, out: np.ndarray, tables: tuple) -> Non
 
 
 @njit(cache=True)
-def evaluate_high_hole_rows(
-    hole: np.ndarray, board: np.ndarray, out: np.ndarray, tables: tuple
-) -> None:
+def evaluate_high_hole_rows(hole: np.ndarray, board: np.ndarray, out: np.ndarray, tables: tuple) -> None:
     """Best standard hand of each row that uses at least one hole card.
 
     Every such five-card hand uses at most four board cards, so it lies within
@@ -246,9 +244,7 @@ def evaluate_high_hole_rows(
 
 
 @njit(cache=True)
-def evaluate_skoejarth_rows(
-    cards: np.ndarray, kickers: bool, out: np.ndarray, tables: tuple
-) -> None:
+def evaluate_skoejarth_rows(cards: np.ndarray, kickers: bool, out: np.ndarray, tables: tuple) -> None:
     """Best Skœjarth five-card hand of each row of ``cards`` into ``out``."""
     for i in range(cards.shape[0]):
         key, n = row_key(cards, i, 28)
@@ -272,9 +268,7 @@ def low_points_rows(cards: np.ndarray, points: np.ndarray, out: np.ndarray) -> N
 
 
 @njit(cache=True)
-def count_categories(
-    deck_size: int, k: int, skoejarth: bool, kickers: bool, tables: tuple
-) -> np.ndarray:
+def count_categories(deck_size: int, k: int, skoejarth: bool, kickers: bool, tables: tuple) -> np.ndarray:
     """Count every k-card set of the deck by category of its best five-card hand."""
     counts = np.zeros(9, dtype=np.int64)
     index = np.arange(k)

@@ -121,6 +121,7 @@ class HandState:
         self.blinds = list(blinds) if blinds is not None else [0] * n
         if len(self.antes) != n or len(self.blinds) != n:
             raise IllegalAction(f"antes and blinds must list one amount per player ({n})")
+        self.phh_antes, self.phh_blinds = list(self.antes), list(self.blinds)  # as written
         if n == 2:  # PHH: forced bets are reverse-assigned heads-up
             self.antes.reverse()
             self.blinds.reverse()
@@ -177,6 +178,15 @@ class HandState:
     def is_over(self) -> bool:
         return self.phase == "over"
 
+    def hole_due(self, seat: int) -> int:
+        """Hole cards the seat is due now."""
+        return self._hole_due[seat] if self.phase == "deal" else 0
+
+    @property
+    def board_due(self) -> int:
+        """Cards due to each board now (0 while hole cards are still due)."""
+        return self._board_due if self.phase == "deal" and not any(self._hole_due) else 0
+
     def _record(self, seat: int | None, kind: str, **fields: Any) -> None:
         self.actions.append(Action(self.street.name, seat, kind, **fields))
 
@@ -230,9 +240,7 @@ class HandState:
             self._fail(text, "hole cards are still due")
         n_boards = len(self.game.board_names)
         if len(per_board) != n_boards:
-            self._fail(
-                text, f"{self.game.title} deals to {n_boards} board(s), not {len(per_board)}"
-            )
+            self._fail(text, f"{self.game.title} deals to {n_boards} board(s), not {len(per_board)}")
         for cards in per_board:
             if len(cards) != self._board_due:
                 self._fail(
@@ -257,11 +265,7 @@ class HandState:
         if self.game.discard_board is None:
             return {}
         bottom = self.boards[self.game.discard_board]
-        return {
-            seat: cards
-            for seat in self.live_seats
-            if (cards := forced_out(self.hole[seat], bottom))
-        }
+        return {seat: cards for seat in self.live_seats if (cards := forced_out(self.hole[seat], bottom))}
 
     def discard(self, seat: int, cards: list[int]) -> None:
         """A forced discard (``pN sd cards``): each card must match a discard-board rank."""
@@ -341,10 +345,12 @@ class HandState:
         self.acted = set()
         self.raise_count = 0
         if self.street_index == 0:
-            posted = [s for s in range(self.n) if self.blinds[s] > 0]
+            # first to act: left of the largest blind or straddle (heads-up: the button)
+            forced = list(self.blinds)
             if self.game.starting_bet:
-                posted.append(0)
-            first = (max(posted) + 1) % self.n if posted else 0
+                forced[0] = max(forced[0], self.starting_bet)
+            largest = max(forced)
+            first = (max(s for s in range(self.n) if forced[s] == largest) + 1) % self.n if largest else 0
             if self.game.starting_bet:  # the starting bet needs no answer from its poster
                 self.pending.discard(0)
         else:
@@ -375,9 +381,7 @@ class HandState:
         if self.phase != "bet":
             self._fail(text, f"no betting now ({self.street.name} {self.phase})")
         if seat != self.next_seat:
-            self._fail(
-                text, f"not {seat_name(seat)}'s turn ({seat_name(self.next_seat)} acts next)"
-            )
+            self._fail(text, f"not {seat_name(seat)}'s turn ({seat_name(self.next_seat)} acts next)")
 
     def _limits(self) -> RoundLimits:
         street_bet = self.big_bet if self.street.big_bet else self.small_bet
@@ -638,9 +642,7 @@ class HandState:
         for seat, chips in enumerate(won):
             self.stacks[seat] += chips
         if sum(self.stacks) != sum(self.starting_stacks):
-            raise AssertionError(
-                f"chips not conserved: {sum(self.stacks)} != {sum(self.starting_stacks)}"
-            )
+            raise AssertionError(f"chips not conserved: {sum(self.stacks)} != {sum(self.starting_stacks)}")
         self.phase = "over"
         self.pending = set()
         self.next_seat = None

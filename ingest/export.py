@@ -12,18 +12,14 @@ import pyarrow.dataset as ds
 from ingest.warehouse import Warehouse
 
 
-def export_hands(
-    warehouse: Warehouse, variant: str, out: str | Path, runs: list[str] | None = None
-) -> int:
+def export_hands(warehouse: Warehouse, variant: str, out: str | Path, runs: list[str] | None = None) -> int:
     """Write the stored hands of ``variant`` (optionally of some runs) to a ``.phhs`` file.
 
     The file is written under a temporary name and renamed when complete.
     """
     condition = ds.field("variant") == variant
     if runs:
-        condition = condition & pc.is_in(
-            ds.field("run_id"), value_set=__import__("pyarrow").array(runs)
-        )
+        condition = condition & pc.is_in(ds.field("run_id"), value_set=__import__("pyarrow").array(runs))
     table = warehouse.read("hands", ["phh", "run_id", "hand_index"], condition)
     if table.num_rows == 0:
         where = f" in runs {', '.join(runs)}" if runs else ""

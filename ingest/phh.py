@@ -97,9 +97,7 @@ def _decode(data: bytes, source_file: str) -> str | RawHand:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        return RawHand(
-            source_file, 0, data.decode("utf-8", "replace"), None, f"not UTF-8 text: {error}"
-        )
+        return RawHand(source_file, 0, data.decode("utf-8", "replace"), None, f"not UTF-8 text: {error}")
 
 
 def iter_hands(paths: Iterable[str | Path]) -> Iterator[RawHand]:
@@ -159,9 +157,7 @@ def _hands_of_archive(path: Path) -> Iterator[RawHand]:
 
 
 def _toml_string(value: str) -> str:
-    escaped = (
-        value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
-    )
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
     return f'"{escaped}"'
 
 
@@ -184,9 +180,7 @@ def toml_value(value: Any) -> str:
     if isinstance(value, dict):
         if not value:
             return "{}"
-        return (
-            "{ " + ", ".join(f"{_toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
-        )
+        return "{ " + ", ".join(f"{_toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
     raise TypeError(f"cannot write {type(value).__name__} as TOML")
 
 

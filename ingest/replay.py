@@ -61,9 +61,7 @@ def chips(value: Any, what: str) -> int:
     return int(value)
 
 
-def chip_list(
-    fields: dict[str, Any], name: str, n: int | None, default: int | None = None
-) -> list[int]:
+def chip_list(fields: dict[str, Any], name: str, n: int | None, default: int | None = None) -> list[int]:
     value = fields.get(name)
     if value is None:
         if default is None:
@@ -86,9 +84,7 @@ def build_state(fields: dict[str, Any]) -> tuple[HandState, GameSpec, Structure]
     """The initial state of a hand from its PHH fields."""
     variant = fields.get("variant")
     if not isinstance(variant, str):
-        raise HandError(
-            "the field variant is missing" if variant is None else "variant must be a string"
-        )
+        raise HandError("the field variant is missing" if variant is None else "variant must be a string")
     try:
         game, structure = game_for_variant(variant)
     except ValueError as error:
@@ -193,9 +189,7 @@ def replay(fields: dict[str, Any]) -> Replay:
     if game.discard_board is not None:
         for seat in range(state.n):
             if state.voided[seat]:
-                replayed.notes.append(
-                    f"p{seat + 1} kept a card the Bottom Board forced out: voided"
-                )
+                replayed.notes.append(f"p{seat + 1} kept a card the Bottom Board forced out: voided")
     return replayed
 
 
@@ -218,8 +212,7 @@ def _check_finishing_stacks(replayed: Replay) -> None:
     if halves:
         replayed.fractional_stacks = True
         replayed.notes.append(
-            f"the file splits an odd chip into fractions {_show(recorded)}; "
-            f"scooplab gives whole chips {ours}"
+            f"the file splits an odd chip into fractions {_show(recorded)}; scooplab gives whole chips {ours}"
         )
         return
     raise HandError(f"finishing stacks differ: file {_show(recorded)}, computed {ours}")

@@ -92,9 +92,7 @@ class HandRows:
             showdown=showdown,
             ending=result.ending,
             boards=[format_cards(board, deck) for board in state.boards],
-            surviving_boards=list(result.surviving_boards)
-            if showdown
-            else list(range(len(state.boards))),
+            surviving_boards=list(result.surviving_boards) if showdown else list(range(len(state.boards))),
             options=json.dumps(state.options, sort_keys=True),
             fractional_stacks=replayed.fractional_stacks,
             notes=replayed.notes,

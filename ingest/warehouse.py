@@ -43,9 +43,7 @@ class Warehouse:
             / f"run={check_name('run id', run_id)}"
         )
 
-    def write(
-        self, table: str, variant: str, run_id: str, data: pa.Table, name: str | None = None
-    ) -> Path:
+    def write(self, table: str, variant: str, run_id: str, data: pa.Table, name: str | None = None) -> Path:
         """Write one Parquet file into a partition: temporary name, then rename."""
         if data.schema != TABLES[table]:
             data = data.cast(TABLES[table])
@@ -72,11 +70,7 @@ class Warehouse:
         """A table's rows (optionally some columns, or a pyarrow filter)."""
         files = self.files(table)
         if not files:
-            return (
-                TABLES[table].empty_table().select(columns)
-                if columns
-                else TABLES[table].empty_table()
-            )
+            return TABLES[table].empty_table().select(columns) if columns else TABLES[table].empty_table()
         dataset = ds.dataset(files, schema=TABLES[table], format="parquet")
         return dataset.to_table(columns=columns, filter=filter_expr)
 

@@ -67,9 +67,7 @@ def version_callback(value: bool) -> None:
 def main(
     version: Annotated[
         bool,
-        typer.Option(
-            "--version", callback=version_callback, is_eager=True, help="Show the version."
-        ),
+        typer.Option("--version", callback=version_callback, is_eager=True, help="Show the version."),
     ] = False,
 ) -> None:
     """Hand-history analytics lab for new poker variants."""
@@ -80,19 +78,13 @@ def eval_command(
     cards: Annotated[
         list[str], typer.Argument(help="Cards, e.g. `AhKh QhJhTh2c3d`; Scarney: HOLE TOP-BOARD.")
     ],
-    game: Annotated[
-        Game, typer.Option("--game", "-g", help="Which game's hand ranking.")
-    ] = Game.holdem,
+    game: Annotated[Game, typer.Option("--game", "-g", help="Which game's hand ranking.")] = Game.holdem,
     tiebreak: Annotated[Tiebreak, typer.Option(help="Skœjarth tie rule.")] = Tiebreak.highest_card,
     must_use_hole_card: Annotated[
         bool,
-        typer.Option(
-            "--must-use-hole-card", help="Scarney option: the high hand uses a hole card."
-        ),
+        typer.Option("--must-use-hole-card", help="Scarney option: the high hand uses a hole card."),
     ] = False,
-    output: Annotated[
-        OutputFormat, typer.Option("--format", help="Output format.")
-    ] = OutputFormat.table,
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.table,
 ) -> None:
     """Evaluate one hand: its category, deciding ranks and strength.
 
@@ -180,13 +172,9 @@ def rankings_command(
     game: Annotated[
         RankedGame, typer.Option("--game", "-g", help="Which hand ranking.")
     ] = RankedGame.skoejarth,
-    cards: Annotated[
-        int, typer.Option("--cards", "-k", min=5, max=7, help="Cards per set, 5 to 7.")
-    ] = 7,
+    cards: Annotated[int, typer.Option("--cards", "-k", min=5, max=7, help="Cards per set, 5 to 7.")] = 7,
     tiebreak: Annotated[Tiebreak, typer.Option(help="Skœjarth tie rule.")] = Tiebreak.highest_card,
-    output: Annotated[
-        OutputFormat, typer.Option("--format", help="Output format.")
-    ] = OutputFormat.table,
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.table,
 ) -> None:
     """Exact category frequencies over every card set, and whether rank follows rarity.
 
@@ -211,9 +199,7 @@ def rankings_command(
     rows = []
     for category, name in enumerate(names):
         count = int(counts[category])
-        outranked_yet_rarer = [
-            names[weaker] for weaker in range(category) if 0 < int(counts[weaker]) < count
-        ]
+        outranked_yet_rarer = [names[weaker] for weaker in range(category) if 0 < int(counts[weaker]) < count]
         rows.append(
             {
                 "category": name,
@@ -224,9 +210,7 @@ def rankings_command(
             }
         )
     if output is OutputFormat.json:
-        typer.echo(
-            json.dumps({"game": game.value, "cards": cards, "total": total, "categories": rows})
-        )
+        typer.echo(json.dumps({"game": game.value, "cards": cards, "total": total, "categories": rows}))
         return
     table = Table(title=f"{game.value}: best five of every {cards}-card set ({total:,} sets)")
     for column in ("category (weak to strong)", "count", "probability", "1 in", "note"):
@@ -259,12 +243,8 @@ def ingest_command(
         list[Path], typer.Argument(help="PHH files (.phh, .phhs), folders or .tar.gz archives.")
     ],
     data: DataOption = Path("data/warehouse"),
-    run_id: Annotated[
-        str | None, typer.Option("--run-id", help="Name of this run (default: new).")
-    ] = None,
-    output: Annotated[
-        OutputFormat, typer.Option("--format", help="Output format.")
-    ] = OutputFormat.table,
+    run_id: Annotated[str | None, typer.Option("--run-id", help="Name of this run (default: new).")] = None,
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.table,
 ) -> None:
     """Replay and check PHH hand histories, and store them in the warehouse.
 
@@ -290,9 +270,7 @@ def ingest_command(
 
     try:
         with progress_bar("ingesting") as tick:
-            report = ingest(
-                paths, Warehouse(data), run_id=run_id, on_reject=on_reject, on_hand=tick
-            )
+            report = ingest(paths, Warehouse(data), run_id=run_id, on_reject=on_reject, on_hand=tick)
     except ValueError as error:
         fail(str(error))
     if shown > MAX_REJECTS_SHOWN:
@@ -315,9 +293,7 @@ def export_command(
     variant: Annotated[Game, typer.Option("--variant", "-v", help="Which game's hands.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="The .phhs file to write.")],
     data: DataOption = Path("data/warehouse"),
-    run: Annotated[
-        list[str] | None, typer.Option("--run", help="Only these runs (repeatable).")
-    ] = None,
+    run: Annotated[list[str] | None, typer.Option("--run", help="Only these runs (repeatable).")] = None,
 ) -> None:
     """Write stored hands back as a PHH .phhs file (ingesting it gives the same rows).
 

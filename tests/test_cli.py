@@ -28,9 +28,7 @@ def test_help_lists_every_subcommand_and_each_has_an_example():
         sub = invoke(command, "--help")
         assert sub.exit_code == 0
         assert "Examples" in sub.output
-        assert any(
-            line.strip().startswith(f"• scooplab {command} ") for line in sub.output.splitlines()
-        )
+        assert any(line.strip().startswith(f"• scooplab {command} ") for line in sub.output.splitlines())
 
 
 def test_eval_holdem_json():

@@ -52,15 +52,11 @@ def test_every_five_card_hand_matches_the_reference(reference, tiebreak):
     ours = evaluate_skoejarth(hands, tiebreak)
     assert (skoejarth_category(ours) == categories).all()
     assert_same_order(ours, highest if tiebreak == "highest_card" else kickers)
-    assert (
-        np.bincount(categories, minlength=9) == count_categories("skoejarth", 5, tiebreak)
-    ).all()
+    assert (np.bincount(categories, minlength=9) == count_categories("skoejarth", 5, tiebreak)).all()
 
 
 @pytest.mark.parametrize("tiebreak", ["highest_card", "kickers"])
-def test_every_seven_card_set_matches_the_best_reference_subset(
-    reference, all_seven_card_sets, tiebreak
-):
+def test_every_seven_card_set_matches_the_best_reference_subset(reference, all_seven_card_sets, tiebreak):
     hands, categories, highest, kickers = reference
     ref_key = highest if tiebreak == "highest_card" else kickers
     # reference tables are in lexicographic order; index them by colex position
@@ -87,9 +83,7 @@ def test_the_ruling_facts_over_every_seven_card_set():
     counts = count_categories("skoejarth", 7)
     assert counts[CATEGORY["Orphan"]] == 0  # seven cards with no pair hold every rank: Stairs
     assert counts[CATEGORY["Stairs"]] > counts[CATEGORY["Fourfold"]]
-    assert (
-        counts == count_categories("skoejarth", 7, "kickers")
-    ).all()  # ties never move categories
+    assert (counts == count_categories("skoejarth", 7, "kickers")).all()  # ties never move categories
 
 
 def strengths(hands: list[str], tiebreak: str) -> list[int]:
@@ -123,9 +117,7 @@ def test_disparate_kickers_use_the_four_suited_cards_then_the_fifth():
     # five Batons: the four best are the category cards, the best other card is fifth
     five_batons, four_batons = strengths(["1b2b4b6bKb3c3o", "2b4b6bKb5c1o1s"], "kickers")
     assert five_batons < four_batons  # (K 6 4 2 | 3) < (K 6 4 2 | 5)
-    assert [
-        SKOEJARTH_CATEGORIES[c] for c in skoejarth_category(np.array([five_batons, four_batons]))
-    ] == [
+    assert [SKOEJARTH_CATEGORIES[c] for c in skoejarth_category(np.array([five_batons, four_batons]))] == [
         "Disparate",
         "Disparate",
     ]

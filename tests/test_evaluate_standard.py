@@ -105,9 +105,7 @@ def test_strength_does_not_depend_on_card_order():
 
 
 def test_the_wheel_is_the_lowest_straight():
-    wheel, six_high, ace_high = evaluate_high(
-        parse_card_rows(["As2d3h4c5s", "2d3h4c5s6d", "TdJhQcKsAd"])
-    )
+    wheel, six_high, ace_high = evaluate_high(parse_card_rows(["As2d3h4c5s", "2d3h4c5s6d", "TdJhQcKsAd"]))
     assert high_category(wheel) == high_category(six_high) == 4
     assert wheel < six_high < ace_high
     assert high_category(evaluate_high(parse_card_rows(["Qs Kd Ah 2c 3d"]))[0]) == 0  # no wrap
@@ -187,10 +185,7 @@ def test_must_use_hole_card_never_plays_the_board_alone():
 
 def test_must_use_hole_card_with_a_short_board_uses_every_card():
     hole, board = parse_card_rows(["AcAd"]), parse_card_rows(["AhAsKc"])
-    assert (
-        evaluate_high_using_hole(hole, board)[0]
-        == evaluate_high(parse_card_rows(["AcAdAhAsKc"]))[0]
-    )
+    assert evaluate_high_using_hole(hole, board)[0] == evaluate_high(parse_card_rows(["AcAdAhAsKc"]))[0]
 
 
 def test_must_use_hole_card_rejects_a_dead_hand_and_overlaps():

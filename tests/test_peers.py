@@ -20,9 +20,7 @@ def card_texts(hands: np.ndarray) -> list[list[str]]:
 
 def test_order_agrees_with_phevaluator(seven_card_hands):
     phevaluator = pytest.importorskip("phevaluator")
-    theirs = np.array(
-        [phevaluator.evaluate_cards(*cards) for cards in card_texts(seven_card_hands)]
-    )
+    theirs = np.array([phevaluator.evaluate_cards(*cards) for cards in card_texts(seven_card_hands)])
     assert_same_order(evaluate_high(seven_card_hands), -theirs)  # phevaluator: lower is stronger
 
 

@@ -37,9 +37,7 @@ def get_game(name: str) -> GameSpec:
     try:
         return GAMES[name]
     except KeyError:
-        raise ValueError(
-            f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}"
-        ) from None
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}") from None
 
 
 def game_for_variant(code: str) -> tuple[GameSpec, Structure]:

@@ -152,8 +152,6 @@ class GameSpec:
     def cards_needed(self, n_players: int, options: Mapping[str, Any]) -> int:
         """Cards one hand uses, burns included."""
         return sum(
-            s.hole_cards * n_players
-            + s.board_cards * len(self.board_names)
-            + self.burns(s, options)
+            s.hole_cards * n_players + s.board_cards * len(self.board_names) + self.burns(s, options)
             for s in self.streets
         )

@@ -33,9 +33,7 @@ STREETS = (
 )
 
 
-def forced_out(
-    hole: list[int] | tuple[int, ...], bottom_cards: list[int] | tuple[int, ...]
-) -> list[int]:
+def forced_out(hole: list[int] | tuple[int, ...], bottom_cards: list[int] | tuple[int, ...]) -> list[int]:
     """Hole cards whose rank matches a Bottom Board card (unknown cards never match).
 
     >>> from engine.cards import parse_cards

@@ -1,0 +1,182 @@
+"""PHH ingest: real hands replay exactly, bad input is rejected one line at a time, storage is safe."""
+
+import json
+from pathlib import Path
+
+import pyarrow.compute as pc
+import pytest
+from typer.testing import CliRunner
+
+from ingest.export import export_hands
+from ingest.phh import hands_from_text, iter_hands
+from ingest.pipeline import ingest
+from ingest.replay import HandError, replay
+from ingest.warehouse import Warehouse
+from scooplab.cli import app
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "phh"
+needs_shared = pytest.mark.skipif(not SHARED.exists(), reason="../shared/data/phh is absent")
+
+
+def test_fixture_hands_replay_to_their_finishing_stacks():
+    raws = list(iter_hands([FIXTURES / "phh", FIXTURES / "examples"]))
+    assert len(raws) >= 15
+    for raw in raws:
+        assert raw.error is None, raw.error
+        replayed = replay(raw.fields)
+        if "finishing_stacks" in raw.fields and not replayed.fractional_stacks:
+            assert replayed.state.stacks == raw.fields["finishing_stacks"], raw.source_file
+
+
+def test_half_chip_hand_is_kept_with_whole_chips_and_a_note():
+    (raw,) = iter_hands([FIXTURES / "phh" / "pluribus" / "102-0.phh"])
+    replayed = replay(raw.fields)
+    assert raw.fields["finishing_stacks"][0] == 10112.5
+    assert replayed.fractional_stacks
+    assert replayed.state.stacks[0] == 10113  # the odd chip: clockwise from the button, p1 first
+    assert replayed.state.stacks[4] == 10112
+    assert any("10112.5" in note for note in replayed.notes)
+
+
+def test_a_real_mismatch_is_rejected_with_both_values():
+    (raw,) = iter_hands([FIXTURES / "phh" / "pluribus" / "30-1.phh"])
+    fields = dict(raw.fields, finishing_stacks=[10000, 10000, 10000, 10000, 10000, 10000])
+    with pytest.raises(HandError, match=r"finishing stacks differ: file \[10000, .*computed \[10100, 9900"):
+        replay(fields)
+
+
+@needs_shared
+@pytest.mark.slow
+def test_every_pluribus_and_wsop_holdem_hand_replays():
+    raws = list(iter_hands([SHARED / "pluribus.tar.gz", SHARED / "wsop-2023-43-5"]))
+    holdem = [r for r in raws if r.fields and r.fields.get("variant") in ("NT", "FT")]
+    assert len(holdem) > 10_000
+    fractional = 0
+    for raw in holdem:
+        replayed = replay(raw.fields)
+        fractional += replayed.fractional_stacks
+    assert fractional == 8  # the eight Pluribus hands that record half chips
+
+
+def test_ingest_stores_once_and_export_round_trips(tmp_path):
+    first = Warehouse(tmp_path / "a")
+    report = ingest([FIXTURES / "phh", FIXTURES / "examples"], first, run_id="r1")
+    assert report.rejected == 0
+    assert report.hands == len(list(iter_hands([FIXTURES / "phh", FIXTURES / "examples"])))
+    again = ingest([FIXTURES / "phh"], first, run_id="r2")
+    assert (again.hands, again.duplicates) == (0, len(list(iter_hands([FIXTURES / "phh"]))))
+    hands = first.read("hands")
+    assert hands.num_rows == report.hands
+    assert len(set(hands.column("hand_id").to_pylist())) == hands.num_rows
+    players = first.read("players")
+    assert players.num_rows == sum(hands.column("n_players").to_pylist())
+    assert not list(tmp_path.rglob(".tmp-*"))
+    # export every game, ingest into a fresh warehouse: the same rows
+    second = Warehouse(tmp_path / "b")
+    for variant in sorted(set(hands.column("variant").to_pylist())):
+        out = tmp_path / f"{variant}.phhs"
+        export_hands(first, variant, out)
+        ingest([out], second, run_id="r1")
+    for table, key in (("hands", "hand_id"), ("players", "hand_id"), ("actions", "hand_id")):
+        a = first.read(table).drop_columns(["source_file"] if table == "hands" else [])
+        b = second.read(table).drop_columns(["source_file"] if table == "hands" else [])
+        columns = [c for c in a.column_names if c not in ("hand_index",)]
+        sort = [(key, "ascending")] + ([("seat", "ascending")] if "seat" in columns else [])
+        if table == "actions":
+            sort = [(key, "ascending"), ("seq", "ascending")]
+        assert a.select(columns).sort_by(sort).to_pylist() == b.select(columns).sort_by(sort).to_pylist()
+
+
+def test_scarney_rows_record_discards_and_dead_players(tmp_path):
+    warehouse = Warehouse(tmp_path)
+    ingest([FIXTURES / "examples" / "scarney.phh"], warehouse, run_id="s")
+    players = warehouse.read("players").sort_by("seat").to_pylist()
+    assert [p["dead"] for p in players] == [False, True, False]
+    assert players[1]["discarded"] == 6 and players[1]["final_hole_cards"] == ""
+    assert players[0]["won_high"] == 150 and players[0]["won_low"] == 150
+    assert players[2]["won"] == 400
+    hand = warehouse.read("hands").to_pylist()[0]
+    assert hand["boards"] == ["AhKh2cTh3c", "7s8s9c9h9s"]
+    actions = warehouse.read("actions").to_pylist()
+    assert any(a["action"] == "discard" and a["seat"] == 1 for a in actions)
+
+
+BAD_HANDS = {
+    "truncated.phh": ('variant = "NT"\nstarting_stacks = [100, 1', "bad TOML"),
+    "types.phh": (
+        'variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n'
+        'starting_stacks = "lots"\nactions = []\n',
+        "starting_stacks must be an array",
+    ),
+    "illegal.phh": (
+        'variant = "NT"\nantes = [0, 0, 0]\nblinds_or_straddles = [1, 2, 0]\nmin_bet = 2\n'
+        "starting_stacks = [100, 100, 100]\n"
+        'actions = ["d dh p1 AcAd", "d dh p2 KcKd", "d dh p3 QcQd", "p3 cbr 3"]\n',
+        "action 4 'p3 cbr 3': p3 cbr 3: below the minimum raise to 4",
+    ),
+    "duplicate.phh": (
+        'variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n'
+        'starting_stacks = [100, 100]\nactions = ["d dh p1 AcAd", "d dh p2 AcKd"]\n',
+        "Ac was already dealt",
+    ),
+    "unknown.phh": ('variant = "XYZ"\nstarting_stacks = [1, 1]\nactions = []\n', "unknown variant 'XYZ'"),
+    "empty.phh": ("", "the file is empty"),
+    "short.phh": (
+        'variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n'
+        'starting_stacks = [100, 100]\nactions = ["d dh p1 AcAd", "d dh p2 KcKd"]\n',
+        "the hand ends before it is over (p2 to act on the preflop)",
+    ),
+}
+
+
+def test_bad_input_is_rejected_one_line_each_and_good_hands_stored_once(tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name, (text, _) in BAD_HANDS.items():
+        (folder / name).write_text(text)
+    good = (FIXTURES / "examples" / "cry-me-a-river.phh").read_text()
+    (folder / "mixed.phhs").write_text(f"[1]\n{good}\n[2]\nvariant = 'NT'\nactions = [\n\n[3]\n{good}")
+    messages: list[str] = []
+    warehouse = Warehouse(tmp_path / "wh")
+    report = ingest([folder], warehouse, run_id="bad", on_reject=messages.append)
+    assert report.hands == 1 and report.duplicates == 1
+    assert report.rejected == len(BAD_HANDS) + 1
+    rejects = {Path(r["source_file"]).name: r for r in warehouse.read("rejects").to_pylist()}
+    for name, (text, expected) in BAD_HANDS.items():
+        assert expected in rejects[name]["error"], rejects[name]["error"]
+        assert rejects[name]["raw"] == text
+    assert all("\n" not in message for message in messages)
+    assert any(m.startswith(f"{folder / 'illegal.phh'} hand 1: action 4") for m in messages)
+
+
+def test_phhs_sections_are_parsed_one_by_one():
+    raws = hands_from_text("[1]\nvariant = 'NT'\n[2]\nbroken = [\n[3]\nvariant = 'FT'\n", "x.phhs")
+    assert [r.error is None for r in raws] == [True, False, True]
+    assert [r.hand_index for r in raws] == [0, 1, 2]
+
+
+def test_failed_write_leaves_no_file(tmp_path, monkeypatch):
+    import pyarrow.parquet as pq
+
+    def broken(table, where, **kwargs):
+        Path(where).write_bytes(b"PAR1 half")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(pq, "write_table", broken)
+    warehouse = Warehouse(tmp_path)
+    with pytest.raises(OSError, match="disk full"):
+        ingest([FIXTURES / "examples"], warehouse, run_id="x")
+    assert not [p for p in tmp_path.rglob("*") if p.is_file()]
+
+
+def test_ingest_command_reports_json(tmp_path):
+    result = CliRunner().invoke(
+        app, ["ingest", str(FIXTURES / "examples"), "--data", str(tmp_path), "--format", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert (summary["hands"], summary["rejected"], summary["duplicates"]) == (3, 0, 0)
+    hands = Warehouse(tmp_path).read("hands")
+    assert sorted(hands.column("variant").to_pylist()) == ["cry-me-a-river", "scarney", "skoejarth"]
+    assert pc.all(pc.equal(hands.column("source"), "phh")).as_py()

@@ -1,0 +1,108 @@
+"""Property tests: random legal play in every game and structure keeps the rules."""
+
+import tomllib
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.dealer import Deck, deal_due
+from engine.games import GAMES
+from engine.games.base import Structure
+from engine.games.scarney import forced_out
+from engine.state import HandState, IllegalAction
+from ingest.phh import write_hand
+from ingest.record import action_texts, hand_fields
+from ingest.replay import replay
+
+GAME_STRUCTURES = [
+    (name, structure) for name, game in sorted(GAMES.items()) for structure in game.variant_codes.values()
+]
+
+
+def new_state(game, structure, stacks, antes, options) -> HandState:
+    n = len(stacks)
+    blinds = [0] * n if game.starting_bet else [1, 2] + [0] * (n - 2)
+    return HandState(
+        game,
+        structure,
+        stacks,
+        antes=[antes] * n,
+        blinds=blinds,
+        min_bet=None if game.starting_bet else 2,
+        small_bet=2,
+        big_bet=4,
+        starting_bet=2,
+        options=options,
+    )
+
+
+def play_randomly(state: HandState, deck: Deck, rnd) -> None:
+    """Play a hand to its end with random legal choices."""
+    while not state.is_over and state.phase != "showdown":
+        if state.phase == "deal":
+            deal_due(state, deck)
+            continue
+        seat = state.next_seat
+        choice = state.options_for(seat)
+        roll = rnd.random()
+        if roll < 0.15 and choice["call"] > 0:
+            state.fold(seat)
+        elif roll < 0.6 or not choice["can_raise"]:
+            state.check_or_call(seat)
+        else:
+            low = min(choice["min_to"], choice["max_to"])
+            state.bet_or_raise(seat, rnd.randint(low, choice["max_to"]))
+    state.finish()
+
+
+@st.composite
+def random_hands(draw, name: str, structure: Structure):
+    game = GAMES[name]
+    n = draw(st.integers(game.min_players, game.max_players))
+    stacks = draw(st.lists(st.integers(1, 300), min_size=n, max_size=n))
+    antes = draw(st.integers(0, 3)) if not game.starting_bet else draw(st.integers(1, 3))
+    options = {option.name: draw(st.sampled_from(option.choices)) for option in game.options}
+    seed = draw(st.integers(0, 2**32 - 1))
+    rnd = draw(st.randoms(use_true_random=False))
+    state = new_state(game, structure, stacks, antes, options)
+    play_randomly(state, Deck(game.deck.size, np.random.default_rng(seed)), rnd)
+    return state
+
+
+@pytest.mark.parametrize(("name", "structure"), GAME_STRUCTURES)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_play_keeps_the_rules_and_round_trips(name, structure, data):
+    state = data.draw(random_hands(name, structure))
+    # chips are conserved
+    assert sum(state.stacks) == sum(state.starting_stacks)
+    assert all(stack >= 0 for stack in state.stacks)
+    assert sum(state.result.won) == sum(state.contributed)
+    # no card is dealt twice
+    dealt = [c for cards in state.dealt_hole for c in cards] + [c for b in state.boards for c in b]
+    assert len(dealt) == len(set(dealt))
+    assert len(dealt) <= state.game.deck.size
+    # every forced discard happened
+    if state.game.discard_board is not None:
+        bottom = state.boards[state.game.discard_board]
+        for seat in range(state.n):
+            if not state.folded[seat]:
+                assert forced_out(state.hole[seat], bottom) == []
+            assert sorted(state.hole[seat] + state.discarded[seat]) == sorted(state.dealt_hole[seat])
+            assert state.dead[seat] == (not state.hole[seat] and bool(bottom))
+    # PHH round trip: write, read as TOML, replay: same actions, same stacks
+    fields = tomllib.loads(write_hand(hand_fields(state)))
+    replayed = replay(fields)
+    assert replayed.state.stacks == state.stacks
+    assert action_texts(replayed.state) == fields["actions"]
+    assert replayed.result.ending == state.result.ending
+
+
+def test_a_card_is_never_dealt_twice():
+    game = GAMES["holdem"]
+    state = new_state(game, Structure.NO_LIMIT, [100, 100], 0, {})
+    state.deal_hole(0, [0, 1])
+    with pytest.raises(IllegalAction, match="2c was already dealt"):
+        state.deal_hole(1, [0, 5])
