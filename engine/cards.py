@@ -47,6 +47,7 @@ class Deck:
             for rank_index, rank in enumerate(self.ranks)
             for suit_index, suit in enumerate(self.suits)
         }
+        index["??"] = UNKNOWN_CARD
         object.__setattr__(self, "_index", index)
 
     @property
@@ -123,6 +124,26 @@ def parse_cards(text: str, deck: Deck = STANDARD, *, allow_duplicates: bool = Fa
                 raise CardError(f"{deck.card_text(card)!r} appears twice in {text!r}")
             seen.add(card)
     return np.asarray(ids, dtype=CARD_DTYPE)
+
+
+def card_list(text: str, deck: Deck = STANDARD) -> list[int]:
+    """Like ``parse_cards`` but a plain list, fast for compact text such as ``"AhKd"``.
+
+    >>> card_list("AhKd??")
+    [50, 45, -2]
+    """
+    index = deck._index
+    try:
+        ids = [index[text[i : i + 2]] for i in range(0, len(text), 2)] if len(text) % 2 == 0 else None
+    except KeyError:
+        ids = None
+    if ids is None or (len(set(ids)) != len(ids) and UNKNOWN_CARD not in ids):
+        return parse_cards(text, deck).tolist()  # the slow path raises the right error
+    if UNKNOWN_CARD in ids:
+        known = [c for c in ids if c != UNKNOWN_CARD]
+        if len(set(known)) != len(known):
+            return parse_cards(text, deck).tolist()
+    return ids
 
 
 def format_cards(cards: np.ndarray | list[int], deck: Deck = STANDARD) -> str:

@@ -9,7 +9,7 @@ of the button).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -190,8 +190,8 @@ class HandState:
     def _record(self, seat: int | None, kind: str, **fields: Any) -> None:
         self.actions.append(Action(self.street.name, seat, kind, **fields))
 
-    def _fail(self, text: str, why: str) -> None:
-        raise IllegalAction(f"{text}: {why}")
+    def _fail(self, text: str | Callable[[], str], why: str) -> None:
+        raise IllegalAction(f"{text() if callable(text) else text}: {why}")
 
     # -- dealing -------------------------------------------------------------------------------
 
@@ -202,7 +202,7 @@ class HandState:
         self._board_due = street.board_cards
         self._maybe_start_betting()
 
-    def _check_new_cards(self, cards: list[int], text: str) -> None:
+    def _check_new_cards(self, cards: list[int], text: str | Callable[[], str]) -> None:
         known = [c for c in cards if c != UNKNOWN_CARD]
         if len(set(known)) != len(known):
             self._fail(text, "a card appears twice")
@@ -213,7 +213,10 @@ class HandState:
 
     def deal_hole(self, seat: int, cards: list[int]) -> None:
         """Deal hole cards to a seat (``d dh pN cards``); unknown cards allowed."""
-        text = f"d dh {seat_name(seat)} {format_cards(cards, self.game.deck)}"
+
+        def text() -> str:
+            return f"d dh {seat_name(seat)} {format_cards(cards, self.game.deck)}"
+
         self._settle_discards()
         if self.phase == "over":
             self._fail(text, "the hand is over")
@@ -231,8 +234,10 @@ class HandState:
 
     def deal_board(self, per_board: list[list[int]]) -> None:
         """Deal this street's cards to every board (``d db`` with one card list per board)."""
-        shown = "/".join(format_cards(cards, self.game.deck) for cards in per_board)
-        text = f"d db {shown}"
+
+        def text() -> str:
+            return "d db " + "/".join(format_cards(cards, self.game.deck) for cards in per_board)
+
         self._settle_discards()
         if self.phase != "deal" or self._board_due == 0:
             self._fail(text, "no board cards are due now")
@@ -269,7 +274,10 @@ class HandState:
 
     def discard(self, seat: int, cards: list[int]) -> None:
         """A forced discard (``pN sd cards``): each card must match a discard-board rank."""
-        text = f"{seat_name(seat)} sd {format_cards(cards, self.game.deck)}"
+
+        def text() -> str:
+            return f"{seat_name(seat)} sd {format_cards(cards, self.game.deck)}"
+
         if self.game.discard_board is None:
             self._fail(text, f"{self.game.title} has no discards")
         if self.phase == "over" or self.folded[seat]:
@@ -522,8 +530,10 @@ class HandState:
 
     def show_or_muck(self, seat: int, cards: list[int] | None) -> None:
         """``pN sm cards`` shows the hole cards; ``pN sm`` (no cards) mucks them."""
-        shown = format_cards(cards, self.game.deck) if cards else ""
-        text = f"{seat_name(seat)} sm {shown}".rstrip()
+
+        def text() -> str:
+            return f"{seat_name(seat)} sm {format_cards(cards or [], self.game.deck)}".rstrip()
+
         self._settle_discards()
         if self.phase == "over":
             self._fail(text, "the hand is over")

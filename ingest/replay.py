@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.cards import CardError, parse_cards
+from engine.cards import CardError, card_list
 from engine.games import game_for_variant
 from engine.games.base import GameSpec, Structure
 from engine.state import HandResult, HandState, IllegalAction
@@ -131,10 +131,10 @@ def apply_action(state: HandState, text: str) -> None:
     deck = state.game.deck
     if parts[0] == "d":
         if len(parts) == 4 and parts[1] == "dh":
-            state.deal_hole(_seat(parts[2], state), parse_cards(parts[3], deck).tolist())
+            state.deal_hole(_seat(parts[2], state), card_list(parts[3], deck))
             return
         if len(parts) == 3 and parts[1] == "db":
-            boards = [parse_cards(cards, deck).tolist() for cards in parts[2].split("/")]
+            boards = [card_list(cards, deck) for cards in parts[2].split("/")]
             state.deal_board(boards)
             return
         raise IllegalAction("not a dealer action (d dh pN cards, d db cards)")
@@ -155,9 +155,9 @@ def apply_action(state: HandState, text: str) -> None:
             raise IllegalAction(str(error)) from None
     elif verb == "sd" and len(args) <= 1:
         if args:
-            state.discard(seat, parse_cards(args[0], deck).tolist())
+            state.discard(seat, card_list(args[0], deck))
     elif verb == "sm" and len(args) <= 1:
-        state.show_or_muck(seat, parse_cards(args[0], deck).tolist() if args else None)
+        state.show_or_muck(seat, card_list(args[0], deck) if args else None)
     elif verb == "pb":
         raise IllegalAction("bring-ins belong to stud games, which scooplab does not play")
     else:

@@ -36,8 +36,10 @@ class Columns:
         self.data: dict[str, list[Any]] = {name: [] for name in schema.names}
 
     def add(self, **row: Any) -> None:
-        for name, column in self.data.items():
-            column.append(row.get(name))
+        """Append one row; every column must be given."""
+        data = self.data
+        for name, value in row.items():
+            data[name].append(value)
 
     def __len__(self) -> int:
         return len(self.data[self.schema.names[0]])
