@@ -101,7 +101,7 @@ class HandState:
         self.street_index = 0
         self.phase = "deal"  # deal, bet, showdown, over
         self.pending: set[int] = set()
-        self.acted: set[int] = set()
+        self.acted: dict[int, int] = {}  # seat -> the largest bet when it last acted
         self.next_seat: int | None = None
         self.raise_count = 0
         self.raise_cap = raise_cap
@@ -350,7 +350,7 @@ class HandState:
             return
         self.phase = "bet"
         self.pending = {s for s in live if self.stacks[s] > 0}
-        self.acted = set()
+        self.acted = {}
         self.raise_count = 0
         if self.street_index == 0:
             # first to act: left of the largest blind or straddle (heads-up: the button)
@@ -430,7 +430,10 @@ class HandState:
         elif self.structure is Structure.FIXED_LIMIT and self.raise_count >= self.raise_cap:
             return f"the betting is capped at {self.raise_cap} bets and raises"
         if seat in self.acted:
-            return "the betting was not reopened (a short all-in is not a full raise)"
+            # reopened only by raises adding up to a full raise since this seat acted (TDA)
+            full = max(self.last_increment, self._limits().min_bet)
+            if max(self.bets) - self.acted[seat] < full:
+                return "the betting was not reopened (a short all-in is not a full raise)"
         others = [s for s in self.live_seats if s != seat and self.stacks[s] > 0]
         if not others:
             return "everyone else is all-in"
@@ -484,9 +487,9 @@ class HandState:
         others = {s for s in self.live_seats if s != seat and self.stacks[s] > 0}
         if is_full_raise(self.structure, limits, to, self.game.raise_rule):
             self.last_increment = to - current
-            self.acted = {seat}
+            self.acted = {seat: to}
         else:
-            self.acted.add(seat)
+            self.acted[seat] = to
         self.pending = others
         self._after_action(seat, raised=True)
 
@@ -498,7 +501,7 @@ class HandState:
     def _after_action(self, seat: int, raised: bool = False) -> None:
         if not raised:
             self.pending.discard(seat)
-            self.acted.add(seat)
+            self.acted[seat] = max(self.bets)
         if len(self.live_seats) == 1:
             self._finish_uncontested()
             return
@@ -577,7 +580,9 @@ class HandState:
             raise IllegalAction(f"the hand ends before it is over ({where})")
         refunded = self._refund_uncalled()
         contenders = self._contenders()
-        pots = self._pots(self.folded)
+        # voided and mucked hands cannot win: their chips stay in, like a fold's
+        out = [s not in contenders for s in range(self.n)]
+        pots = self._pots(out if contenders else self.folded)
         showdown = self.game.showdown(
             ShowdownInput(
                 pots=tuple(pots),
@@ -640,10 +645,8 @@ class HandState:
     def _end_everyone_dead(self, seats: list[int]) -> None:
         refunded = self._refund_uncalled()
         won = [0] * self.n
-        folded = [s not in seats for s in range(self.n)]
-        for pot in self._pots(folded):
-            for seat, chips in split_among_seats(pot.amount, list(pot.eligible or seats)).items():
-                won[seat] += chips
+        for seat, chips in split_among_seats(self.pot, seats).items():  # RULINGS: equally
+            won[seat] += chips
         for seat in seats:
             self.folded[seat] = True
         self._close("everyone_dead", won, tuple(SeatOutcome() for _ in range(self.n)), (), refunded)
