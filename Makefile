@@ -28,9 +28,12 @@ demo: setup
 	$(BIN)/scooplab eval --game skoejarth Kb1c2o 3s4b5c6o
 	$(BIN)/scooplab rankings --game holdem --cards 7
 	$(BIN)/scooplab rankings --game skoejarth --cards 7
+	$(BIN)/scooplab ingest tests/fixtures/examples tests/fixtures/phh
+	@if [ -d ../shared/data/phh ]; then $(BIN)/scooplab ingest ../shared/data/phh; fi
 
 bench: setup
 	$(BIN)/python benchmarks/evaluators.py
+	@if [ -d ../shared/data/phh ]; then $(BIN)/python benchmarks/ingest.py; fi
 
 lint: setup
 	$(BIN)/ruff check .
