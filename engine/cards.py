@@ -40,6 +40,7 @@ class Deck:
     suits: str
     suit_names: tuple[str, ...]
     _index: dict[str, int] = field(init=False, repr=False, compare=False)
+    _texts: dict[int, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         index = {
@@ -49,6 +50,9 @@ class Deck:
         }
         index["??"] = UNKNOWN_CARD
         object.__setattr__(self, "_index", index)
+        texts = {card: text for text, card in index.items()}
+        texts[NO_CARD] = ""
+        object.__setattr__(self, "_texts", texts)
 
     @property
     def size(self) -> int:
@@ -152,7 +156,11 @@ def format_cards(cards: np.ndarray | list[int], deck: Deck = STANDARD) -> str:
     >>> format_cards([50, 45, NO_CARD, UNKNOWN_CARD])
     'AhKd??'
     """
-    return "".join(deck.card_text(int(card)) for card in cards if int(card) != NO_CARD)
+    texts = deck._texts
+    try:
+        return "".join([texts[card] for card in cards])
+    except (KeyError, TypeError):  # the slow path names the bad id
+        return "".join(deck.card_text(int(card)) for card in cards if int(card) != NO_CARD)
 
 
 def parse_card_rows(rows: list[str], deck: Deck = STANDARD, width: int | None = None) -> np.ndarray:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.betting import RoundLimits, is_full_raise, raise_bounds
 from engine.cards import UNKNOWN_CARD, format_cards
@@ -24,8 +24,7 @@ class IllegalAction(ValueError):
     """An action that breaks the rules of the hand."""
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(NamedTuple):
     """One recorded action; ``seat`` is the actor, or the seat dealt to (None: a board deal)."""
 
     street: str
@@ -87,6 +86,7 @@ class HandState:
         self.contributed = [0] * n  # every chip put in: antes (dead) and bets (live)
         self.antes_paid = [0] * n
         self.folded = [False] * n
+        self.n_live = n  # seats not folded
         self.dead = [False] * n
         self.voided = [False] * n
         self.mucked = [False] * n
@@ -99,6 +99,7 @@ class HandState:
         self.actions: list[Action] = []
         self.result: HandResult | None = None
         self.street_index = 0
+        self._street = game.streets[0]
         self.phase = "deal"  # deal, bet, showdown, over
         self.pending: set[int] = set()
         self.acted: dict[int, int] = {}  # seat -> the largest bet when it last acted
@@ -164,7 +165,8 @@ class HandState:
 
     @property
     def street(self) -> Street:
-        return self.game.streets[min(self.street_index, len(self.game.streets) - 1)]
+        """The current street (the last one once the hand reaches the showdown)."""
+        return self._street
 
     @property
     def live_seats(self) -> list[int]:
@@ -187,8 +189,16 @@ class HandState:
         """Cards due to each board now (0 while hole cards are still due)."""
         return self._board_due if self.phase == "deal" and not any(self._hole_due) else 0
 
-    def _record(self, seat: int | None, kind: str, **fields: Any) -> None:
-        self.actions.append(Action(self.street.name, seat, kind, **fields))
+    def _record(
+        self,
+        seat: int | None,
+        kind: str,
+        amount: int | None = None,
+        cards: tuple[int, ...] = (),
+        board: int | None = None,
+        automatic: bool = False,
+    ) -> None:
+        self.actions.append(Action(self._street.name, seat, kind, amount, cards, board, automatic))
 
     def _fail(self, text: str | Callable[[], str], why: str) -> None:
         raise IllegalAction(f"{text() if callable(text) else text}: {why}")
@@ -325,9 +335,10 @@ class HandState:
         for seat in dying:
             self.dead[seat] = True
             self.folded[seat] = True
+            self.n_live -= 1
             self.pending.discard(seat)
             self._record(seat, "fold", automatic=True)
-        if len(self.live_seats) == 1:
+        if self.n_live == 1:
             self._finish_uncontested()
         elif self.phase == "bet":
             if not self.pending or not self._betting_needed():
@@ -443,6 +454,7 @@ class HandState:
         """``pN f``."""
         self._check_turn(seat, f"{seat_name(seat)} f")
         self.folded[seat] = True
+        self.n_live -= 1
         self._record(seat, "fold")
         self._after_action(seat)
 
@@ -502,7 +514,7 @@ class HandState:
         if not raised:
             self.pending.discard(seat)
             self.acted[seat] = max(self.bets)
-        if len(self.live_seats) == 1:
+        if self.n_live == 1:
             self._finish_uncontested()
             return
         if not self.pending:
@@ -519,6 +531,7 @@ class HandState:
         if self.street_index >= len(self.game.streets):
             self.phase = "showdown"
             return
+        self._street = self.game.streets[self.street_index]
         self._start_deals()
 
     # -- showdown ------------------------------------------------------------------------------
@@ -649,6 +662,7 @@ class HandState:
             won[seat] += chips
         for seat in seats:
             self.folded[seat] = True
+        self.n_live = 0
         self._close("everyone_dead", won, tuple(SeatOutcome() for _ in range(self.n)), (), refunded)
 
     def _close(self, ending, won, outcomes, surviving, refunded) -> HandResult:

@@ -30,9 +30,7 @@ def export_hands(warehouse: Warehouse, variant: str, out: str | Path, runs: list
     try:
         with open(temporary, "w", encoding="utf-8") as handle:
             for number, text in enumerate(table.column("phh").to_pylist(), start=1):
-                if number > 1:
-                    handle.write("\n")
-                handle.write(f"[{number}]\n{text}")
+                handle.write(f"[{number}]\n{text.strip()}\n\n")
         os.replace(temporary, out)
     finally:
         if temporary.exists():

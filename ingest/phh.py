@@ -15,6 +15,7 @@ _options = { burns = true }
 from __future__ import annotations
 
 import io
+import json
 import math
 import re
 import tarfile
@@ -55,10 +56,60 @@ class RawHand:
     error: str | None = None
 
 
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def fast_loads(text: str) -> dict[str, Any] | None:
+    """The TOML most PHH files use, parsed quickly; None when the text needs the full parser.
+
+    Handles one ``key = value`` per line whose value is a number, boolean,
+    single-quoted string, or a one-line array of those; anything else (double
+    quotes, comments, tables, dates, multi-line arrays...) returns None so that
+    ``tomllib`` parses it, and reports its errors.
+
+    >>> fast_loads("variant = 'NT'\nantes = [0, 0]\nstacks = [1.5, 2]")
+    {'variant': 'NT', 'antes': [0, 0], 'stacks': [1.5, 2]}
+    >>> fast_loads('variant = "NT"') is None
+    True
+    """
+    if '"' in text or "\\" in text or "#" in text or "{" in text:
+        return None
+    keys: list[str] = []
+    values: list[str] = []
+    for line in text.splitlines():
+        if not line or line.isspace():
+            continue
+        key, equals, value = line.partition("=")
+        key, value = key.strip(), value.strip()
+        if not equals or not _BARE_KEY.match(key) or not value:
+            return None
+        if value[0] == "[" and value[-1] != "]":
+            return None  # a multi-line array
+        keys.append(key)
+        values.append(value)
+    if len(set(keys)) != len(keys):
+        return None
+    document = "[" + ",".join(values).replace("'", '"') + "]"  # one parse for the whole hand
+    try:
+        parsed = json.loads(document, parse_constant=_not_toml)
+    except ValueError:
+        return None
+    if len(parsed) != len(keys) or None in parsed or any(isinstance(v, list) and None in v for v in parsed):
+        return None
+    return dict(zip(keys, parsed, strict=True))
+
+
+def _not_toml(name: str) -> None:
+    raise ValueError(f"{name} is not TOML")
+
+
 def parse_hand_text(text: str, source_file: str, hand_index: int) -> RawHand:
     """Parse the TOML text of one hand."""
     if not text.strip():
         return RawHand(source_file, hand_index, text, None, "the file is empty")
+    fields = fast_loads(text)
+    if fields is not None:
+        return RawHand(source_file, hand_index, text, fields)
     try:
         fields = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

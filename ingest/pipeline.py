@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from ingest.phh import RawHand, iter_hands, write_hand
+from ingest.phh import RawHand, iter_hands
 from ingest.replay import HandError, replay
 from ingest.rows import Columns, HandRows, hand_id
 from ingest.schema import REJECTS, RUNS
@@ -96,7 +96,7 @@ def ingest(
             source="phh",
             source_file=raw.source_file,
             hand_index=raw.hand_index,
-            phh_text=write_hand(raw.fields),
+            phh_text=raw.text.strip() + "\n",
         )
         report.hands += 1
         report.notes += bool(replayed.notes)

@@ -152,17 +152,17 @@ class HandRows:
 
     def _add_actions(self, state: HandState, hand_id, run_id, variant) -> None:
         deck = state.game.deck
-        for seq, action in enumerate(state.actions):
-            self.actions.add(
-                hand_id=hand_id,
-                run_id=run_id,
-                variant=variant,
-                seq=seq,
-                street=action.street,
-                seat=action.seat,
-                action=action.kind,
-                amount=action.amount,
-                cards=format_cards(action.cards, deck) if action.cards else None,
-                board=action.board,
-                automatic=action.automatic,
-            )
+        count = len(state.actions)
+        streets, seats, kinds, amounts, cards, boards, automatic = zip(*state.actions, strict=True)
+        data = self.actions.data
+        data["hand_id"] += [hand_id] * count
+        data["run_id"] += [run_id] * count
+        data["variant"] += [variant] * count
+        data["seq"] += range(count)
+        data["street"] += streets
+        data["seat"] += seats
+        data["action"] += kinds
+        data["amount"] += amounts
+        data["cards"] += [format_cards(c, deck) if c else None for c in cards]
+        data["board"] += boards
+        data["automatic"] += automatic

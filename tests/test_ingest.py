@@ -180,3 +180,25 @@ def test_ingest_command_reports_json(tmp_path):
     hands = Warehouse(tmp_path).read("hands")
     assert sorted(hands.column("variant").to_pylist()) == ["cry-me-a-river", "scarney", "skoejarth"]
     assert pc.all(pc.equal(hands.column("source"), "phh")).as_py()
+
+
+def test_fast_toml_path_agrees_with_tomllib():
+    import tarfile
+    import tomllib
+
+    from ingest.phh import fast_loads
+
+    texts = [p.read_text() for p in (FIXTURES / "phh").rglob("*.phh")]
+    if SHARED.exists():
+        with tarfile.open(SHARED / "pluribus.tar.gz") as archive:
+            texts += [archive.extractfile(m).read().decode() for m in archive if m.isfile()][:3000]
+        texts += [p.read_text() for p in SHARED.rglob("*.phh")]
+    fast = 0
+    for text in texts:
+        parsed = fast_loads(text)
+        if parsed is not None:
+            fast += 1
+            assert parsed == tomllib.loads(text)
+    assert fast >= len(texts) // 2
+    for odd in ("a = Infinity", "a = null", "a = [1,\n2]", "a = 1_000", "a = {b = 1}", "a.b = 1"):
+        assert fast_loads(odd) is None
