@@ -1,0 +1,285 @@
+"""Compiled showdown-mode simulation: deal, discard, kill boards, evaluate and split, per hand.
+
+Every player puts the same stake in and stays to the showdown (the all-in
+view). One call handles a chunk of hands and never returns to Python per hand.
+Random numbers come in as uniforms ``u`` (one row per hand) drawn by the caller
+from the shard's generator, so results depend on the seed alone. The kernels
+follow the rules exactly as ``engine.state`` plays them; a test deals the same
+cards both ways and compares every payout.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.kernels import card_bit, skoejarth_strength, standard_strength
+
+SHOWDOWN, UNCONTESTED, EVERYONE_DEAD = 0, 1, 2
+
+
+@njit(cache=True, inline="always")
+def shuffle_prefix(u_row: np.ndarray, deck: np.ndarray, n_cards: int) -> None:
+    """Fisher–Yates on the first ``n_cards`` positions of ``deck`` (reset to 0..size-1)."""
+    size = deck.shape[0]
+    for i in range(size):
+        deck[i] = i
+    for i in range(n_cards):
+        j = i + int(u_row[i] * (size - i))
+        deck[i], deck[j] = deck[j], deck[i]
+
+
+@njit(cache=True, inline="always")
+def split_among(won_row: np.ndarray, winners: np.ndarray, amount: int) -> None:
+    """Split ``amount`` among seats flagged in ``winners``; odd chips from seat 0 (left of the button)."""
+    count = 0
+    for s in range(winners.shape[0]):
+        if winners[s]:
+            count += 1
+    share = amount // count
+    odd = amount - share * count
+    k = 0
+    for s in range(winners.shape[0]):
+        if winners[s]:
+            won_row[s] += share + (1 if k < odd else 0)
+            k += 1
+
+
+@njit(cache=True)
+def simulate_holdem(u, hole, board, stake, tables, cards, strength, won):
+    """Hold'em: the best hand on the one board wins the pot."""
+    n_hands, n = u.shape[0], hole.shape[0]
+    deck = np.empty(52, dtype=np.int8)
+    winners = np.zeros(n, dtype=np.bool_)
+    for h in range(n_hands):
+        shuffle_prefix(u[h], deck, cards.shape[1])
+        cards[h] = deck[: cards.shape[1]]
+        board_key = np.int64(0)
+        for j in range(board.shape[1]):
+            board_key |= card_bit(deck[board[0, j]])
+        best = np.int64(-1)
+        for s in range(n):
+            key = board_key
+            for j in range(hole.shape[1]):
+                key |= card_bit(deck[hole[s, j]])
+            strength[h, s] = standard_strength(key, tables)
+            best = max(best, strength[h, s])
+        for s in range(n):
+            winners[s] = strength[h, s] == best
+        split_among(won[h], winners, n * stake)
+
+
+@njit(cache=True)
+def surviving_mask(river_cards: np.ndarray, alive: np.ndarray) -> None:
+    """Boards that survive the river: the lowest river rank dies; all equal: highest suit lives."""
+    r0, r1, r2 = river_cards[0] >> 2, river_cards[1] >> 2, river_cards[2] >> 2
+    if r0 == r1 and r1 == r2:
+        top = 0
+        for b in range(3):
+            if (river_cards[b] & 3) > (river_cards[top] & 3):
+                top = b
+        for b in range(3):
+            alive[b] = b == top
+        return
+    lowest = min(r0, min(r1, r2))
+    for b in range(3):
+        alive[b] = (river_cards[b] >> 2) > lowest
+
+
+@njit(cache=True)
+def simulate_cry_me_a_river(
+    u, hole, board, stake, tables, cards, strength, won, board_won, survivors, triple
+):
+    """Cry Me A River: shares per surviving board (odd chips to the highest), best hand per board."""
+    n_hands, n = u.shape[0], hole.shape[0]
+    deck = np.empty(52, dtype=np.int8)
+    winners = np.zeros(n, dtype=np.bool_)
+    per_board = np.zeros((3, n), dtype=np.int64)
+    rivers = np.zeros(3, dtype=np.int8)
+    alive = np.zeros(3, dtype=np.bool_)
+    share_won = np.zeros(n, dtype=np.int64)
+    for h in range(n_hands):
+        shuffle_prefix(u[h], deck, cards.shape[1])
+        cards[h] = deck[: cards.shape[1]]
+        for b in range(3):
+            board_key = np.int64(0)
+            for j in range(board.shape[1]):
+                board_key |= card_bit(deck[board[b, j]])
+            rivers[b] = deck[board[b, board.shape[1] - 1]]
+            for s in range(n):
+                key = board_key | card_bit(deck[hole[s, 0]]) | card_bit(deck[hole[s, 1]])
+                per_board[b, s] = standard_strength(key, tables)
+        surviving_mask(rivers, alive)
+        n_alive = 0
+        for b in range(3):
+            survivors[h, b] = alive[b]
+            n_alive += alive[b]
+        pot = n * stake
+        base = pot // n_alive
+        odd = pot - base * n_alive
+        k = 0
+        for b in range(3):
+            if not alive[b]:
+                continue
+            amount = base + (1 if k < odd else 0)
+            k += 1
+            best = np.int64(-1)
+            for s in range(n):
+                best = max(best, per_board[b, s])
+            for s in range(n):
+                winners[s] = per_board[b, s] == best
+                share_won[s] = 0
+            split_among(share_won, winners, amount)
+            for s in range(n):
+                board_won[h, s, b] = share_won[s]
+                won[h, s] += share_won[s]
+        # triple scoop: one player alone best on all three boards, killed boards included
+        owner = -1
+        for b in range(3):
+            best = np.int64(-1)
+            for s in range(n):
+                best = max(best, per_board[b, s])
+            count, who = 0, -1
+            for s in range(n):
+                if per_board[b, s] == best:
+                    count += 1
+                    who = s
+            if count != 1 or (owner != -1 and who != owner):
+                owner = -2
+                break
+            owner = who
+        for s in range(n):
+            triple[h, s] = s == owner
+            best = np.int64(-1)
+            for b in range(3):
+                if alive[b]:
+                    best = max(best, per_board[b, s])
+            strength[h, s] = best
+
+
+SCARNEY_POINTS_BY_RANK = (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1)
+
+
+@njit(cache=True)
+def simulate_scarney(
+    u, hole, top, bottom, bottom_street, stake, must_use, tables, points_table,
+    cards, strength, low, won, won_high, won_low, discard_street, dead, ending, streets_dealt,
+):  # fmt: skip
+    """Scarney: forced discards street by street, dead hands, high half and low half."""
+    n_hands, n, n_hole = u.shape[0], hole.shape[0], hole.shape[1]
+    deck = np.empty(52, dtype=np.int8)
+    alive = np.zeros(n, dtype=np.bool_)
+    before = np.zeros(n, dtype=np.bool_)
+    winners = np.zeros(n, dtype=np.bool_)
+    n_streets = bottom_street.max() + 1
+    for h in range(n_hands):
+        shuffle_prefix(u[h], deck, cards.shape[1])
+        cards[h] = deck[: cards.shape[1]]
+        for s in range(n):
+            alive[s] = True
+            for j in range(n_hole):
+                discard_street[h, s, j] = -1
+        ranks_seen = 0
+        ending[h] = SHOWDOWN
+        streets_dealt[h] = n_streets - 1
+        for street in range(1, n_streets):
+            for j in range(bottom.shape[1]):
+                if bottom_street[j] == street:
+                    ranks_seen |= 1 << (deck[bottom[0, j]] >> 2)
+            n_alive = 0
+            for s in range(n):
+                before[s] = alive[s]
+                if not alive[s]:
+                    continue
+                kept = 0
+                for j in range(n_hole):
+                    if discard_street[h, s, j] == -1:
+                        if ranks_seen & (1 << (deck[hole[s, j]] >> 2)):
+                            discard_street[h, s, j] = street
+                        else:
+                            kept += 1
+                if kept == 0:
+                    alive[s] = False
+                else:
+                    n_alive += 1
+            if n_alive <= 1:
+                streets_dealt[h] = street
+                break
+        pot = n * stake
+        for s in range(n):
+            dead[h, s] = not alive[s]
+        n_alive = 0
+        for s in range(n):
+            n_alive += alive[s]
+        if n_alive == 0:  # everyone left died at once: they share the pot equally
+            ending[h] = EVERYONE_DEAD
+            split_among(won[h], before, pot)
+            continue
+        if n_alive == 1:
+            ending[h] = UNCONTESTED
+            split_among(won[h], alive, pot)
+            continue
+        top_key = np.int64(0)
+        for j in range(top.shape[1]):
+            top_key |= card_bit(deck[top[0, j]])
+        best_high = np.int64(-1)
+        best_low = 1 << 30
+        for s in range(n):
+            if not alive[s]:
+                continue
+            hole_key = np.int64(0)
+            total = 0
+            for j in range(n_hole):
+                if discard_street[h, s, j] == -1:
+                    c = deck[hole[s, j]]
+                    hole_key |= card_bit(c)
+                    total += points_table[c >> 2]
+            low[h, s] = total
+            if must_use:
+                value = np.int64(-1)
+                m = top.shape[1]
+                for a in range(m):
+                    for b in range(a + 1, m):
+                        for c in range(b + 1, m):
+                            for d in range(c + 1, m):
+                                key = hole_key | card_bit(deck[top[0, a]]) | card_bit(deck[top[0, b]])
+                                key |= card_bit(deck[top[0, c]]) | card_bit(deck[top[0, d]])
+                                value = max(value, standard_strength(key, tables))
+            else:
+                value = standard_strength(hole_key | top_key, tables)
+            strength[h, s] = value
+            best_high = max(best_high, value)
+            best_low = min(best_low, total)
+        low_half = pot // 2
+        for s in range(n):
+            winners[s] = alive[s] and strength[h, s] == best_high
+        split_among(won_high[h], winners, pot - low_half)
+        for s in range(n):
+            winners[s] = alive[s] and low[h, s] == best_low
+        split_among(won_low[h], winners, low_half)
+        for s in range(n):
+            won[h, s] = won_high[h, s] + won_low[h, s]
+
+
+@njit(cache=True)
+def simulate_skoejarth(u, hole, board, stake, kickers, tables, cards, strength, won):
+    """Skœjarth: the best hand under the tiebreak option wins; ties split."""
+    n_hands, n = u.shape[0], hole.shape[0]
+    deck = np.empty(28, dtype=np.int8)
+    winners = np.zeros(n, dtype=np.bool_)
+    for h in range(n_hands):
+        shuffle_prefix(u[h], deck, cards.shape[1])
+        cards[h] = deck[: cards.shape[1]]
+        board_key = np.int64(0)
+        for j in range(board.shape[1]):
+            board_key |= card_bit(deck[board[0, j]])
+        best = np.int64(-1)
+        for s in range(n):
+            key = board_key
+            for j in range(hole.shape[1]):
+                key |= card_bit(deck[hole[s, j]])
+            strength[h, s] = skoejarth_strength(key, kickers, tables)
+            best = max(best, strength[h, s])
+        for s in range(n):
+            winners[s] = strength[h, s] == best
+        split_among(won[h], winners, n * stake)

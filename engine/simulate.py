@@ -1,0 +1,112 @@
+"""Showdown-mode simulation of a chunk of hands: Python set-up around the compiled kernels.
+
+``simulate_chunk`` deals ``len(u)`` hands of one game from uniforms ``u`` (one
+row per hand, one column per card dealt) and returns a ``SimBatch`` of arrays:
+the dealt cards, each player's strength and winnings, and what the game adds
+(discards and dead hands, surviving boards, low points...).
+
+>>> import numpy as np
+>>> from engine.games import get_game
+>>> batch = simulate_chunk(get_game("holdem"), 6, 100, {}, np.random.default_rng(1).random((1000, 20)))
+>>> int(batch.won.sum()), batch.won.shape
+(600000, (1000, 6))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from engine import sim_kernels as k
+from engine.games.base import GameSpec
+from engine.sim_layout import Layout, layout
+from engine.tables import SCARNEY_POINTS, SKOEJARTH_TABLES, STANDARD_TABLES
+
+ENDINGS = ("showdown", "uncontested", "everyone_dead")
+
+
+@dataclass
+class SimBatch:
+    """Arrays describing simulated hands, one row per hand."""
+
+    game: GameSpec
+    n_players: int
+    stake: int
+    options: dict[str, Any]
+    layout: Layout
+    cards: np.ndarray  # (N, cards dealt) the dealt prefix of each shuffled deck
+    strength: np.ndarray  # (N, P) showdown strength; -1 for a dead hand
+    won: np.ndarray  # (N, P) chips won
+    ending: np.ndarray  # (N,) index into ENDINGS
+    extra: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return self.cards.shape[0]
+
+    @property
+    def hole(self) -> np.ndarray:
+        """(N, P, hole cards) as dealt."""
+        return self.cards[:, self.layout.hole]
+
+    @property
+    def boards(self) -> np.ndarray:
+        """(N, boards, board cards) as dealt to the end (see ``streets_dealt`` for Scarney)."""
+        return self.cards[:, self.layout.board]
+
+
+def cards_per_hand(game: GameSpec, n_players: int, options: Mapping[str, Any]) -> int:
+    """Uniforms (cards dealt, burns included) one hand needs."""
+    return layout(game, n_players, options).n_cards
+
+
+def simulate_chunk(
+    game: GameSpec, n_players: int, stake: int, options: Mapping[str, Any], u: np.ndarray
+) -> SimBatch:
+    """Deal and settle ``len(u)`` hands of ``game`` in showdown mode."""
+    options = game.resolve_options(options)
+    if not game.min_players <= n_players <= game.max_players:
+        raise ValueError(f"{game.title} seats {game.min_players} to {game.max_players} players")
+    lay = layout(game, n_players, options)
+    n = u.shape[0]
+    if u.shape[1] < lay.n_cards:
+        raise ValueError(f"need {lay.n_cards} uniforms per hand, got {u.shape[1]}")
+    cards = np.empty((n, lay.n_cards), dtype=np.int8)
+    strength = np.full((n, n_players), -1, dtype=np.int64)
+    won = np.zeros((n, n_players), dtype=np.int64)
+    ending = np.zeros(n, dtype=np.int8)
+    extra: dict[str, np.ndarray] = {}
+    hole = lay.hole.astype(np.int64)
+    board = lay.board.astype(np.int64)
+    if game.name == "holdem":
+        k.simulate_holdem(u, hole, board, stake, STANDARD_TABLES, cards, strength, won)
+    elif game.name == "cry-me-a-river":
+        extra["board_won"] = np.zeros((n, n_players, 3), dtype=np.int64)
+        extra["survivors"] = np.zeros((n, 3), dtype=np.bool_)
+        extra["triple_scoop"] = np.zeros((n, n_players), dtype=np.bool_)
+        k.simulate_cry_me_a_river(
+            u, hole, board, stake, STANDARD_TABLES, cards, strength, won,
+            extra["board_won"], extra["survivors"], extra["triple_scoop"],
+        )  # fmt: skip
+    elif game.name == "scarney":
+        n_hole = hole.shape[1]
+        extra["low"] = np.full((n, n_players), -1, dtype=np.int16)
+        extra["won_high"] = np.zeros((n, n_players), dtype=np.int64)
+        extra["won_low"] = np.zeros((n, n_players), dtype=np.int64)
+        extra["discard_street"] = np.full((n, n_players, n_hole), -1, dtype=np.int8)
+        extra["dead"] = np.zeros((n, n_players), dtype=np.bool_)
+        extra["streets_dealt"] = np.zeros(n, dtype=np.int8)
+        k.simulate_scarney(
+            u, hole, board[0:1], board[1:2], lay.board_street.astype(np.int64), stake,
+            bool(options["must_use_hole_card"]), STANDARD_TABLES, SCARNEY_POINTS.astype(np.int64),
+            cards, strength, extra["low"], won, extra["won_high"], extra["won_low"],
+            extra["discard_street"], extra["dead"], ending, extra["streets_dealt"],
+        )  # fmt: skip
+    elif game.name == "skoejarth":
+        kickers = options["tiebreak"] == "kickers"
+        k.simulate_skoejarth(u, hole, board, stake, kickers, SKOEJARTH_TABLES, cards, strength, won)
+    else:
+        raise ValueError(f"no showdown-mode simulation for {game.title}")
+    return SimBatch(game, n_players, stake, options, lay, cards, strength, won, ending, extra)
