@@ -2,8 +2,9 @@
 
 Every player puts the same stake in and stays to the showdown (the all-in
 view). One call handles a chunk of hands and never returns to Python per hand.
-Random numbers come in as uniforms ``u`` (one row per hand) drawn by the caller
-from the shard's generator, so results depend on the seed alone. The kernels
+Random numbers come in as raw 64-bit words ``u`` (one row per hand, 32 bits per
+card) drawn by the caller from the shard's generator, so results depend on the
+seed alone. The kernels
 follow the rules exactly as ``engine.state`` plays them; a test deals the same
 cards both ways and compares every payout.
 """
@@ -19,13 +20,20 @@ SHOWDOWN, UNCONTESTED, EVERYONE_DEAD = 0, 1, 2
 
 
 @njit(cache=True, inline="always")
-def shuffle_prefix(u_row: np.ndarray, deck: np.ndarray, n_cards: int) -> None:
-    """Fisher–Yates on the first ``n_cards`` positions of ``deck`` (reset to 0..size-1)."""
+def shuffle_prefix(bits: np.ndarray, deck: np.ndarray, n_cards: int) -> None:
+    """Fisher–Yates on the first ``n_cards`` positions of ``deck`` (reset to 0..size-1).
+
+    ``bits`` holds 32 random bits per card (two per uint64 word, low half first);
+    position ``i`` swaps with ``i + (r * (size - i) >> 32)``, the multiply-shift
+    map of a 32-bit ``r`` onto ``size - i`` choices (a bias below 2**-26).
+    """
     size = deck.shape[0]
     for i in range(size):
         deck[i] = i
     for i in range(n_cards):
-        j = i + int(u_row[i] * (size - i))
+        word = bits[i >> 1]
+        r = (word >> np.uint64(32 * (i & 1))) & np.uint64(0xFFFFFFFF)
+        j = i + np.int64((r * np.uint64(size - i)) >> np.uint64(32))
         deck[i], deck[j] = deck[j], deck[i]
 
 

@@ -1,13 +1,14 @@
 """Showdown-mode simulation of a chunk of hands: Python set-up around the compiled kernels.
 
-``simulate_chunk`` deals ``len(u)`` hands of one game from uniforms ``u`` (one
-row per hand, one column per card dealt) and returns a ``SimBatch`` of arrays:
+``simulate_chunk`` deals ``len(u)`` hands of one game from random words ``u``
+(one row per hand, 32 bits per card dealt) and returns a ``SimBatch`` of arrays:
 the dealt cards, each player's strength and winnings, and what the game adds
 (discards and dead hands, surviving boards, low points...).
 
 >>> import numpy as np
 >>> from engine.games import get_game
->>> batch = simulate_chunk(get_game("holdem"), 6, 100, {}, np.random.default_rng(1).random((1000, 20)))
+>>> u = random_words(np.random.default_rng(1), 1000, 10)
+>>> batch = simulate_chunk(get_game("holdem"), 6, 100, {}, u)
 >>> int(batch.won.sum()), batch.won.shape
 (600000, (1000, 6))
 """
@@ -58,8 +59,18 @@ class SimBatch:
 
 
 def cards_per_hand(game: GameSpec, n_players: int, options: Mapping[str, Any]) -> int:
-    """Uniforms (cards dealt, burns included) one hand needs."""
+    """Cards one hand deals, burns included."""
     return layout(game, n_players, options).n_cards
+
+
+def words_per_hand(game: GameSpec, n_players: int, options: Mapping[str, Any]) -> int:
+    """Random 64-bit words one hand needs (32 bits per card dealt)."""
+    return (cards_per_hand(game, n_players, options) + 1) // 2
+
+
+def random_words(rng: np.random.Generator, n_hands: int, words: int) -> np.ndarray:
+    """(n_hands, words) raw uint64 draws from the generator's bit stream."""
+    return rng.bit_generator.random_raw(n_hands * words).reshape(n_hands, words)
 
 
 def simulate_chunk(
@@ -71,8 +82,8 @@ def simulate_chunk(
         raise ValueError(f"{game.title} seats {game.min_players} to {game.max_players} players")
     lay = layout(game, n_players, options)
     n = u.shape[0]
-    if u.shape[1] < lay.n_cards:
-        raise ValueError(f"need {lay.n_cards} uniforms per hand, got {u.shape[1]}")
+    if u.dtype != np.uint64 or u.ndim != 2 or u.shape[1] * 2 < lay.n_cards:
+        raise ValueError(f"need ({n}, {(lay.n_cards + 1) // 2}) uint64 random words, got {u.dtype} {u.shape}")
     cards = np.empty((n, lay.n_cards), dtype=np.int8)
     strength = np.full((n, n_players), -1, dtype=np.int64)
     won = np.zeros((n, n_players), dtype=np.int64)

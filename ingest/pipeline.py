@@ -158,8 +158,7 @@ def _write_runs(warehouse: Warehouse, report: IngestReport, paths: list[str]) ->
     now = datetime.now(UTC)
     variants = sorted(report.variants) or ["unknown"]
     for variant in variants:
-        row = Columns(RUNS)
-        row.add(
+        row = run_row(
             run_id=report.run_id,
             variant=variant,
             kind="ingest",
@@ -170,5 +169,14 @@ def _write_runs(warehouse: Warehouse, report: IngestReport, paths: list[str]) ->
             duplicates=report.duplicates,
             scooplab_version=__version__,
             details=json.dumps({"total_hands": report.hands}),
+            status="complete",
         )
-        warehouse.write("runs", variant, report.run_id, row.to_arrow())
+        warehouse.write("runs", variant, report.run_id, row)
+
+
+def run_row(**fields) -> pa.Table:
+    """One ``runs`` row; columns not given are null."""
+    unknown = set(fields) - set(RUNS.names)
+    if unknown:
+        raise ValueError(f"runs has no columns {sorted(unknown)}")
+    return pa.table({name: [fields.get(name)] for name in RUNS.names}, schema=RUNS)

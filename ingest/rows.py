@@ -11,7 +11,9 @@ import pyarrow as pa
 from engine.cards import format_cards
 from engine.state import HandState
 from ingest.replay import Replay
-from ingest.schema import ACTIONS, HANDS, PLAYERS
+from ingest.schema import ACTIONS, HANDS, PLAYERS, SEAT_ARRAYS
+
+NO_SEAT_ARRAYS = dict.fromkeys(SEAT_ARRAYS)
 
 REQUIRED_FIELDS = frozenset(
     {
@@ -104,6 +106,7 @@ class HandRows:
                 default=str,
             ),
             phh=phh_text,
+            **NO_SEAT_ARRAYS,
         )
         names = fields.get("players")
         self._add_players(state, replayed, hand_id, run_id, variant, names, pot, showdown)

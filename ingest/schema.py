@@ -28,8 +28,23 @@ HANDS = pa.schema(
         ("notes", pa.list_(pa.string())),
         ("extra_fields", pa.string()),
         ("phh", pa.string()),
+        # showdown-mode simulation keeps its seats in the hand row (the players view unnests them)
+        ("seat_hole", pa.string()),  # every seat's hole cards as dealt, seat after seat
+        ("seat_discards", pa.string()),  # Scarney: per hole card 0 kept, or the street (1-3) it left
+        ("seat_won", pa.list_(pa.int64())),
+        ("seat_strength", pa.list_(pa.int64())),  # -1: no showdown hand (dead)
+        ("seat_low", pa.list_(pa.int16())),  # Scarney low points; -1 dead
+        ("seat_won_high", pa.list_(pa.int64())),
+        ("seat_won_low", pa.list_(pa.int64())),
+        ("seat_board_won", pa.list_(pa.int64())),  # Cry Me A River: 3 boards per seat, seat after seat
+        ("triple_scoop_seat", pa.int8()),  # Cry Me A River: the seat with a triple scoop
     ]
 )
+
+SEAT_ARRAYS = (
+    "seat_hole", "seat_discards", "seat_won", "seat_strength", "seat_low", "seat_won_high",
+    "seat_won_low", "seat_board_won", "triple_scoop_seat",
+)  # fmt: skip
 
 PLAYERS = pa.schema(
     [
@@ -90,6 +105,19 @@ RUNS = pa.schema(
         ("duplicates", pa.int64()),
         ("scooplab_version", pa.string()),
         ("details", pa.string()),
+        # simulation runs
+        ("mode", pa.string()),
+        ("players", pa.int8()),
+        ("seed", pa.string()),
+        ("options", pa.string()),
+        ("stake", pa.int64()),
+        ("policies", pa.list_(pa.string())),
+        ("shards", pa.int32()),
+        ("shard_size", pa.int64()),
+        ("shard_status", pa.list_(pa.string())),
+        ("status", pa.string()),
+        ("numpy_version", pa.string()),
+        ("bit_generator", pa.string()),
     ]
 )
 

@@ -1,5 +1,7 @@
 """The Parquet warehouse: one folder per table, partitioned ``variant=<game>/run=<run_id>/``.
 
+The root is a local folder or any fsspec URL (``s3://bucket/warehouse``,
+``memory://wh``), so workers on many machines can write to shared storage.
 Every file is written under a temporary name in its final folder and then
 renamed, so a reader never sees a half-written file and an interrupted run
 leaves at most a ``.tmp-*`` file that readers ignore.
@@ -7,19 +9,25 @@ leaves at most a ``.tmp-*`` file that readers ignore.
 
 from __future__ import annotations
 
-import os
+import posixpath
 import re
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import fsspec
 import pyarrow as pa
 import pyarrow.dataset as ds
+import pyarrow.fs as pafs
 import pyarrow.parquet as pq
+from fsspec.implementations.local import LocalFileSystem
 
 from ingest.schema import TABLES
 
 DEFAULT_DATA = Path("data/warehouse")
 _SAFE = re.compile(r"^[A-Za-z0-9._-]+$")
+PARQUET_OPTIONS = {"compression": "zstd", "write_statistics": False}
 
 
 def check_name(kind: str, value: str) -> str:
@@ -30,48 +38,91 @@ def check_name(kind: str, value: str) -> str:
 
 
 class Warehouse:
-    """A warehouse folder: write partitions atomically, read what is there."""
+    """A warehouse root: write partitions atomically, list and read what is there."""
 
     def __init__(self, root: str | Path = DEFAULT_DATA) -> None:
-        self.root = Path(root)
-
-    def partition(self, table: str, variant: str, run_id: str) -> Path:
-        return (
-            self.root
-            / table
-            / f"variant={check_name('variant', variant)}"
-            / f"run={check_name('run id', run_id)}"
+        self.url = str(root)
+        self.fs, self.root = fsspec.core.url_to_fs(self.url)
+        self.local = isinstance(self.fs, LocalFileSystem)
+        self.arrow_fs = (
+            pafs.LocalFileSystem() if self.local else pafs.PyFileSystem(pafs.FSSpecHandler(self.fs))
         )
 
-    def write(self, table: str, variant: str, run_id: str, data: pa.Table, name: str | None = None) -> Path:
+    def __repr__(self) -> str:
+        return f"Warehouse({self.url!r})"
+
+    def partition(self, table: str, variant: str, run_id: str) -> str:
+        return posixpath.join(
+            self.root,
+            table,
+            f"variant={check_name('variant', variant)}",
+            f"run={check_name('run id', run_id)}",
+        )
+
+    def path(self, table: str, variant: str, run_id: str, name: str) -> str:
+        return posixpath.join(self.partition(table, variant, run_id), f"{name}.parquet")
+
+    def exists(self, table: str, variant: str, run_id: str, name: str) -> bool:
+        return self.fs.exists(self.path(table, variant, run_id, name))
+
+    @contextmanager
+    def writer(
+        self, table: str, variant: str, run_id: str, name: str | None = None
+    ) -> Iterator[pq.ParquetWriter]:
+        """A Parquet writer for one file; renamed into place only if the block succeeds."""
+        folder = self.partition(table, variant, run_id)
+        self.fs.makedirs(folder, exist_ok=True)
+        final = posixpath.join(folder, f"{name or 'part-' + uuid.uuid4().hex[:12]}.parquet")
+        temporary = posixpath.join(folder, f".tmp-{uuid.uuid4().hex}.parquet")
+        try:
+            with pq.ParquetWriter(
+                temporary, TABLES[table], filesystem=self.arrow_fs, **PARQUET_OPTIONS
+            ) as parquet_writer:
+                yield parquet_writer
+            self.fs.mv(temporary, final)
+        finally:
+            if self.fs.exists(temporary):
+                self.fs.rm(temporary)
+
+    def write(self, table: str, variant: str, run_id: str, data: pa.Table, name: str | None = None) -> str:
         """Write one Parquet file into a partition: temporary name, then rename."""
         if data.schema != TABLES[table]:
             data = data.cast(TABLES[table])
-        folder = self.partition(table, variant, run_id)
-        folder.mkdir(parents=True, exist_ok=True)
-        final = folder / f"{name or 'part-' + uuid.uuid4().hex[:12]}.parquet"
-        temporary = folder / f".tmp-{uuid.uuid4().hex}.parquet"
-        try:
-            pq.write_table(data, temporary, compression="zstd")
-            os.replace(temporary, final)
-        finally:
-            if temporary.exists():
-                temporary.unlink()
-        return final
+        with self.writer(table, variant, run_id, name) as parquet_writer:
+            parquet_writer.write_table(data)
+        return self.path(table, variant, run_id, name) if name else ""
 
-    def files(self, table: str) -> list[Path]:
+    def remove_temporary(self, variant: str, run_id: str) -> int:
+        """Delete the ``.tmp-*`` files an interrupted writer left in a run's partitions."""
+        removed = 0
+        for table in TABLES:
+            folder = self.partition(table, variant, run_id)
+            if not self.fs.exists(folder):
+                continue
+            for path in self.fs.ls(folder, detail=False):
+                if posixpath.basename(path).startswith(".tmp-"):
+                    self.fs.rm(path)
+                    removed += 1
+        return removed
+
+    def files(self, table: str) -> list[str]:
         """The finished Parquet files of a table (temporary files left out)."""
-        folder = self.root / table
-        if not folder.exists():
+        folder = posixpath.join(self.root, table)
+        if not self.fs.exists(folder):
             return []
-        return sorted(p for p in folder.rglob("*.parquet") if not p.name.startswith("."))
+        found = self.fs.find(folder)
+        return sorted(
+            f for f in found if f.endswith(".parquet") and not posixpath.basename(f).startswith(".")
+        )
 
     def read(self, table: str, columns: list[str] | None = None, filter_expr=None) -> pa.Table:
         """A table's rows (optionally some columns, or a pyarrow filter)."""
         files = self.files(table)
+        schema = TABLES[table]
         if not files:
-            return TABLES[table].empty_table().select(columns) if columns else TABLES[table].empty_table()
-        dataset = ds.dataset(files, schema=TABLES[table], format="parquet")
+            empty = schema.empty_table()
+            return empty.select(columns) if columns else empty
+        dataset = ds.dataset(files, schema=schema, format="parquet", filesystem=self.arrow_fs)
         return dataset.to_table(columns=columns, filter=filter_expr)
 
     def hand_ids(self) -> set[str]:

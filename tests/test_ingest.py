@@ -159,11 +159,10 @@ def test_phhs_sections_are_parsed_one_by_one():
 def test_failed_write_leaves_no_file(tmp_path, monkeypatch):
     import pyarrow.parquet as pq
 
-    def broken(table, where, **kwargs):
-        Path(where).write_bytes(b"PAR1 half")
-        raise OSError("disk full")
+    def broken(self, table, *args, **kwargs):
+        raise OSError("disk full")  # the temporary file exists, half written
 
-    monkeypatch.setattr(pq, "write_table", broken)
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", broken)
     warehouse = Warehouse(tmp_path)
     with pytest.raises(OSError, match="disk full"):
         ingest([FIXTURES / "examples"], warehouse, run_id="x")

@@ -7,7 +7,7 @@ import pytest
 
 from engine.games import GAMES
 from engine.games.base import Structure
-from engine.simulate import ENDINGS, cards_per_hand, simulate_chunk
+from engine.simulate import ENDINGS, random_words, simulate_chunk, words_per_hand
 from engine.state import HandState
 
 STAKE = 100
@@ -50,7 +50,7 @@ def test_compiled_showdown_agrees_with_the_state_machine(name):
     rng = np.random.default_rng(7)
     for options in option_sets(game):
         for n in sorted({game.min_players, 3, game.max_players}):
-            u = rng.random((150, cards_per_hand(game, n, options)))
+            u = random_words(rng, 150, words_per_hand(game, n, options))
             batch = simulate_chunk(game, n, STAKE, options, u)
             for h in range(len(batch)):
                 state, result = play_through_state_machine(batch, h)
@@ -78,14 +78,17 @@ def test_compiled_showdown_agrees_with_the_state_machine(name):
 
 
 def uniforms_for(sequence: list[int], size: int) -> np.ndarray:
-    """Uniforms that make the kernels' Fisher–Yates deal exactly ``sequence``."""
+    """Random words that make the kernels' Fisher–Yates deal exactly ``sequence``."""
     deck = list(range(size))
-    u = []
+    halves = []
     for i, card in enumerate(sequence):
         j = deck.index(card)
-        u.append((j - i + 0.5) / (size - i))
+        halves.append(((2 * (j - i) + 1) << 32) // (2 * (size - i)))  # r with r*(size-i)>>32 == j-i
         deck[i], deck[j] = deck[j], deck[i]
-    return np.array([u])
+    if len(halves) % 2:
+        halves.append(0)
+    words = [low | (high << 32) for low, high in zip(halves[::2], halves[1::2], strict=True)]
+    return np.array([words], dtype=np.uint64)
 
 
 def test_uniforms_for_deals_the_sequence():
@@ -98,7 +101,7 @@ def test_scarney_rare_endings_agree():
     """Players die: one left (uncontested), and two dying on the same street (everyone dead)."""
     game = GAMES["scarney"]
     rng = np.random.default_rng(11)
-    u = rng.random((20000, cards_per_hand(game, 2, {})))
+    u = random_words(rng, 20000, words_per_hand(game, 2, {}))
     batch = simulate_chunk(game, 2, STAKE, {}, u)
     uncontested = np.flatnonzero(batch.ending == 1)
     assert len(uncontested) > 0

@@ -1,0 +1,144 @@
+"""Warehouse rows of showdown-mode simulated hands: one wide row per hand, built with numpy.
+
+A showdown-mode hand has no decisions, so scooplab stores it as one row of the
+``hands`` table whose ``seat_*`` columns hold every seat's cards and results
+(seat after seat). The analytics views unnest them into the documented
+``players`` and ``actions`` columns, so SQL reads simulated and replayed hands
+alike; the layout writes about six times fewer Parquet values than a row per
+seat. Nothing here loops over hands in Python.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from engine.cards import Deck
+from engine.games import variant_code
+from engine.games.base import Structure
+from engine.simulate import ENDINGS, SimBatch
+from ingest.schema import HANDS
+
+ALL_IN = "all-in"  # the structure column of showdown-mode hands
+_CHARS: dict[str, np.ndarray] = {}
+
+
+def _char_table(deck: Deck) -> np.ndarray:
+    if deck.name not in _CHARS:
+        table = np.zeros((deck.size, 2), dtype=np.uint8)
+        for card in range(deck.size):
+            table[card] = np.frombuffer(deck.card_text(card).encode(), dtype=np.uint8)
+        _CHARS[deck.name] = table
+    return _CHARS[deck.name]
+
+
+def card_strings(cards: np.ndarray, deck: Deck) -> pa.Array:
+    """One string per row of an (M, k) card array; negative ids (padding) are skipped.
+
+    >>> from engine.cards import STANDARD
+    >>> card_strings(np.array([[50, 45], [0, -1]]), STANDARD).to_pylist()
+    ['AhKd', '2c']
+    """
+    rows = cards.reshape(cards.shape[0], -1)
+    valid = rows >= 0
+    offsets = np.zeros(rows.shape[0] + 1, dtype=np.int32)
+    np.cumsum(valid.sum(axis=1) * 2, out=offsets[1:])
+    data = _char_table(deck)[rows[valid]].ravel()
+    return pa.StringArray.from_buffers(rows.shape[0], pa.py_buffer(offsets), pa.py_buffer(data))
+
+
+def constant(value: str, count: int) -> pa.Array:
+    """A string column holding one value, built without a Python list."""
+    indices = pa.array(np.zeros(count, dtype=np.int8))
+    return pa.DictionaryArray.from_arrays(indices, pa.array([value])).cast(pa.string())
+
+
+def hand_ids(run_id: str, shard: int, first: int, count: int) -> pa.Array:
+    """``<run>:<shard>:<index>`` ids, unique in the warehouse."""
+    numbers = pc.cast(pa.array(np.arange(first, first + count, dtype=np.int64)), pa.string())
+    return pc.binary_join_element_wise(f"{run_id}:{shard}:", numbers, "")
+
+
+def _per_hand(values: np.ndarray, value_type: pa.DataType) -> pa.Array:
+    """An (N, m) array as a list column of N lists of m values."""
+    n, width = values.shape[0], int(np.prod(values.shape[1:]))
+    offsets = pa.array(np.arange(0, n * width + 1, width, dtype=np.int32))
+    return pa.ListArray.from_arrays(offsets, pa.array(values.reshape(-1), type=value_type))
+
+
+def _fixed_lists(n: int, items: np.ndarray, value_type: pa.DataType) -> pa.Array:
+    return _per_hand(np.tile(items, (n, 1)), value_type)
+
+
+def sim_hands(batch: SimBatch, run_id: str, shard: int, first: int, hand_no_base: int) -> pa.Table:
+    """The ``hands`` rows of a simulated batch, seats included."""
+    game, deck = batch.game, batch.game.deck
+    n, p = len(batch), batch.n_players
+    ending = batch.ending
+    extra = batch.extra
+    scarney = "discard_street" in extra
+    # boards, cut to the streets dealt (a Scarney hand can end early)
+    boards = batch.boards.copy()
+    if scarney:
+        undealt = batch.layout.board_street[None, :] > extra["streets_dealt"][:, None]
+        boards[np.broadcast_to(undealt[:, None, :], boards.shape)] = -1
+    n_boards = boards.shape[1]
+    if "survivors" in extra:
+        alive = extra["survivors"] | (ending != 0)[:, None]
+        offsets = np.zeros(n + 1, dtype=np.int32)
+        np.cumsum(alive.sum(axis=1), out=offsets[1:])
+        surviving = pa.ListArray.from_arrays(
+            pa.array(offsets), pa.array(np.nonzero(alive)[1].astype(np.int8))
+        )
+    else:
+        surviving = _fixed_lists(n, np.arange(n_boards, dtype=np.int8), pa.int8())
+    nulls = {name: pa.nulls(n, HANDS.field(name).type) for name in HANDS.names}
+    columns = {
+        "hand_id": hand_ids(run_id, shard, first, n),
+        "run_id": constant(run_id, n),
+        "variant": constant(game.name, n),
+        "variant_code": constant(variant_code(game, Structure.NO_LIMIT), n),
+        "structure": constant(ALL_IN, n),
+        "source": constant("simulation", n),
+        "hand_index": pa.array(np.arange(first, first + n, dtype=np.int32)),
+        "hand_no": pa.array(np.arange(hand_no_base + 1, hand_no_base + n + 1, dtype=np.int64)),
+        "n_players": pa.array(np.full(n, p, dtype=np.int8)),
+        "button": pa.array(np.full(n, p - 1, dtype=np.int8)),
+        "big_blind": pa.array(np.full(n, batch.stake, dtype=np.int64)),
+        "pot": pa.array(np.full(n, p * batch.stake, dtype=np.int64)),
+        "showdown": pa.array(ending == 0),
+        "ending": pa.DictionaryArray.from_arrays(pa.array(ending), pa.array(ENDINGS)).cast(pa.string()),
+        "boards": pa.ListArray.from_arrays(
+            pa.array(np.arange(0, n * n_boards + 1, n_boards, dtype=np.int32)),
+            card_strings(boards.reshape(n * n_boards, -1), deck),
+        ),
+        "surviving_boards": surviving,
+        "options": constant(json.dumps(batch.options, sort_keys=True), n),
+        "fractional_stacks": pa.array(np.zeros(n, dtype=bool)),
+        "notes": pa.ListArray.from_arrays(
+            pa.array(np.zeros(n + 1, dtype=np.int32)), pa.array([], pa.string())
+        ),
+        "seat_hole": card_strings(batch.hole.reshape(n, -1), deck),
+        "seat_won": _per_hand(batch.won, pa.int64()),
+        "seat_strength": _per_hand(batch.strength, pa.int64()),
+    }
+    if scarney:
+        streets = extra["discard_street"].reshape(n, -1)
+        digits = (np.maximum(streets, 0) + ord("0")).astype(np.uint8)  # 0 kept, else the street
+        width = digits.shape[1]
+        offsets = np.arange(0, n * width + 1, width, dtype=np.int32)
+        columns["seat_discards"] = pa.StringArray.from_buffers(
+            n, pa.py_buffer(offsets), pa.py_buffer(np.ascontiguousarray(digits).ravel())
+        )
+        columns["seat_low"] = _per_hand(extra["low"], pa.int16())
+        columns["seat_won_high"] = _per_hand(extra["won_high"], pa.int64())
+        columns["seat_won_low"] = _per_hand(extra["won_low"], pa.int64())
+    if "board_won" in extra:
+        columns["seat_board_won"] = _per_hand(extra["board_won"], pa.int64())
+        triple = extra["triple_scoop"]
+        seat = np.where(triple.any(axis=1), triple.argmax(axis=1), -1).astype(np.int8)
+        columns["triple_scoop_seat"] = pa.array(seat, mask=seat < 0)
+    return pa.table([columns.get(name, nulls[name]) for name in HANDS.names], schema=HANDS)
