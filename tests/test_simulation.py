@@ -25,7 +25,7 @@ def shard_bytes(root: Path) -> dict[str, bytes]:
     return {
         str(p.relative_to(root)): p.read_bytes()
         for p in sorted(root.rglob("*.parquet"))
-        if not p.relative_to(root).parts[0] == "runs"
+        if p.relative_to(root).parts[0] != "runs"
     }
 
 
