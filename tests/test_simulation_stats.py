@@ -17,7 +17,9 @@ HANDS = 300_000
 def simulate(name: str, players: int, seed: int, options=None):
     game = GAMES[name]
     rng = np.random.default_rng(seed)
-    return simulate_chunk(game, players, 100, options or {}, random_words(rng, HANDS, words_per_hand(game, players, {})))
+    return simulate_chunk(
+        game, players, 100, options or {}, random_words(rng, HANDS, words_per_hand(game, players, {}))
+    )
 
 
 def assert_within_4_se(successes: int, trials: int, exact: float, what: str) -> None:

@@ -1,0 +1,2 @@
+-- rejects: hands that could not be replayed, with the one-line reason.
+SELECT * FROM rejects_raw

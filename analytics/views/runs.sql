@@ -1,0 +1,2 @@
+-- runs: one row per ingest or simulation run and game.
+SELECT * FROM runs_raw
