@@ -96,7 +96,7 @@ def surviving_mask(river_cards: np.ndarray, alive: np.ndarray) -> None:
 
 @njit(cache=True)
 def simulate_cry_me_a_river(
-    u, hole, board, stake, tables, cards, strength, won, board_won, survivors, triple
+    u, hole, board, stake, tables, cards, strength, won, board_won, survivors, triple, winners_mask
 ):
     """Cry Me A River: shares per surviving board (odd chips to the highest), best hand per board."""
     n_hands, n = u.shape[0], hole.shape[0]
@@ -142,6 +142,15 @@ def simulate_cry_me_a_river(
                 board_won[h, s, b] = share_won[s]
                 won[h, s] += share_won[s]
         # triple scoop: one player alone best on all three boards, killed boards included
+        mask = np.int64(0)
+        for b in range(3):
+            best = np.int64(-1)
+            for s in range(n):
+                best = max(best, per_board[b, s])
+            for s in range(n):
+                if per_board[b, s] == best:
+                    mask |= np.int64(1) << (10 * b + s)
+        winners_mask[h] = mask
         owner = -1
         for b in range(3):
             best = np.int64(-1)
@@ -171,7 +180,7 @@ SCARNEY_POINTS_BY_RANK = (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1)
 @njit(cache=True)
 def simulate_scarney(
     u, hole, top, bottom, bottom_street, stake, must_use, tables, points_table,
-    cards, strength, low, won, won_high, won_low, discard_street, dead, ending, streets_dealt,
+    cards, strength, low, won, won_high, won_low, discard_street, dead, ending, streets_dealt, winners_mask,
 ):  # fmt: skip
     """Scarney: forced discards street by street, dead hands, high half and low half."""
     n_hands, n, n_hole = u.shape[0], hole.shape[0], hole.shape[1]
@@ -259,12 +268,18 @@ def simulate_scarney(
             best_high = max(best_high, value)
             best_low = min(best_low, total)
         low_half = pot // 2
+        mask = np.int64(0)
         for s in range(n):
             winners[s] = alive[s] and strength[h, s] == best_high
+            if winners[s]:
+                mask |= np.int64(1) << s
         split_among(won_high[h], winners, pot - low_half)
         for s in range(n):
             winners[s] = alive[s] and low[h, s] == best_low
+            if winners[s]:
+                mask |= np.int64(1) << (10 + s)
         split_among(won_low[h], winners, low_half)
+        winners_mask[h] = mask
         for s in range(n):
             won[h, s] = won_high[h, s] + won_low[h, s]
 

@@ -97,9 +97,10 @@ def simulate_chunk(
         extra["board_won"] = np.zeros((n, n_players, 3), dtype=np.int64)
         extra["survivors"] = np.zeros((n, 3), dtype=np.bool_)
         extra["triple_scoop"] = np.zeros((n, n_players), dtype=np.bool_)
+        extra["winners_mask"] = np.zeros(n, dtype=np.int64)
         k.simulate_cry_me_a_river(
             u, hole, board, stake, STANDARD_TABLES, cards, strength, won,
-            extra["board_won"], extra["survivors"], extra["triple_scoop"],
+            extra["board_won"], extra["survivors"], extra["triple_scoop"], extra["winners_mask"],
         )  # fmt: skip
     elif game.name == "scarney":
         n_hole = hole.shape[1]
@@ -109,11 +110,12 @@ def simulate_chunk(
         extra["discard_street"] = np.full((n, n_players, n_hole), -1, dtype=np.int8)
         extra["dead"] = np.zeros((n, n_players), dtype=np.bool_)
         extra["streets_dealt"] = np.zeros(n, dtype=np.int8)
+        extra["winners_mask"] = np.zeros(n, dtype=np.int64)
         k.simulate_scarney(
             u, hole, board[0:1], board[1:2], lay.board_street.astype(np.int64), stake,
             bool(options["must_use_hole_card"]), STANDARD_TABLES, SCARNEY_POINTS.astype(np.int64),
             cards, strength, extra["low"], won, extra["won_high"], extra["won_low"],
-            extra["discard_street"], extra["dead"], ending, extra["streets_dealt"],
+            extra["discard_street"], extra["dead"], ending, extra["streets_dealt"], extra["winners_mask"],
         )  # fmt: skip
     elif game.name == "skoejarth":
         kickers = options["tiebreak"] == "kickers"

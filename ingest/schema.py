@@ -33,17 +33,16 @@ HANDS = pa.schema(
         ("seat_discards", pa.string()),  # Scarney: per hole card 0 kept, or the street (1-3) it left
         ("seat_won", pa.list_(pa.int64())),
         ("seat_strength", pa.list_(pa.int64())),  # -1: no showdown hand (dead)
-        ("seat_low", pa.list_(pa.int16())),  # Scarney low points; -1 dead
-        ("seat_won_high", pa.list_(pa.int64())),
-        ("seat_won_low", pa.list_(pa.int64())),
-        ("seat_board_won", pa.list_(pa.int64())),  # Cry Me A River: 3 boards per seat, seat after seat
-        ("triple_scoop_seat", pa.int8()),  # Cry Me A River: the seat with a triple scoop
+        # winners as bit masks (bit = seat): Scarney high | low << 10; Cry Me A River the best
+        # hand on the top | middle << 10 | bottom << 20, killed boards included
+        ("seat_winners", pa.int32()),
+        ("board_text", pa.string()),  # the boards as one text, "/" between boards
+        ("surviving_mask", pa.int8()),  # bit b: board b survived
     ]
 )
 
 SEAT_ARRAYS = (
-    "seat_hole", "seat_discards", "seat_won", "seat_strength", "seat_low", "seat_won_high",
-    "seat_won_low", "seat_board_won", "triple_scoop_seat",
+    "seat_hole", "seat_discards", "seat_won", "seat_strength", "seat_winners", "board_text", "surviving_mask",
 )  # fmt: skip
 
 PLAYERS = pa.schema(

@@ -10,6 +10,7 @@ seat. Nothing here loops over hands in Python.
 
 from __future__ import annotations
 
+import functools
 import json
 
 import numpy as np
@@ -43,15 +44,22 @@ def card_strings(cards: np.ndarray, deck: Deck) -> pa.Array:
     ['AhKd', '2c']
     """
     rows = cards.reshape(cards.shape[0], -1)
-    valid = rows >= 0
-    offsets = np.zeros(rows.shape[0] + 1, dtype=np.int32)
-    np.cumsum(valid.sum(axis=1) * 2, out=offsets[1:])
-    data = _char_table(deck)[rows[valid]].ravel()
+    table = _char_table(deck)
+    if rows.size and rows.min() >= 0:  # no padding: fixed width, no masks
+        width = 2 * rows.shape[1]
+        offsets = np.arange(0, rows.shape[0] * width + 1, width, dtype=np.int32)
+        data = table[rows.astype(np.intp)].reshape(-1)
+    else:
+        valid = rows >= 0
+        offsets = np.zeros(rows.shape[0] + 1, dtype=np.int32)
+        np.cumsum(valid.sum(axis=1) * 2, out=offsets[1:])
+        data = table[rows[valid]].ravel()
     return pa.StringArray.from_buffers(rows.shape[0], pa.py_buffer(offsets), pa.py_buffer(data))
 
 
+@functools.lru_cache(maxsize=64)
 def constant(value: str, count: int) -> pa.Array:
-    """A string column holding one value, built without a Python list."""
+    """A string column holding one value, built without a Python list (and built once)."""
     indices = pa.array(np.zeros(count, dtype=np.int8))
     return pa.DictionaryArray.from_arrays(indices, pa.array([value])).cast(pa.string())
 
@@ -69,10 +77,6 @@ def _per_hand(values: np.ndarray, value_type: pa.DataType) -> pa.Array:
     return pa.ListArray.from_arrays(offsets, pa.array(values.reshape(-1), type=value_type))
 
 
-def _fixed_lists(n: int, items: np.ndarray, value_type: pa.DataType) -> pa.Array:
-    return _per_hand(np.tile(items, (n, 1)), value_type)
-
-
 def sim_hands(batch: SimBatch, run_id: str, shard: int, first: int, hand_no_base: int) -> pa.Table:
     """The ``hands`` rows of a simulated batch, seats included."""
     game, deck = batch.game, batch.game.deck
@@ -86,15 +90,13 @@ def sim_hands(batch: SimBatch, run_id: str, shard: int, first: int, hand_no_base
         undealt = batch.layout.board_street[None, :] > extra["streets_dealt"][:, None]
         boards[np.broadcast_to(undealt[:, None, :], boards.shape)] = -1
     n_boards = boards.shape[1]
+    per_board = [card_strings(boards[:, b, :], deck) for b in range(n_boards)]
+    board_text = per_board[0] if n_boards == 1 else pc.binary_join_element_wise(*per_board, "/")
     if "survivors" in extra:
         alive = extra["survivors"] | (ending != 0)[:, None]
-        offsets = np.zeros(n + 1, dtype=np.int32)
-        np.cumsum(alive.sum(axis=1), out=offsets[1:])
-        surviving = pa.ListArray.from_arrays(
-            pa.array(offsets), pa.array(np.nonzero(alive)[1].astype(np.int8))
-        )
+        surviving = (alive * (1 << np.arange(n_boards))).sum(axis=1).astype(np.int8)
     else:
-        surviving = _fixed_lists(n, np.arange(n_boards, dtype=np.int8), pa.int8())
+        surviving = np.full(n, (1 << n_boards) - 1, dtype=np.int8)
     nulls = {name: pa.nulls(n, HANDS.field(name).type) for name in HANDS.names}
     columns = {
         "hand_id": hand_ids(run_id, shard, first, n),
@@ -111,20 +113,16 @@ def sim_hands(batch: SimBatch, run_id: str, shard: int, first: int, hand_no_base
         "pot": pa.array(np.full(n, p * batch.stake, dtype=np.int64)),
         "showdown": pa.array(ending == 0),
         "ending": pa.DictionaryArray.from_arrays(pa.array(ending), pa.array(ENDINGS)).cast(pa.string()),
-        "boards": pa.ListArray.from_arrays(
-            pa.array(np.arange(0, n * n_boards + 1, n_boards, dtype=np.int32)),
-            card_strings(boards.reshape(n * n_boards, -1), deck),
-        ),
-        "surviving_boards": surviving,
         "options": constant(json.dumps(batch.options, sort_keys=True), n),
         "fractional_stacks": pa.array(np.zeros(n, dtype=bool)),
-        "notes": pa.ListArray.from_arrays(
-            pa.array(np.zeros(n + 1, dtype=np.int32)), pa.array([], pa.string())
-        ),
         "seat_hole": card_strings(batch.hole.reshape(n, -1), deck),
         "seat_won": _per_hand(batch.won, pa.int64()),
         "seat_strength": _per_hand(batch.strength, pa.int64()),
+        "board_text": board_text,
+        "surviving_mask": pa.array(surviving),
     }
+    if "winners_mask" in extra:
+        columns["seat_winners"] = pa.array(extra["winners_mask"].astype(np.int32))
     if scarney:
         streets = extra["discard_street"].reshape(n, -1)
         digits = (np.maximum(streets, 0) + ord("0")).astype(np.uint8)  # 0 kept, else the street
@@ -133,12 +131,4 @@ def sim_hands(batch: SimBatch, run_id: str, shard: int, first: int, hand_no_base
         columns["seat_discards"] = pa.StringArray.from_buffers(
             n, pa.py_buffer(offsets), pa.py_buffer(np.ascontiguousarray(digits).ravel())
         )
-        columns["seat_low"] = _per_hand(extra["low"], pa.int16())
-        columns["seat_won_high"] = _per_hand(extra["won_high"], pa.int64())
-        columns["seat_won_low"] = _per_hand(extra["won_low"], pa.int64())
-    if "board_won" in extra:
-        columns["seat_board_won"] = _per_hand(extra["board_won"], pa.int64())
-        triple = extra["triple_scoop"]
-        seat = np.where(triple.any(axis=1), triple.argmax(axis=1), -1).astype(np.int8)
-        columns["triple_scoop_seat"] = pa.array(seat, mask=seat < 0)
     return pa.table([columns.get(name, nulls[name]) for name in HANDS.names], schema=HANDS)

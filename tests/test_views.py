@@ -36,6 +36,11 @@ def test_players_view_of_simulated_hands_matches_the_state_machine(tmp_path, nam
         expected.add(Replay({"variant": "x"}, game, Structure.NO_LIMIT, state, result),
                      hand_id=f"v:0:{h}", run_id="v", source="simulation", source_file=None,
                      hand_index=h, phh_text="")  # fmt: skip
+    hands = {r["hand_id"]: r for r in connect(tmp_path).sql("SELECT * FROM hands").pl().to_dicts()}
+    for row in expected.hands.to_arrow().to_pylist():
+        ours = hands[row["hand_id"]]
+        for column in ("boards", "surviving_boards", "ending", "showdown", "pot", "n_players", "notes"):
+            assert ours[column] == row[column], (name, row["hand_id"], column)
     table = expected.players.to_arrow().to_pylist()
     assert len(table) == len(rows) == 400 * players
     for row in table:

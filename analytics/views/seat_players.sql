@@ -1,12 +1,17 @@
--- seat_players: one row per seat of every showdown-mode simulated hand.
--- Such hands are stored as one wide row of hands_raw (seat_* columns, seat after seat);
--- this view gives them the documented columns of the players table.
+-- seat_players: one row per seat of every showdown-mode simulated hand, with the documented
+-- columns of the players table. Such a hand is one wide row of hands (seat_* columns, seat
+-- after seat); what it does not store is derived here by the rules:
+--   won_high / won_low (Scarney): the halves (odd chip to high) split among the winners in
+--     seat_winners (high: bits 0-9, low: bits 10-19), odd chips from seat 0;
+--   board_won (Cry Me A River): each surviving board's share of the pot (odd chips to the
+--     highest board) split among that board's winners (bits 10*b .. 10*b+9);
+--   low_points (Scarney): the points of the remaining hole cards.
 WITH seats AS (
     SELECT
         h.*,
         CAST(s.seat AS TINYINT) AS seat_index,
         CAST(length(h.seat_hole) / (2 * h.n_players) AS INTEGER) AS n_hole
-    FROM hands_raw AS h
+    FROM hands AS h
     CROSS JOIN LATERAL (SELECT unnest(range(h.n_players)) AS seat) AS s
     WHERE h.seat_won IS NOT NULL
 ),
@@ -16,8 +21,27 @@ cards AS (
         substr(seat_hole, 1 + seat_index * 2 * n_hole, 2 * n_hole) AS dealt,
         coalesce(substr(seat_discards, 1 + seat_index * n_hole, n_hole), repeat('0', n_hole)) AS fate,
         seat_strength[seat_index + 1] AS strength,
-        seat_won[seat_index + 1] AS chips
+        seat_won[seat_index + 1] AS chips,
+        CAST(1 AS BIGINT) << seat_index AS bit,
+        (CAST(1 AS BIGINT) << seat_index) - 1 AS below
     FROM seats
+),
+kept AS (
+    SELECT
+        *,
+        array_to_string(
+            list_transform(list_filter(range(n_hole), lambda j: substr(fate, j + 1, 1) = '0'),
+                           lambda j: substr(dealt, 2 * j + 1, 2)), '') AS final,
+        length(replace(fate, '0', '')) AS n_gone,
+        showdown AND strength >= 0 AS at_showdown,
+        -- each board's share of the pot: equal, odd chips to the highest surviving board
+        list_transform(range(3), lambda b:
+            CASE WHEN (surviving_mask >> b) & 1 = 1 THEN
+                pot // bit_count(surviving_mask)
+                + CASE WHEN bit_count(surviving_mask & ((1 << b) - 1)) < pot % bit_count(surviving_mask)
+                       THEN 1 ELSE 0 END
+            ELSE 0 END) AS shares
+    FROM cards
 )
 SELECT
     hand_id,
@@ -26,10 +50,8 @@ SELECT
     seat_index AS seat,
     CAST(NULL AS VARCHAR) AS player,
     dealt AS hole_cards,
-    array_to_string(
-        list_transform(list_filter(range(n_hole), lambda j: substr(fate, j + 1, 1) = '0'),
-                       lambda j: substr(dealt, 2 * j + 1, 2)), '') AS final_hole_cards,
-    CAST(length(replace(fate, '0', '')) AS TINYINT) AS discarded,
+    final AS final_hole_cards,
+    CAST(n_gone AS TINYINT) AS discarded,
     array_to_string(  -- street by street (flop, turn, river), in hole-card order within one
         list_transform(list_filter(range(n_hole), lambda j: substr(fate, j + 1, 1) = '1'),
                        lambda j: substr(dealt, 2 * j + 1, 2))
@@ -37,16 +59,16 @@ SELECT
                           lambda j: substr(dealt, 2 * j + 1, 2))
         || list_transform(list_filter(range(n_hole), lambda j: substr(fate, j + 1, 1) = '3'),
                           lambda j: substr(dealt, 2 * j + 1, 2)), '') AS discarded_cards,
-    length(replace(fate, '0', '')) = n_hole AS dead,
+    n_gone = n_hole AS dead,
     false AS voided,
-    length(replace(fate, '0', '')) = n_hole AS folded,
+    n_gone = n_hole AS folded,
     false AS mucked,
-    showdown AND strength >= 0 AS showdown,
+    at_showdown AS showdown,
     big_blind AS starting_stack,
     chips AS finishing_stack,
     chips - big_blind AS net,
     chips AS won,
-    CASE WHEN showdown AND strength >= 0 THEN
+    CASE WHEN at_showdown THEN
         CASE WHEN variant = 'skoejarth'
             THEN ['Orphan', 'Eyes', 'Twins', 'Threefold', 'Disparate', 'Fourfold', 'Stairs',
                   'Perfect', 'Four Kings'][(strength >> 20) + 1]
@@ -54,11 +76,32 @@ SELECT
                   'full house', 'four of a kind', 'straight flush'][(strength >> 20) + 1]
         END
     END AS high_category,
-    CASE WHEN showdown AND strength >= 0 THEN strength END AS high_strength,
-    CASE WHEN showdown AND seat_low[seat_index + 1] >= 0 THEN seat_low[seat_index + 1] END AS low_points,
-    coalesce(seat_won_high[seat_index + 1], 0) AS won_high,
-    coalesce(seat_won_low[seat_index + 1], 0) AS won_low,
-    seat_board_won[3 * seat_index + 1 : 3 * seat_index + 3] AS board_won,
+    CASE WHEN at_showdown THEN strength END AS high_strength,
+    CASE WHEN at_showdown AND variant = 'scarney' THEN CAST(list_sum(list_transform(
+        range(length(final) // 2),
+        lambda j: [2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1][instr('23456789TJQKA', substr(final, 2 * j + 1, 1))]
+    )) AS SMALLINT) END AS low_points,
+    CASE WHEN variant = 'scarney' AND showdown AND (seat_winners & bit) <> 0 THEN
+        (pot - pot // 2) // bit_count(seat_winners & 1023)
+        + CASE WHEN bit_count(seat_winners & below) < (pot - pot // 2) % bit_count(seat_winners & 1023)
+               THEN 1 ELSE 0 END
+    ELSE 0 END AS won_high,
+    CASE WHEN variant = 'scarney' AND showdown AND ((seat_winners >> 10) & bit) <> 0 THEN
+        (pot // 2) // bit_count((seat_winners >> 10) & 1023)
+        + CASE WHEN bit_count((seat_winners >> 10) & below) < (pot // 2) % bit_count((seat_winners >> 10) & 1023)
+               THEN 1 ELSE 0 END
+    ELSE 0 END AS won_low,
+    CASE WHEN variant = 'cry-me-a-river' THEN list_transform(range(3), lambda b:
+        CASE WHEN ((seat_winners >> (10 * b)) & bit) <> 0 THEN
+            shares[b + 1] // bit_count((seat_winners >> (10 * b)) & 1023)
+            + CASE WHEN bit_count((seat_winners >> (10 * b)) & below)
+                        < shares[b + 1] % bit_count((seat_winners >> (10 * b)) & 1023)
+                   THEN 1 ELSE 0 END
+        ELSE 0 END
+    ) END AS board_won,
     showdown AND chips = pot AS scoop,
-    coalesce(triple_scoop_seat = seat_index, false) AS triple_scoop
-FROM cards
+    variant = 'cry-me-a-river'
+        AND (seat_winners & 1023) = bit
+        AND ((seat_winners >> 10) & 1023) = bit
+        AND ((seat_winners >> 20) & 1023) = bit AS triple_scoop
+FROM kept
