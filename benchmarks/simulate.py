@@ -75,7 +75,8 @@ def main() -> None:
             ["--variant", "scarney", "--hands", str(args.memory_hands), "--workers", "2", "--seed", "1"]
         )
         print(
-            f"memory: {args.memory_hands:,} Scarney hands, 2 workers: {summary['hands_per_second']:,} hands/s, "
+            f"memory: {args.memory_hands:,} Scarney hands, 2 workers: "
+            f"{summary['hands_per_second']:,} hands/s, "
             f"peak RSS of the largest process {peak:,.0f} MB"
         )
 

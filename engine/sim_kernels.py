@@ -94,11 +94,30 @@ def surviving_mask(river_cards: np.ndarray, alive: np.ndarray) -> None:
         alive[b] = (river_cards[b] >> 2) > lowest
 
 
+@njit(cache=True, inline="always")
+def _board_best(deck, board, b, hole, n, tables, per_board) -> int:
+    """Evaluate every seat on board ``b``; the best strength."""
+    board_key = np.int64(0)
+    for j in range(board.shape[1]):
+        board_key |= card_bit(deck[board[b, j]])
+    best = np.int64(-1)
+    for s in range(n):
+        key = board_key | card_bit(deck[hole[s, 0]]) | card_bit(deck[hole[s, 1]])
+        per_board[b, s] = standard_strength(key, tables)
+        best = max(best, per_board[b, s])
+    return best
+
+
 @njit(cache=True)
 def simulate_cry_me_a_river(
     u, hole, board, stake, tables, cards, strength, won, board_won, survivors, triple, winners_mask
 ):
-    """Cry Me A River: shares per surviving board (odd chips to the highest), best hand per board."""
+    """Cry Me A River: shares per surviving board (odd chips to the highest), best hand per board.
+
+    ``winners_mask`` holds the best hand's seats per board (bits 10*b + seat); a killed
+    board is only evaluated when it decides a triple scoop (one player alone best on
+    the surviving boards), otherwise its bits stay 0.
+    """
     n_hands, n = u.shape[0], hole.shape[0]
     deck = np.empty(52, dtype=np.int8)
     winners = np.zeros(n, dtype=np.bool_)
@@ -106,17 +125,12 @@ def simulate_cry_me_a_river(
     rivers = np.zeros(3, dtype=np.int8)
     alive = np.zeros(3, dtype=np.bool_)
     share_won = np.zeros(n, dtype=np.int64)
+    last = board.shape[1] - 1
     for h in range(n_hands):
         shuffle_prefix(u[h], deck, cards.shape[1])
         cards[h] = deck[: cards.shape[1]]
         for b in range(3):
-            board_key = np.int64(0)
-            for j in range(board.shape[1]):
-                board_key |= card_bit(deck[board[b, j]])
-            rivers[b] = deck[board[b, board.shape[1] - 1]]
-            for s in range(n):
-                key = board_key | card_bit(deck[hole[s, 0]]) | card_bit(deck[hole[s, 1]])
-                per_board[b, s] = standard_strength(key, tables)
+            rivers[b] = deck[board[b, last]]
         surviving_mask(rivers, alive)
         n_alive = 0
         for b in range(3):
@@ -126,45 +140,41 @@ def simulate_cry_me_a_river(
         base = pot // n_alive
         odd = pot - base * n_alive
         k = 0
+        mask = np.int64(0)
+        sole = -1  # the one seat alone best on every surviving board so far, -2 if none
         for b in range(3):
             if not alive[b]:
                 continue
-            amount = base + (1 if k < odd else 0)
-            k += 1
-            best = np.int64(-1)
-            for s in range(n):
-                best = max(best, per_board[b, s])
+            best = _board_best(deck, board, b, hole, n, tables, per_board)
+            count = 0
             for s in range(n):
                 winners[s] = per_board[b, s] == best
                 share_won[s] = 0
+                if winners[s]:
+                    mask |= np.int64(1) << (10 * b + s)
+                    count += 1
+                    who = s
+            sole = who if count == 1 and sole in (-1, who) else -2
+            amount = base + (1 if k < odd else 0)
+            k += 1
             split_among(share_won, winners, amount)
             for s in range(n):
                 board_won[h, s, b] = share_won[s]
                 won[h, s] += share_won[s]
-        # triple scoop: one player alone best on all three boards, killed boards included
-        mask = np.int64(0)
-        for b in range(3):
-            best = np.int64(-1)
-            for s in range(n):
-                best = max(best, per_board[b, s])
-            for s in range(n):
-                if per_board[b, s] == best:
-                    mask |= np.int64(1) << (10 * b + s)
+        owner = sole
+        if sole >= 0:  # a triple scoop is possible: the killed boards decide it
+            for b in range(3):
+                if alive[b]:
+                    continue
+                best = _board_best(deck, board, b, hole, n, tables, per_board)
+                count = 0
+                for s in range(n):
+                    if per_board[b, s] == best:
+                        mask |= np.int64(1) << (10 * b + s)
+                        count += 1
+                if count != 1 or per_board[b, sole] != best:
+                    owner = -2
         winners_mask[h] = mask
-        owner = -1
-        for b in range(3):
-            best = np.int64(-1)
-            for s in range(n):
-                best = max(best, per_board[b, s])
-            count, who = 0, -1
-            for s in range(n):
-                if per_board[b, s] == best:
-                    count += 1
-                    who = s
-            if count != 1 or (owner != -1 and who != owner):
-                owner = -2
-                break
-            owner = who
         for s in range(n):
             triple[h, s] = s == owner
             best = np.int64(-1)

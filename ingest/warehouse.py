@@ -28,6 +28,22 @@ from ingest.schema import TABLES
 DEFAULT_DATA = Path("data/warehouse")
 _SAFE = re.compile(r"^[A-Za-z0-9._-]+$")
 PARQUET_OPTIONS = {"compression": "zstd", "write_statistics": False}
+# columns that are (nearly) unique per row: no dictionary; increasing integers: delta-encoded
+UNIQUE_COLUMNS = {
+    "hands": ("hand_id", "hand_index", "hand_no", "seat_hole", "board_text", "seat_won", "seat_strength",
+              "seat_discards", "seat_winners", "phh", "boards"),
+}  # fmt: skip
+DELTA_COLUMNS = {"hands": ("hand_index", "hand_no")}
+
+
+def parquet_options(table: str) -> dict:
+    """Writer options of a table: zstd, and encodings that suit its columns."""
+    options = dict(PARQUET_OPTIONS)
+    unique = UNIQUE_COLUMNS.get(table)
+    if unique:
+        options["use_dictionary"] = [name for name in TABLES[table].names if name not in unique]
+        options["column_encoding"] = dict.fromkeys(DELTA_COLUMNS.get(table, ()), "DELTA_BINARY_PACKED")
+    return options
 
 
 def check_name(kind: str, value: str) -> str:
@@ -76,7 +92,7 @@ class Warehouse:
         temporary = posixpath.join(folder, f".tmp-{uuid.uuid4().hex}.parquet")
         try:
             with pq.ParquetWriter(
-                temporary, TABLES[table], filesystem=self.arrow_fs, **PARQUET_OPTIONS
+                temporary, TABLES[table], filesystem=self.arrow_fs, **parquet_options(table)
             ) as parquet_writer:
                 yield parquet_writer
             self.fs.mv(temporary, final)
