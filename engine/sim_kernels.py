@@ -54,7 +54,7 @@ def split_among(won_row: np.ndarray, winners: np.ndarray, amount: int) -> None:
 
 
 @njit(cache=True)
-def simulate_holdem(u, hole, board, stake, tables, cards, strength, won):
+def simulate_holdem(u, hole, board, stake, tables, cards, strength, won, winners_mask):
     """Hold'em: the best hand on the one board wins the pot."""
     n_hands, n = u.shape[0], hole.shape[0]
     deck = np.empty(52, dtype=np.int8)
@@ -72,8 +72,12 @@ def simulate_holdem(u, hole, board, stake, tables, cards, strength, won):
                 key |= card_bit(deck[hole[s, j]])
             strength[h, s] = standard_strength(key, tables)
             best = max(best, strength[h, s])
+        mask = np.int64(0)
         for s in range(n):
             winners[s] = strength[h, s] == best
+            if winners[s]:
+                mask |= np.int64(1) << s
+        winners_mask[h] = mask
         split_among(won[h], winners, n * stake)
 
 
@@ -295,7 +299,7 @@ def simulate_scarney(
 
 
 @njit(cache=True)
-def simulate_skoejarth(u, hole, board, stake, kickers, tables, cards, strength, won):
+def simulate_skoejarth(u, hole, board, stake, kickers, tables, cards, strength, won, winners_mask):
     """Skœjarth: the best hand under the tiebreak option wins; ties split."""
     n_hands, n = u.shape[0], hole.shape[0]
     deck = np.empty(28, dtype=np.int8)
@@ -313,6 +317,10 @@ def simulate_skoejarth(u, hole, board, stake, kickers, tables, cards, strength, 
                 key |= card_bit(deck[hole[s, j]])
             strength[h, s] = skoejarth_strength(key, kickers, tables)
             best = max(best, strength[h, s])
+        mask = np.int64(0)
         for s in range(n):
             winners[s] = strength[h, s] == best
+            if winners[s]:
+                mask |= np.int64(1) << s
+        winners_mask[h] = mask
         split_among(won[h], winners, n * stake)

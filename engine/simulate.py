@@ -92,7 +92,8 @@ def simulate_chunk(
     hole = lay.hole.astype(np.int64)
     board = lay.board.astype(np.int64)
     if game.name == "holdem":
-        k.simulate_holdem(u, hole, board, stake, STANDARD_TABLES, cards, strength, won)
+        extra["winners_mask"] = np.zeros(n, dtype=np.int64)
+        k.simulate_holdem(u, hole, board, stake, STANDARD_TABLES, cards, strength, won, extra["winners_mask"])
     elif game.name == "cry-me-a-river":
         extra["board_won"] = np.zeros((n, n_players, 3), dtype=np.int64)
         extra["survivors"] = np.zeros((n, 3), dtype=np.bool_)
@@ -119,7 +120,10 @@ def simulate_chunk(
         )  # fmt: skip
     elif game.name == "skoejarth":
         kickers = options["tiebreak"] == "kickers"
-        k.simulate_skoejarth(u, hole, board, stake, kickers, SKOEJARTH_TABLES, cards, strength, won)
+        extra["winners_mask"] = np.zeros(n, dtype=np.int64)
+        k.simulate_skoejarth(
+            u, hole, board, stake, kickers, SKOEJARTH_TABLES, cards, strength, won, extra["winners_mask"]
+        )
     else:
         raise ValueError(f"no showdown-mode simulation for {game.title}")
     return SimBatch(game, n_players, stake, options, lay, cards, strength, won, ending, extra)

@@ -31,10 +31,10 @@ HANDS = pa.schema(
         # showdown-mode simulation keeps its seats in the hand row (the players view unnests them)
         ("seat_hole", pa.string()),  # every seat's hole cards as dealt, seat after seat
         ("seat_discards", pa.string()),  # Scarney: per hole card 0 kept, or the street (1-3) it left
-        ("seat_won", pa.list_(pa.int64())),
-        ("seat_strength", pa.list_(pa.int64())),  # -1: no showdown hand (dead)
-        # winners as bit masks (bit = seat): Scarney high | low << 10; Cry Me A River the best
-        # hand on the top | middle << 10 | bottom << 20, killed boards included
+        ("seat_won", pa.list_(pa.int64())),  # Scarney: chips won per seat (others: from seat_winners)
+        ("seat_strength", pa.list_(pa.int32())),  # -1: no showdown hand (dead)
+        # winners as bit masks (bit = seat): hold'em and Skœjarth the pot; Scarney high | low << 10;
+        # Cry Me A River the best hand on the top | middle << 10 | bottom << 20
         ("seat_winners", pa.int32()),
         ("board_text", pa.string()),  # the boards as one text, "/" between boards
         ("surviving_mask", pa.int8()),  # bit b: board b survived

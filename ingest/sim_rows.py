@@ -116,14 +116,14 @@ def sim_hands(batch: SimBatch, run_id: str, shard: int, first: int, hand_no_base
         "options": constant(json.dumps(batch.options, sort_keys=True), n),
         "fractional_stacks": pa.array(np.zeros(n, dtype=bool)),
         "seat_hole": card_strings(batch.hole.reshape(n, -1), deck),
-        "seat_won": _per_hand(batch.won, pa.int64()),
-        "seat_strength": _per_hand(batch.strength, pa.int64()),
+        "seat_strength": _per_hand(batch.strength.astype(np.int32), pa.int32()),
         "board_text": board_text,
         "surviving_mask": pa.array(surviving),
     }
     if "winners_mask" in extra:
         columns["seat_winners"] = pa.array(extra["winners_mask"].astype(np.int32))
     if scarney:
+        columns["seat_won"] = _per_hand(batch.won, pa.int64())
         streets = extra["discard_street"].reshape(n, -1)
         digits = (np.maximum(streets, 0) + ord("0")).astype(np.uint8)  # 0 kept, else the street
         width = digits.shape[1]

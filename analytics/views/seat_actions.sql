@@ -8,7 +8,7 @@ WITH seats AS (
         CAST(length(h.seat_hole) / (2 * h.n_players) AS INTEGER) AS n_hole
     FROM hands_raw AS h
     CROSS JOIN LATERAL (SELECT unnest(range(h.n_players)) AS seat) AS s
-    WHERE h.seat_won IS NOT NULL
+    WHERE h.seat_hole IS NOT NULL
 ),
 posts AS (
     SELECT hand_id, run_id, variant, CAST(seat AS SMALLINT) AS seq,

@@ -13,7 +13,7 @@ WITH seats AS (
         CAST(length(h.seat_hole) / (2 * h.n_players) AS INTEGER) AS n_hole
     FROM hands AS h
     CROSS JOIN LATERAL (SELECT unnest(range(h.n_players)) AS seat) AS s
-    WHERE h.seat_won IS NOT NULL
+    WHERE h.seat_hole IS NOT NULL
 ),
 cards AS (
     SELECT
@@ -21,7 +21,6 @@ cards AS (
         substr(seat_hole, 1 + seat_index * 2 * n_hole, 2 * n_hole) AS dealt,
         coalesce(substr(seat_discards, 1 + seat_index * n_hole, n_hole), repeat('0', n_hole)) AS fate,
         seat_strength[seat_index + 1] AS strength,
-        seat_won[seat_index + 1] AS chips,
         CAST(1 AS BIGINT) << seat_index AS bit,
         (CAST(1 AS BIGINT) << seat_index) - 1 AS below
     FROM seats
@@ -42,6 +41,32 @@ kept AS (
                        THEN 1 ELSE 0 END
             ELSE 0 END) AS shares
     FROM cards
+),
+results AS (
+    SELECT
+        *,
+        CASE WHEN variant = 'cry-me-a-river' THEN list_transform(range(3), lambda b:
+            CASE WHEN ((seat_winners >> (10 * b)) & bit) <> 0 THEN
+                shares[b + 1] // bit_count((seat_winners >> (10 * b)) & 1023)
+                + CASE WHEN bit_count((seat_winners >> (10 * b)) & below)
+                            < shares[b + 1] % bit_count((seat_winners >> (10 * b)) & 1023)
+                       THEN 1 ELSE 0 END
+            ELSE 0 END
+        ) END AS board_chips
+    FROM kept
+),
+settled AS (
+    SELECT
+        *,
+        CASE
+            WHEN variant = 'scarney' THEN seat_won[seat_index + 1]
+            WHEN variant = 'cry-me-a-river' THEN list_sum(board_chips)
+            WHEN (seat_winners & bit) <> 0 THEN  -- one pot, split among the winners
+                pot // bit_count(seat_winners & 1023)
+                + CASE WHEN bit_count(seat_winners & below) < pot % bit_count(seat_winners & 1023) THEN 1 ELSE 0 END
+            ELSE 0
+        END AS chips
+    FROM results
 )
 SELECT
     hand_id,
@@ -91,17 +116,10 @@ SELECT
         + CASE WHEN bit_count((seat_winners >> 10) & below) < (pot // 2) % bit_count((seat_winners >> 10) & 1023)
                THEN 1 ELSE 0 END
     ELSE 0 END AS won_low,
-    CASE WHEN variant = 'cry-me-a-river' THEN list_transform(range(3), lambda b:
-        CASE WHEN ((seat_winners >> (10 * b)) & bit) <> 0 THEN
-            shares[b + 1] // bit_count((seat_winners >> (10 * b)) & 1023)
-            + CASE WHEN bit_count((seat_winners >> (10 * b)) & below)
-                        < shares[b + 1] % bit_count((seat_winners >> (10 * b)) & 1023)
-                   THEN 1 ELSE 0 END
-        ELSE 0 END
-    ) END AS board_won,
+    board_chips AS board_won,
     showdown AND chips = pot AS scoop,
     variant = 'cry-me-a-river'
         AND (seat_winners & 1023) = bit
         AND ((seat_winners >> 10) & 1023) = bit
         AND ((seat_winners >> 20) & 1023) = bit AS triple_scoop
-FROM kept
+FROM settled
