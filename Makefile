@@ -22,17 +22,22 @@ test: setup
 test-fast: setup
 	$(BIN)/python -m pytest -m 'not slow'
 
+DEMO_HANDS ?= 2000000
+DEMO_BETTING_HANDS ?= 5000
+
 demo: setup
-	$(BIN)/scooplab eval --game holdem AhKh QhJhTh2c3d
-	$(BIN)/scooplab eval --game scarney 2c3d4h5s6c7d AhKhQhJhTh --must-use-hole-card
-	$(BIN)/scooplab eval --game skoejarth Kb1c2o 3s4b5c6o
-	$(BIN)/scooplab rankings --game holdem --cards 7
-	$(BIN)/scooplab rankings --game skoejarth --cards 7
+	@for game in holdem cry-me-a-river scarney skoejarth; do \
+	  $(BIN)/scooplab simulate --variant $$game --hands $(DEMO_HANDS) --seed 2026 --run-id demo-$$game || exit 1; \
+	  $(BIN)/scooplab simulate --variant $$game --mode betting --hands $(DEMO_BETTING_HANDS) --seed 2026 \
+	    --policy tag --policy random --policy station --run-id demo-betting-$$game || exit 1; \
+	done
 	$(BIN)/scooplab ingest tests/fixtures/examples tests/fixtures/phh
 	@if [ -d ../shared/data/phh ]; then $(BIN)/scooplab ingest ../shared/data/phh; fi
+	$(BIN)/scooplab rankings --game skoejarth --cards 7
 
 bench: setup
 	$(BIN)/python benchmarks/evaluators.py
+	$(BIN)/python benchmarks/simulate.py
 	@if [ -d ../shared/data/phh ]; then $(BIN)/python benchmarks/ingest.py; fi
 
 lint: setup
