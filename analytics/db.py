@@ -20,7 +20,10 @@ from ingest.warehouse import Warehouse
 
 VIEWS_DIR = Path(__file__).parent / "views"
 # creation order: each view only reads raw tables and views created before it
-VIEW_ORDER = ("hands", "seat_players", "players", "seat_actions", "actions", "runs", "rejects")
+VIEW_ORDER = (
+    "hands", "seat_players", "players", "seat_actions", "actions", "runs", "rejects", "showdown_seats",
+    "hand_outcomes",
+)  # fmt: skip
 
 
 def view_sql(name: str) -> str:

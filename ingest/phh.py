@@ -67,7 +67,7 @@ def fast_loads(text: str) -> dict[str, Any] | None:
     quotes, comments, tables, dates, multi-line arrays...) returns None so that
     ``tomllib`` parses it, and reports its errors.
 
-    >>> fast_loads("variant = 'NT'\nantes = [0, 0]\nstacks = [1.5, 2]")
+    >>> fast_loads("variant = 'NT'\\nantes = [0, 0]\\nstacks = [1.5, 2]")
     {'variant': 'NT', 'antes': [0, 0], 'stacks': [1.5, 2]}
     >>> fast_loads('variant = "NT"') is None
     True

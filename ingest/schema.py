@@ -33,6 +33,7 @@ HANDS = pa.schema(
         ("seat_discards", pa.string()),  # Scarney: per hole card 0 kept, or the street (1-3) it left
         ("seat_won", pa.list_(pa.int64())),  # Scarney: chips won per seat (others: from seat_winners)
         ("seat_strength", pa.list_(pa.int32())),  # -1: no showdown hand (dead)
+        ("seat_low", pa.list_(pa.int16())),  # Scarney: low points per seat at the showdown (-1: none)
         # winners as bit masks (bit = seat): hold'em and Skœjarth the pot; Scarney high | low << 10;
         # Cry Me A River the best hand on the top | middle << 10 | bottom << 20
         ("seat_winners", pa.int32()),
@@ -42,7 +43,8 @@ HANDS = pa.schema(
 )
 
 SEAT_ARRAYS = (
-    "seat_hole", "seat_discards", "seat_won", "seat_strength", "seat_winners", "board_text", "surviving_mask",
+    "seat_hole", "seat_discards", "seat_won", "seat_strength", "seat_low", "seat_winners", "board_text",
+    "surviving_mask",
 )  # fmt: skip
 
 PLAYERS = pa.schema(

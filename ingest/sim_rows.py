@@ -124,6 +124,7 @@ def sim_hands(batch: SimBatch, run_id: str, shard: int, first: int, hand_no_base
         columns["seat_winners"] = pa.array(extra["winners_mask"].astype(np.int32))
     if scarney:
         columns["seat_won"] = _per_hand(batch.won, pa.int64())
+        columns["seat_low"] = _per_hand(extra["low"], pa.int16())
         streets = extra["discard_street"].reshape(n, -1)
         digits = (np.maximum(streets, 0) + ord("0")).astype(np.uint8)  # 0 kept, else the street
         width = digits.shape[1]

@@ -31,7 +31,7 @@ PARQUET_OPTIONS = {"compression": "zstd", "write_statistics": False}
 # columns that are (nearly) unique per row: no dictionary; increasing integers: delta-encoded
 UNIQUE_COLUMNS = {
     "hands": ("hand_id", "hand_index", "hand_no", "seat_hole", "board_text", "seat_won", "seat_strength",
-              "seat_discards", "seat_winners", "phh", "boards"),
+              "seat_low", "seat_discards", "seat_winners", "phh", "boards"),
 }  # fmt: skip
 DELTA_COLUMNS = {"hands": ("hand_index", "hand_no")}
 

@@ -9,6 +9,7 @@ from engine.simulate import random_words, simulate_chunk, words_per_hand
 from ingest.replay import Replay
 from ingest.rows import HandRows
 from ingest.simulation import SimSpec, simulate
+from ingest.warehouse import Warehouse
 from tests.test_simulate_agreement import play_through_state_machine
 
 COMPARED = [
@@ -41,6 +42,15 @@ def test_players_view_of_simulated_hands_matches_the_state_machine(tmp_path, nam
         ours = hands[row["hand_id"]]
         for column in ("boards", "surviving_boards", "ending", "showdown", "pot", "n_players", "notes"):
             assert ours[column] == row[column], (name, row["hand_id"], column)
+    # the statistics views agree whichever way a hand is stored (wide, or row by row)
+    other = Warehouse(tmp_path / "rows")
+    for table_name in ("hands", "players", "actions"):
+        other.write(table_name, name, "v", getattr(expected, table_name).to_arrow())
+    for view, order in (("hand_outcomes", "hand_id"), ("showdown_seats", "hand_id, seat")):
+        columns = "* EXCLUDE (source, structure)"
+        wide = connect(tmp_path).sql(f"SELECT {columns} FROM {view} ORDER BY {order}").fetchall()
+        by_rows = connect(tmp_path / "rows").sql(f"SELECT {columns} FROM {view} ORDER BY {order}").fetchall()
+        assert wide == by_rows, (name, view)
     table = expected.players.to_arrow().to_pylist()
     assert len(table) == len(rows) == 400 * players
     for row in table:

@@ -1,0 +1,100 @@
+"""Exact values from combinatorics, shown beside the estimates (and used by the tests).
+
+>>> round(cry_one_board_survives(), 6)
+0.087059
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from itertools import combinations
+from math import comb
+
+import numpy as np
+
+from engine.evaluate import count_categories
+
+
+@lru_cache(maxsize=8)
+def seven_card_categories(game: str, tiebreak: str = "highest_card") -> tuple[float, ...]:
+    """Probability of each category as the best five of a uniform 7-card set (exhaustive count)."""
+    counts = count_categories(game, 7, tiebreak)
+    return tuple((counts / counts.sum()).tolist())
+
+
+@lru_cache(maxsize=1)
+def cry_one_board_survives() -> float:
+    """Chance that only one board survives: two or three river cards share the lowest rank.
+
+    The three river cards are a uniform 3-card set of the deck.
+    """
+    hits = 0
+    for cards in combinations(range(52), 3):
+        ranks = sorted(card // 4 for card in cards)
+        hits += ranks[0] == ranks[1]
+    return hits / comb(52, 3)
+
+
+def rank_count_vectors(cards: int = 6, ranks: int = 13) -> Iterator[tuple[list[int], int]]:
+    """Every way a hand of ``cards`` cards spreads over the ranks, with its number of hands."""
+
+    def walk(rank: int, left: int, counts: list[int]) -> Iterator[tuple[list[int], int]]:
+        if rank == ranks:
+            if left == 0:
+                ways = 1
+                for m in counts:
+                    ways *= comb(4, m)
+                yield counts, ways
+            return
+        for m in range(min(4, left) + 1):
+            yield from walk(rank + 1, left - m, [*counts, m])
+
+    yield from walk(0, cards, [])
+
+
+@lru_cache(maxsize=4)
+def scarney_flop(cards_seen: int = 3) -> tuple[float, float]:
+    """A Scarney player's expected hole cards forced out by the Bottom Board flop, and the
+    chance of losing all six there.
+
+    From one player's view the Bottom Board flop is a uniform 3-card set of the 46 cards not
+    in their hand; a held rank with ``m`` copies in hand has ``4 - m`` copies left.
+    """
+    unseen = 46
+    all_sets = comb(unseen, cards_seen)
+    expected = dead = 0.0
+    hands = 0
+    for counts, ways in rank_count_vectors():
+        hands += ways
+        held = [m for m in counts if m]
+        expected += ways * sum(m * (1 - comb(unseen - (4 - m), cards_seen) / all_sets) for m in held)
+        if len(held) <= cards_seen:  # every held rank must show: inclusion-exclusion
+            cover = 0.0
+            for size in range(len(held) + 1):
+                for subset in combinations(held, size):
+                    cover += (-1) ** size * comb(unseen - sum(4 - m for m in subset), cards_seen)
+            dead += ways * cover / all_sets
+    return expected / hands, dead / hands
+
+
+def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float | None, float | None]:
+    """The 95% Wilson score interval of a proportion.
+
+    >>> [round(x, 4) for x in wilson(50, 100)]
+    [0.4038, 0.5962]
+    """
+    if trials <= 0:
+        return None, None
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * np.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return float(max(0.0, centre - half)), float(min(1.0, centre + half))
+
+
+def z_score(successes: int, trials: int, exact: float) -> float | None:
+    """How many standard errors the estimate is from the exact value."""
+    if trials <= 0 or exact <= 0 or exact >= 1:
+        return None
+    return (successes / trials - exact) / float(np.sqrt(exact * (1 - exact) / trials))
