@@ -11,9 +11,13 @@ left out) and whose named views, one ``.sql`` file each, build on them.
 
 from __future__ import annotations
 
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 
 from ingest.schema import TABLES
 from ingest.warehouse import Warehouse
@@ -22,7 +26,7 @@ VIEWS_DIR = Path(__file__).parent / "views"
 # creation order: each view only reads raw tables and views created before it
 VIEW_ORDER = (
     "hands", "seat_players", "players", "seat_actions", "actions", "runs", "rejects", "showdown_seats",
-    "hand_outcomes",
+    "hand_outcomes", "player_stats",
 )  # fmt: skip
 
 
@@ -35,24 +39,96 @@ def _quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def connect(data: str | Path) -> duckdb.DuckDBPyConnection:
-    """A connection with every view of the warehouse at ``data`` (a folder or fsspec URL)."""
-    warehouse = Warehouse(data)
-    con = duckdb.connect()
-    con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
+def duckdb_type(arrow_type: pa.DataType) -> str:
+    """The DuckDB type of an Arrow type used in the warehouse schemas."""
+    if pa.types.is_list(arrow_type):
+        return duckdb_type(arrow_type.value_type) + "[]"
+    if pa.types.is_timestamp(arrow_type):
+        return "TIMESTAMPTZ" if arrow_type.tz else "TIMESTAMP"
+    names = {
+        pa.string(): "VARCHAR", pa.bool_(): "BOOLEAN", pa.int8(): "TINYINT", pa.int16(): "SMALLINT",
+        pa.int32(): "INTEGER", pa.int64(): "BIGINT", pa.float64(): "DOUBLE",
+    }  # fmt: skip
+    return names[arrow_type]
+
+
+def _empty_select(schema: pa.Schema) -> str:
+    columns = ", ".join(f"CAST(NULL AS {duckdb_type(f.type)}) AS {f.name}" for f in schema)
+    return f"SELECT {columns} WHERE false"
+
+
+def create_views(con: duckdb.DuckDBPyConnection, warehouse: Warehouse) -> None:
+    """Create the raw views over the warehouse files, then every named view."""
     prefix = ""
     if not warehouse.local:
         con.register_filesystem(warehouse.fs)
-        prefix = f"{warehouse.fs.protocol[0] if isinstance(warehouse.fs.protocol, tuple) else warehouse.fs.protocol}://"
+        protocol = warehouse.fs.protocol
+        prefix = f"{protocol[0] if isinstance(protocol, tuple) else protocol}://"
     for table, schema in TABLES.items():
         files = warehouse.files(table)
         if files:
-            listed = ", ".join(_quote(prefix + f if prefix and "://" not in f else f) for f in files)
-            source = f"read_parquet([{listed}], union_by_name = true, hive_partitioning = false)"
+            listed = ", ".join(_quote(f if "://" in f else prefix + f) for f in files)
+            source = (
+                f"SELECT * FROM read_parquet([{listed}], union_by_name = true, hive_partitioning = false)"
+            )
         else:
-            con.register(f"{table}_empty", schema.empty_table())
-            source = f"{table}_empty"
-        con.sql(f"CREATE VIEW {table}_raw AS SELECT * FROM {source}")
+            source = _empty_select(schema)
+        con.sql(f"CREATE VIEW {table}_raw AS {source}")
     for name in VIEW_ORDER:
         con.sql(f"CREATE VIEW {name} AS {view_sql(name)}")
+
+
+def connect(data: str | Path) -> duckdb.DuckDBPyConnection:
+    """A connection with every view of the warehouse at ``data`` (a folder or fsspec URL)."""
+    con = duckdb.connect()
+    con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
+    create_views(con, Warehouse(data))
     return con
+
+
+class QueryError(ValueError):
+    """A query that failed or was refused, with DuckDB's one-line message."""
+
+
+@contextmanager
+def read_only(data: str | Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A connection for untrusted SQL: the views, and nothing else.
+
+    The views are saved in a temporary database file, which is opened again read-only;
+    then external access is turned off except for the warehouse folder, and the
+    configuration is locked. So a query cannot write, attach a database, COPY out, or read
+    a file outside the warehouse.
+    """
+    warehouse = Warehouse(data)
+    if not warehouse.local:
+        raise QueryError("read-only queries need a local warehouse folder")
+    with tempfile.TemporaryDirectory() as folder:
+        path = str(Path(folder) / "views.duckdb")
+        builder = duckdb.connect(path)
+        builder.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
+        create_views(builder, warehouse)
+        builder.close()
+        con = duckdb.connect(path, read_only=True)
+        try:
+            root = str(Path(warehouse.root).resolve())
+            con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
+            con.sql(f"SET allowed_directories = [{_quote(root + '/')}]")
+            con.sql("SET enable_external_access = false")
+            con.sql("SET lock_configuration = true")
+            yield con
+        finally:
+            con.close()
+
+
+def run_query(data: str | Path, sql: str, limit: int | None = None) -> pa.Table:
+    """Run untrusted read-only SQL over the views; errors become ``QueryError`` (one line)."""
+    with read_only(data) as con:
+        try:
+            relation = con.sql(sql)
+            if relation is None:
+                raise QueryError("the statement returned no rows (only queries are allowed)")
+            if limit is not None:
+                relation = relation.limit(limit)
+            return relation.fetch_arrow_table()
+        except duckdb.Error as error:
+            raise QueryError(" ".join(str(error).split())) from None

@@ -14,6 +14,7 @@ from typing import Annotated
 import numpy as np
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from scooplab import __version__
@@ -26,7 +27,7 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode="markdown",
 )
-console = Console()
+console = Console(width=None if sys.stdout.isatty() else 140)
 
 
 class Game(StrEnum):
@@ -49,6 +50,42 @@ class Tiebreak(StrEnum):
 class OutputFormat(StrEnum):
     table = "table"
     json = "json"
+
+
+class TableFormat(StrEnum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+def _write_rows(rows: list[dict], output: TableFormat, title: str = "") -> None:
+    """Rows as a rich table, JSON lines or CSV on standard output."""
+    if output is TableFormat.json:
+        typer.echo(json.dumps(rows, default=str))
+        return
+    if output is TableFormat.csv:
+        import csv
+
+        writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]) if rows else [])
+        writer.writeheader()
+        writer.writerows(rows)
+        return
+    table = Table(title=title or None, expand=False)
+    for column in rows[0] if rows else []:
+        table.add_column(column, justify="left" if column == "statistic" else "right")
+    for row in rows:
+        table.add_row(*(escape(_cell(v)) for v in row.values()))
+    console.print(table)
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return str(value)
 
 
 def fail(message: str) -> None:
@@ -414,6 +451,130 @@ def simulate_command(
         f"run [bold]{report.run_id}[/]: {report.hands:,} {game.name} hands simulated in "
         f"{report.seconds:.1f} s{rate}, seed {spec.seed}{resumed}"
     )
+
+
+@app.command("stats")
+def stats_command(
+    variant: Annotated[Game, typer.Option("--variant", "-v", help="Which game.")],
+    run: Annotated[list[str] | None, typer.Option("--run", help="Only these runs (repeatable).")] = None,
+    data: DataOption = Path("data/warehouse"),
+    output: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
+) -> None:
+    """Per-game statistics with 95% intervals and exact values where combinatorics gives them.
+
+    Every rate comes with its count, denominator and Wilson interval; definitions and the
+    JSON keys are in docs/statistics.md.
+
+    Examples:
+
+    * `scooplab stats --variant scarney`
+    * `scooplab stats --variant cry-me-a-river --run demo-cry-me-a-river --format json`
+    """
+    from analytics.db import connect
+    from analytics.report import flatten, scalars
+    from analytics.stats import game_stats
+
+    try:
+        stats = game_stats(connect(data), variant.value, run or [])
+    except Exception as error:
+        fail(" ".join(str(error).split()))
+    if output is TableFormat.json:
+        typer.echo(json.dumps(stats, default=str))
+        return
+    if stats["hands"] == 0:
+        fail(f"no {variant.value} hands in {data}: run `scooplab simulate --variant {variant.value}` first")
+    rows = flatten(stats)
+    if output is TableFormat.table:
+        console.print(
+            ", ".join(f"{k} {_cell(v)}" for k, v in scalars(stats).items() if v is not None),
+            highlight=False,
+        )
+        rows = [_display(row) for row in rows]
+    _write_rows(rows, output, f"{variant.value} statistics")
+
+
+def _percent(value: float | None) -> str:
+    return "" if value is None else f"{100 * value:.3f}"
+
+
+def _display(row: dict) -> dict:
+    """A statistics row for the terminal: percentages and a compact interval."""
+    return {
+        "statistic": row["statistic"],
+        "count": row["count"],
+        "n": row["n"],
+        "%": _percent(row["rate"]),
+        "95% interval": f"{_percent(row['ci95_low'])}–{_percent(row['ci95_high'])}",
+        "exact %": _percent(row["exact"]),
+        "z": "" if row["z"] is None else f"{row['z']:+.2f}",
+    }
+
+
+@app.command("compare")
+def compare_command(
+    run_a: Annotated[str, typer.Argument(help="The first run id.")],
+    run_b: Annotated[str, typer.Argument(help="The second run id.")],
+    data: DataOption = Path("data/warehouse"),
+    output: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
+    all_rows: Annotated[
+        bool, typer.Option("--all", help="Show every statistic, not only the differences.")
+    ] = False,
+) -> None:
+    """Two runs side by side: every rate, the difference and a two-proportion z test.
+
+    The way to see what a rule option does: simulate the same game with and without it,
+    then compare the runs.
+
+    Examples:
+
+    * `scooplab compare scarney-plain scarney-must-use`
+    * `scooplab compare sk-highest sk-kickers --all --format csv`
+    """
+    from analytics.db import connect
+    from analytics.report import compare
+    from analytics.stats import game_stats
+
+    con = connect(data)
+    variants = {}
+    for run_id in (run_a, run_b):
+        found = con.sql(
+            "SELECT DISTINCT variant FROM hands WHERE run_id = $r", params={"r": run_id}
+        ).fetchall()
+        if len(found) != 1:
+            fail(f"run {run_id!r} has hands of {len(found)} games in {data} (needs exactly one)")
+        variants[run_id] = found[0][0]
+    if variants[run_a] != variants[run_b]:
+        fail(f"runs are of different games: {variants[run_a]} and {variants[run_b]}")
+    rows = compare(game_stats(con, variants[run_a], [run_a]), game_stats(con, variants[run_b], [run_b]))
+    if not all_rows and output is TableFormat.table:
+        rows = [r for r in rows if r["significant"]] or rows
+    _write_rows(rows, output, f"{variants[run_a]}: {run_a} (a) against {run_b} (b)")
+
+
+@app.command("query")
+def query_command(
+    sql: Annotated[str, typer.Argument(help="One read-only SQL query over the views.")],
+    data: DataOption = Path("data/warehouse"),
+    output: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
+    limit: Annotated[int, typer.Option("--limit", help="At most this many rows (table format).")] = 200,
+) -> None:
+    """Read-only SQL over the warehouse views (hands, players, actions, runs, rejects, ...).
+
+    The connection cannot write, attach databases, COPY out or read files outside the
+    warehouse: such a query gets a one-line error and exit code 2.
+
+    Examples:
+
+    * `scooplab query "SELECT variant, count(*) FROM hands GROUP BY variant"`
+    * `scooplab query "SELECT high_category, count(*) FROM players WHERE showdown GROUP BY 1" --format csv`
+    """
+    from analytics.db import QueryError, run_query
+
+    try:
+        table = run_query(data, sql, limit=limit if output is TableFormat.table else None)
+    except QueryError as error:
+        fail(str(error))
+    _write_rows(table.to_pylist(), output)
 
 
 @contextmanager

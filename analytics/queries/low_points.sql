@@ -1,0 +1,9 @@
+-- low_points: Scarney low points of every showdown hand and of the winning lows.
+SELECT
+    low_points,
+    count(*) AS showdown,
+    count(*) FILTER (WHERE won_low) AS winning
+FROM showdown_seats
+WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id)) AND low_points IS NOT NULL
+GROUP BY low_points
+ORDER BY low_points
