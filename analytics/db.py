@@ -129,6 +129,6 @@ def run_query(data: str | Path, sql: str, limit: int | None = None) -> pa.Table:
                 raise QueryError("the statement returned no rows (only queries are allowed)")
             if limit is not None:
                 relation = relation.limit(limit)
-            return relation.fetch_arrow_table()
+            return relation.to_arrow_table()
         except duckdb.Error as error:
             raise QueryError(" ".join(str(error).split())) from None

@@ -90,7 +90,9 @@ def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float | No
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * np.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return float(max(0.0, centre - half)), float(min(1.0, centre + half))
+    low = 0.0 if successes == 0 else float(max(0.0, centre - half))
+    high = 1.0 if successes == trials else float(min(1.0, centre + half))
+    return low, high
 
 
 def z_score(successes: int, trials: int, exact: float) -> float | None:

@@ -1,0 +1,145 @@
+"""Statistics, comparisons and the read-only SQL console over a small warehouse."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from analytics.db import QueryError, connect, run_query
+from analytics.exact import cry_one_board_survives, wilson
+from analytics.report import compare, flatten
+from analytics.stats import game_stats
+from ingest.pipeline import ingest
+from ingest.simulation import SimSpec, simulate
+from scooplab.cli import app
+from tests.test_ingest import FIXTURES
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def warehouse(tmp_path_factory):
+    root = tmp_path_factory.mktemp("wh")
+    for game in ("holdem", "scarney", "cry-me-a-river", "skoejarth"):
+        simulate(SimSpec(game, 30_000, players=4, seed=1), str(root), run_id=f"s-{game}")
+    simulate(
+        SimSpec("skoejarth", 30_000, players=4, seed=2, options={"tiebreak": "kickers"}),
+        str(root),
+        run_id="k",
+    )
+    simulate(SimSpec("holdem", 300, players=4, seed=3, mode="betting", policies=("tag", "random")), str(root),
+             run_id="bet")  # fmt: skip
+    ingest([FIXTURES / "phh"], __import__("ingest.warehouse").warehouse.Warehouse(root), run_id="phh")
+    return root
+
+
+def test_wilson_interval_is_right_on_known_values():
+    low, high = wilson(0, 10)
+    assert low == 0 and 0.27 < high < 0.28  # the rule of three's neighbourhood
+    assert wilson(5, 0) == (None, None)
+
+
+def test_every_rate_is_consistent(warehouse):
+    con = connect(warehouse)
+    for game in ("holdem", "scarney", "cry-me-a-river", "skoejarth"):
+        stats = game_stats(con, game, [f"s-{game}"])
+        assert stats["hands"] == 30_000
+        for row in flatten(stats):
+            assert 0 <= row["count"] <= row["n"]
+            assert row["ci95_low"] <= row["rate"] <= row["ci95_high"]
+        shares = [c["rate"] for c in stats["categories_showdown"] if c["n"]]
+        assert abs(sum(shares) - 1) < 1e-9
+
+
+def test_exact_references_sit_within_reach(warehouse):
+    con = connect(warehouse)
+    cry = game_stats(con, "cry-me-a-river", ["s-cry-me-a-river"])
+    assert cry["surviving_boards"]["one"]["exact"] == cry_one_board_survives()
+    assert abs(cry["surviving_boards"]["one"]["z"]) < 4
+    skoejarth = game_stats(con, "skoejarth", ["s-skoejarth"])
+    orphan = skoejarth["categories_showdown"][0]
+    assert (orphan["count"], orphan["exact"]) == (0, 0.0)
+    assert all(abs(c["z"]) < 4.5 for c in skoejarth["categories_showdown"] if c.get("z") is not None)
+    stairs = next(r for r in skoejarth["rank_against_rarity"] if r["category"] == "Stairs")
+    assert "Fourfold" in stairs["more_common_than"]
+    scarney = game_stats(con, "scarney", ["s-scarney"])
+    assert (
+        abs(
+            scarney["forced_discards"]["flop"]["per_player"]
+            - scarney["forced_discards"]["flop"]["exact_per_player"]
+        )
+        < 0.02
+    )
+    assert scarney["tips"]["sample_hands"] == 30_000
+
+
+def test_mixed_sources_show_no_exact_value(warehouse):
+    stats = game_stats(connect(warehouse), "holdem")  # simulated, betting and replayed hands
+    assert all("exact" not in c for c in stats["categories_showdown"])
+    assert stats["hands"] == 30_000 + 300 + len([p for p in (FIXTURES / "phh").rglob("*.phh")])
+
+
+def test_compare_finds_what_the_tiebreak_option_does(warehouse):
+    con = connect(warehouse)
+    rows = {r["statistic"]: r for r in compare(game_stats(con, "skoejarth", ["s-skoejarth"]),
+                                                 game_stats(con, "skoejarth", ["k"]))}  # fmt: skip
+    assert rows["split_rate"]["significant"] and rows["split_rate"]["difference"] < 0
+    assert not rows["categories_showdown[category=Eyes]"]["significant"]
+
+
+def test_player_statistics_add_up(warehouse):
+    rows = connect(warehouse).sql("SELECT * FROM player_stats WHERE run_id = 'bet'").pl().to_dicts()
+    assert len(rows) == 4 and all(r["hands"] == 300 for r in rows)
+    assert sum(r["net"] for r in rows) == 0
+    for r in rows:
+        assert r["pfr"] <= r["vpip"] <= r["hands"]
+        assert r["wsd"] <= r["wtsd"] <= r["hands"]
+        assert r["three_bet"] <= r["three_bet_chances"]
+
+
+def test_stats_command_json_and_csv(warehouse):
+    result = runner.invoke(
+        app, ["stats", "--variant", "scarney", "--data", str(warehouse), "--format", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    stats = json.loads(result.stdout)
+    assert {"low_points_all", "low_points_winning", "scoop_rate", "dead_rate"} <= set(stats)
+    csv = runner.invoke(app, ["stats", "--variant", "scarney", "--data", str(warehouse), "--format", "csv"])
+    assert csv.stdout.splitlines()[0] == "statistic,count,n,rate,ci95_low,ci95_high,exact,z"
+
+
+def test_stats_on_an_empty_warehouse_says_what_to_do(tmp_path):
+    result = runner.invoke(app, ["stats", "--variant", "holdem", "--data", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "scooplab simulate --variant holdem" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("sql", "message"),
+    [
+        ("CREATE TABLE x AS SELECT 1", "read-only"),
+        ("INSERT INTO hands_raw SELECT * FROM hands_raw", "not an table"),
+        ("ATTACH '/tmp/other.duckdb' AS other", "file system operations are disabled"),
+        ("COPY (SELECT 1) TO '/tmp/out.csv'", "file system operations are disabled"),
+        ("SELECT * FROM read_csv('/etc/passwd')", "file system operations are disabled"),
+        ("SET enable_external_access = true", "configuration has been locked"),
+        ("SELECT nonsense FROM hands", "Referenced column"),
+    ],
+)
+def test_query_refuses_writes_attach_copy_and_outside_files(warehouse, sql, message):
+    with pytest.raises(QueryError, match=message):
+        run_query(warehouse, sql)
+    result = runner.invoke(app, ["query", sql, "--data", str(warehouse)])
+    assert result.exit_code == 2
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_query_reads_the_views(warehouse):
+    table = run_query(
+        warehouse, "SELECT variant, count(*) AS n FROM players WHERE showdown GROUP BY 1 ORDER BY 1"
+    )
+    assert table.column("variant").to_pylist() == ["cry-me-a-river", "holdem", "scarney", "skoejarth"]
+    result = runner.invoke(
+        app, ["query", "SELECT count(*) AS n FROM hands", "--data", str(warehouse), "--format", "json"]
+    )
+    assert json.loads(result.stdout)[0]["n"] > 120_000
