@@ -57,8 +57,10 @@ def _empty_select(schema: pa.Schema) -> str:
     return f"SELECT {columns} WHERE false"
 
 
-def create_views(con: duckdb.DuckDBPyConnection, warehouse: Warehouse) -> None:
-    """Create the raw views over the warehouse files, then every named view."""
+def create_views(
+    con: duckdb.DuckDBPyConnection, warehouse: Warehouse, variants: list[str] | None = None
+) -> None:
+    """Create the raw views over the warehouse files (of some games only, if given), then every named view."""
     prefix = ""
     if not warehouse.local:
         con.register_filesystem(warehouse.fs)
@@ -66,6 +68,9 @@ def create_views(con: duckdb.DuckDBPyConnection, warehouse: Warehouse) -> None:
         prefix = f"{protocol[0] if isinstance(protocol, tuple) else protocol}://"
     for table, schema in TABLES.items():
         files = warehouse.files(table)
+        if variants is not None:
+            keep = tuple(f"/variant={v}/" for v in variants)
+            files = [f for f in files if any(k in f for k in keep)]
         if files:
             listed = ", ".join(_quote(f if "://" in f else prefix + f) for f in files)
             source = (
@@ -78,11 +83,15 @@ def create_views(con: duckdb.DuckDBPyConnection, warehouse: Warehouse) -> None:
         con.sql(f"CREATE VIEW {name} AS {view_sql(name)}")
 
 
-def connect(data: str | Path) -> duckdb.DuckDBPyConnection:
-    """A connection with every view of the warehouse at ``data`` (a folder or fsspec URL)."""
+def connect(data: str | Path, variants: list[str] | None = None) -> duckdb.DuckDBPyConnection:
+    """A connection with every view of the warehouse at ``data`` (a folder or fsspec URL).
+
+    With ``variants`` the views only read those games' partitions (faster statistics).
+    """
     con = duckdb.connect()
     con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
-    create_views(con, Warehouse(data))
+    con.sql("SET enable_progress_bar = false")
+    create_views(con, Warehouse(data), variants)
     return con
 
 
@@ -112,6 +121,7 @@ def read_only(data: str | Path) -> Iterator[duckdb.DuckDBPyConnection]:
         try:
             root = str(Path(warehouse.root).resolve())
             con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
+            con.sql("SET enable_progress_bar = false")
             con.sql(f"SET allowed_directories = [{_quote(root + '/')}]")
             con.sql("SET enable_external_access = false")
             con.sql("SET lock_configuration = true")

@@ -6,10 +6,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 from collections.abc import Iterator
 from functools import lru_cache
 from itertools import combinations
 from math import comb
+from pathlib import Path
 
 import numpy as np
 
@@ -18,9 +22,28 @@ from engine.evaluate import count_categories
 
 @lru_cache(maxsize=8)
 def seven_card_categories(game: str, tiebreak: str = "highest_card") -> tuple[float, ...]:
-    """Probability of each category as the best five of a uniform 7-card set (exhaustive count)."""
-    counts = count_categories(game, 7, tiebreak)
-    return tuple((counts / counts.sum()).tolist())
+    """Probability of each category as the best five of a uniform 7-card set (exhaustive count).
+
+    Hold'em's 133,784,560 sets take a few seconds to count, so the counts are kept in the
+    user's cache folder (``$XDG_CACHE_HOME/scooplab``) once computed.
+    """
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "scooplab"
+    path = cache / f"categories-{game}-7-{tiebreak}.json"
+    counts = None
+    with contextlib.suppress(OSError, ValueError):
+        counts = json.loads(path.read_text())
+    sets = comb(52 if game == "holdem" else 28, 7)
+    if not isinstance(counts, list) or len(counts) != 9 or sum(counts) != sets:
+        counts = count_categories(game, 7, tiebreak).tolist()
+        try:
+            cache.mkdir(parents=True, exist_ok=True)
+            temporary = path.with_suffix(f".tmp-{os.getpid()}")
+            temporary.write_text(json.dumps(counts))
+            os.replace(temporary, path)
+        except OSError:
+            pass
+    total = sum(counts)
+    return tuple(c / total for c in counts)
 
 
 @lru_cache(maxsize=1)

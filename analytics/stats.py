@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import numpy as np
 
 from analytics.exact import cry_one_board_survives, scarney_flop, seven_card_categories, wilson, z_score
 from engine.evaluate import HIGH_CATEGORIES, SKOEJARTH_CATEGORIES
@@ -21,12 +20,61 @@ QUERIES = Path(__file__).parent / "queries"
 GAMES = ("holdem", "scarney", "cry-me-a-river", "skoejarth")
 
 
-def query(con: duckdb.DuckDBPyConnection, name: str, variant: str, runs: list[str]) -> list[dict[str, Any]]:
-    """Rows of a named query (``analytics/queries/<name>.sql``) as dicts."""
+def query(
+    con: duckdb.DuckDBPyConnection, name: str, variant: str, runs: list[str], wide: bool = True
+) -> list[dict[str, Any]]:
+    """Rows of a named query (``analytics/queries/<name>.sql``) as dicts.
+
+    ``wide`` false leaves showdown-mode hands out of the queries that read them row by row.
+    """
     sql = (QUERIES / f"{name}.sql").read_text()
-    relation = con.sql(sql, params={"variant": variant, "runs": list(runs)})
+    body = "\n".join(line.split("--", 1)[0] for line in sql.splitlines())
+    values = {"variant": variant, "runs": list(runs), "wide": wide}
+    params = {key: value for key, value in values.items() if f"${key}" in body}
+    relation = con.sql(sql, params=params)
     columns = relation.columns
     return [dict(zip(columns, row, strict=True)) for row in relation.fetchall()]
+
+
+class Counts:
+    """Statistic counts: showdown-mode hands from the stored summaries, the rest by SQL.
+
+    With ``use_summaries`` false every hand is counted by SQL (slow on millions of hands;
+    the tests use it to check the summaries).
+    """
+
+    def __init__(
+        self, con: duckdb.DuckDBPyConnection, variant: str, runs: list[str], use_summaries: bool = True
+    ):
+        self.con, self.variant, self.runs, self.use_summaries = con, variant, runs, use_summaries
+        self.stored: dict[tuple[str, str, str], int] = {}
+        if use_summaries:
+            for row in query(con, "summaries", variant, runs):
+                self.stored[(row["query"], row["key"], row["column"])] = int(row["value"])
+
+    def rows(self, name: str, key: str | None = None, sql: bool = True) -> list[dict[str, Any]]:
+        """The query's rows, summed with the stored counts of the same query (by ``key`` column).
+
+        ``sql`` false: stored counts only (statistics kept for simulated hands alone).
+        """
+        merged: dict[str, dict[str, Any]] = {}
+        if sql:
+            for row in query(self.con, name, self.variant, self.runs, wide=not self.use_summaries):
+                label = "" if key is None else str(row[key])
+                target = merged.setdefault(label, {} if key is None else {key: row[key]})
+                for column, value in row.items():
+                    if column != key and value is not None:
+                        target[column] = target.get(column, 0) + value
+        for (stored_query, label, column), value in self.stored.items():
+            if stored_query != name:
+                continue
+            target = merged.setdefault(label, {} if key is None else {key: label})
+            target[column] = target.get(column, 0) + value
+        return list(merged.values())
+
+    def one(self, name: str, sql: bool = True) -> dict[str, Any]:
+        rows = self.rows(name, sql=sql)
+        return rows[0] if rows else {}
 
 
 def rate(count: int, n: int, exact: float | None = None) -> dict[str, Any]:
@@ -44,32 +92,36 @@ def rate(count: int, n: int, exact: float | None = None) -> dict[str, Any]:
     return result
 
 
-def _categories(con, variant: str, runs: list[str], all_showdown_mode: bool) -> dict[str, Any]:
+def _categories(counts: Counts, variant: str, all_showdown_mode: bool) -> dict[str, Any]:
     names = SKOEJARTH_CATEGORIES if variant == "skoejarth" else HIGH_CATEGORIES
-    rows = {r["category"]: r for r in query(con, "categories", variant, runs)}
-    total = sum(r["showdown"] for r in rows.values())
-    winners = sum(r["winning"] for r in rows.values())
+    rows = {int(r["category"]): r for r in counts.rows("categories", key="category")}
+    total = sum(r.get("showdown", 0) for r in rows.values())
+    winners = sum(r.get("winning", 0) for r in rows.values())
     exact = None
     if all_showdown_mode and variant in ("holdem", "skoejarth"):
         exact = seven_card_categories(variant)
     showdown, winning = [], []
     for index, name in enumerate(names):
-        row = rows.get(index, {"showdown": 0, "winning": 0})
-        entry = {"category": name} | rate(row["showdown"], total, exact[index] if exact else None)
+        row = rows.get(index, {})
+        entry = {"category": name} | rate(row.get("showdown", 0), total, exact[index] if exact else None)
         showdown.append(entry)
-        winning.append({"category": name} | rate(row["winning"], winners))
+        winning.append({"category": name} | rate(row.get("winning", 0), winners))
     return {"categories_showdown": showdown, "categories_winning": winning}
 
 
-def game_stats(con: duckdb.DuckDBPyConnection, variant: str, runs: list[str] | None = None) -> dict[str, Any]:
+def game_stats(
+    con: duckdb.DuckDBPyConnection, variant: str, runs: list[str] | None = None, use_summaries: bool = True
+) -> dict[str, Any]:
     """Every statistic of one game over the chosen runs (all runs when none are given)."""
     if variant not in GAMES:
         raise ValueError(f"unknown game {variant!r}; choose from {', '.join(GAMES)}")
     runs = list(runs or [])
-    (overview,) = query(con, "overview", variant, runs)
+    counts = Counts(con, variant, runs, use_summaries)
+    overview = {column: 0 for column in OVERVIEW_COLUMNS} | counts.one("overview")
+    (pots,) = query(con, "pots", variant, runs)
     hands, showdowns = overview["hands"], overview["showdown_hands"]
     all_showdown_mode = hands > 0 and overview["showdown_mode_hands"] == hands
-    quantiles = overview["pot_quantiles"] or [None] * 5
+    quantiles = pots["pot_quantiles"] or [None] * 5
     stats: dict[str, Any] = {
         "variant": variant,
         "runs": runs or "all",
@@ -79,47 +131,54 @@ def game_stats(con: duckdb.DuckDBPyConnection, variant: str, runs: list[str] | N
         "showdown_mode_hands": overview["showdown_mode_hands"],
         "showdown_rate": rate(showdowns, hands),
         "pot": {
-            "mean": overview["pot_mean"],
-            "min": overview["pot_min"],
+            "mean": pots["pot_mean"],
+            "min": pots["pot_min"],
             "p10": quantiles[0],
             "p25": quantiles[1],
             "median": quantiles[2],
             "p75": quantiles[3],
             "p90": quantiles[4],
-            "max": overview["pot_max"],
+            "max": pots["pot_max"],
         },
         "scoop_rate": rate(overview["scoops"], showdowns),
         "split_rate": rate(overview["splits"], showdowns),
     }
     if hands == 0:
         return stats
-    stats |= _categories(con, variant, runs, all_showdown_mode)
+    stats |= _categories(counts, variant, all_showdown_mode)
     if variant == "scarney":
-        stats |= _scarney(con, runs, overview, all_showdown_mode)
+        stats |= _scarney(counts, overview, all_showdown_mode)
     elif variant == "cry-me-a-river":
-        stats |= _cry(con, runs, overview)
+        stats |= _cry(counts, overview)
     elif variant == "skoejarth":
-        stats |= _skoejarth(con, runs, stats)
+        stats |= _skoejarth(counts, stats)
     return stats
 
 
+OVERVIEW_COLUMNS = (
+    "hands", "showdown_hands", "uncontested_hands", "everyone_dead_hands", "scoops", "splits",
+    "triple_scoops", "high_low_same", "one_board_survives", "two_boards_survive", "showdown_mode_hands",
+)  # fmt: skip
+
+
 def _histogram(rows: list[dict[str, Any]], key: str, column: str) -> list[dict[str, Any]]:
-    total = sum(r[column] for r in rows)
-    return [{key: r[key]} | rate(r[column], total) for r in rows if r[column]]
+    total = sum(r.get(column, 0) for r in rows)
+    ordered = sorted(rows, key=lambda r: int(r[key]))
+    return [{key: int(r[key])} | rate(r[column], total) for r in ordered if r.get(column)]
 
 
-def _scarney(con, runs: list[str], overview: dict[str, Any], all_showdown_mode: bool) -> dict[str, Any]:
-    low = query(con, "low_points", "scarney", runs)
-    (seats,) = query(con, "scarney_seats", "scarney", runs)
+def _scarney(counts: Counts, overview: dict[str, Any], all_showdown_mode: bool) -> dict[str, Any]:
+    low = counts.rows("low_points", key="low_points")
+    columns = ("seats", "flop_discards", "turn_discards", "river_discards", "dead_on_flop", "dead", "voided")
+    seats = dict.fromkeys(columns, 0) | counts.one("scarney_seats")
     n = seats["seats"]
     flop_expected, dead_on_flop = scarney_flop()
-    remaining = seats["remaining_at_showdown"] or {}
-    remaining_total = sum(remaining.values())
+    remaining = counts.rows("scarney_remaining", key="cards")
     showdowns = overview["showdown_hands"]
     per_street = {
         street: {
-            "discards": int(seats[f"{street}_discards"] or 0),
-            "per_player": (seats[f"{street}_discards"] or 0) / n if n else None,
+            "discards": int(seats[f"{street}_discards"]),
+            "per_player": seats[f"{street}_discards"] / n if n else None,
         }
         for street in ("flop", "turn", "river")
     }
@@ -128,24 +187,47 @@ def _scarney(con, runs: list[str], overview: dict[str, Any], all_showdown_mode: 
     return {
         "low_points_all": _histogram(low, "low_points", "showdown"),
         "low_points_winning": _histogram(low, "low_points", "winning"),
-        "remaining_hole_cards": [
-            {"cards": int(k)} | rate(v, remaining_total) for k, v in sorted(remaining.items())
-        ],
+        "remaining_hole_cards": _histogram(remaining, "cards", "seats"),
         "forced_discards": per_street,
         "dead_on_flop_rate": rate(seats["dead_on_flop"], n, dead_on_flop if all_showdown_mode else None),
         "dead_rate": rate(seats["dead"], n),
         "voided_rate": rate(seats["voided"], n),
         "high_low_same_player_rate": rate(overview["high_low_same"], showdowns),
         "high_low_different_players_rate": rate(showdowns - overview["high_low_same"], showdowns),
-        "tips": scarney_tips(con, runs),
+        "tips": _scarney_tips(counts),
     }
 
 
-def _cry(con, runs: list[str], overview: dict[str, Any]) -> dict[str, Any]:
+def _scarney_tips(counts: Counts) -> dict[str, Any]:
+    """The seed's strategy tips against the data of simulated (showdown-mode) hands.
+
+    - how often a held card of each rank is forced out ("low cards are less likely to appear
+      on the Bottom Board");
+    - the low half's win rate by the pairs among the six dealt cards ("avoid holding pairs");
+    - the Ace's share of winning lows ("the Ace is uniquely powerful").
+    """
+    ranks = {r["rank"]: r for r in counts.rows("tips_rank", key="rank", sql=False)}
+    pairs = counts.rows("tips_pairs", key="pairs", sql=False)
+    ace = counts.one("tips_ace", sql=False)
+    return {
+        "forced_out_by_rank": [
+            {"rank": rank} | rate(ranks[rank].get("forced", 0), ranks[rank]["held"])
+            for rank in "23456789TJQKA"
+            if rank in ranks
+        ],
+        "low_win_rate_by_pairs_held": [
+            {"pairs_held": int(r["pairs"])} | rate(r.get("won_low", 0), r["n"])
+            for r in sorted(pairs, key=lambda r: int(r["pairs"]))
+        ],
+        "ace_share_of_winning_lows": rate(ace.get("with_ace", 0), ace.get("low_winners", 0)),
+    }
+
+
+def _cry(counts: Counts, overview: dict[str, Any]) -> dict[str, Any]:
     showdowns = overview["showdown_hands"]
-    kills = {r["rank"]: r for r in query(con, "cry_kills", "cry-me-a-river", runs)}
+    kills = {r["rank"]: r for r in counts.rows("cry_kills", key="rank")}
     by_rank = [
-        {"river_rank": rank} | rate(kills[rank]["killed"], kills[rank]["boards"])
+        {"river_rank": rank} | rate(kills[rank].get("killed", 0), kills[rank]["boards"])
         for rank in "23456789TJQKA"
         if rank in kills
     ]
@@ -159,8 +241,10 @@ def _cry(con, runs: list[str], overview: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _skoejarth(con, runs: list[str], stats: dict[str, Any]) -> dict[str, Any]:
-    fan = query(con, "skoejarth_fan", "skoejarth", runs)
+def _skoejarth(counts: Counts, stats: dict[str, Any]) -> dict[str, Any]:
+    fan = sorted(
+        counts.rows("skoejarth_fan", key="best_fan_card"), key=lambda r: "123456K".index(r["best_fan_card"])
+    )
     exact = seven_card_categories("skoejarth")
     ranking = []
     for index, name in enumerate(SKOEJARTH_CATEGORIES):
@@ -179,59 +263,4 @@ def _skoejarth(con, runs: list[str], stats: dict[str, Any]) -> dict[str, Any]:
             {"best_fan_card": r["best_fan_card"]} | rate(r["won"], r["hands"]) for r in fan
         ],
         "rank_against_rarity": ranking,
-    }
-
-
-def scarney_tips(con, runs: list[str], sample: int = 200_000) -> dict[str, Any]:
-    """The seed's strategy tips against the data, from a random sample of showdown-mode hands.
-
-    - how often a held card of each rank is forced out (the seed: "low cards are less likely
-      to appear on the Bottom Board");
-    - the low half's win rate by the pairs held among the six dealt cards ("avoid holding pairs");
-    - the Ace's share of winning lows ("the Ace is uniquely powerful").
-    """
-    relation = con.sql(
-        "SELECT seat_hole, seat_discards, seat_winners, n_players, showdown FROM hands_raw "
-        "WHERE variant = 'scarney' AND seat_discards IS NOT NULL "
-        "AND (len($runs) = 0 OR list_contains($runs, run_id)) "
-        f"USING SAMPLE {int(sample)} ROWS (reservoir, 7)",
-        params={"runs": list(runs)},
-    )
-    frame = relation.pl()
-    if frame.height == 0:
-        return {"sample_hands": 0}
-    holes = np.frombuffer("".join(frame["seat_hole"].to_list()).encode(), dtype=np.uint8)
-    fates = np.frombuffer("".join(frame["seat_discards"].to_list()).encode(), dtype=np.uint8) - ord("0")
-    players = frame["n_players"].to_numpy()
-    if not (players == players[0]).all():
-        return {"sample_hands": 0, "note": "tips need one table size per run"}
-    n = int(players[0])
-    order = "23456789TJQKA"
-    rank_of = np.full(256, -1)
-    for index, char in enumerate(order):
-        rank_of[ord(char)] = index
-    ranks = rank_of[holes[0::2]].reshape(frame.height, n, 6)
-    gone = (fates > 0).reshape(frame.height, n, 6)
-    forced = [
-        {"rank": order[r]} | rate(int(gone[ranks == r].sum()), int((ranks == r).sum())) for r in range(13)
-    ]
-    winners = frame["seat_winners"].to_numpy()
-    showdown = frame["showdown"].to_numpy()
-    low_won = ((winners[:, None] >> (10 + np.arange(n))) & 1).astype(bool) & showdown[:, None]
-    pairs = np.zeros((frame.height, n), dtype=np.int64)
-    for r in range(13):
-        pairs += (ranks == r).sum(axis=2) >= 2
-    alive = ~gone.all(axis=2) & showdown[:, None]
-    by_pairs = [
-        {"pairs_held": k} | rate(int(low_won[(pairs == k) & alive].sum()), int(((pairs == k) & alive).sum()))
-        for k in range(4)
-        if ((pairs == k) & alive).any()
-    ]
-    kept_ace = ((ranks == 12) & ~gone).any(axis=2)
-    ace_share = rate(int((low_won & kept_ace).sum()), int(low_won.sum()))
-    return {
-        "sample_hands": frame.height,
-        "forced_out_by_rank": forced,
-        "low_win_rate_by_pairs_held": by_pairs,
-        "ace_share_of_winning_lows": ace_share,
     }

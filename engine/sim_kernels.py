@@ -114,13 +114,14 @@ def _board_best(deck, board, b, hole, n, tables, per_board) -> int:
 
 @njit(cache=True)
 def simulate_cry_me_a_river(
-    u, hole, board, stake, tables, cards, strength, won, board_won, survivors, triple, winners_mask
+    u, hole, board, stake, tables, cards, strength, won, board_won, survivors, triple, winners_mask, tally
 ):
     """Cry Me A River: shares per surviving board (odd chips to the highest), best hand per board.
 
     ``winners_mask`` holds the best hand's seats per board (bits 10*b + seat); a killed
     board is only evaluated when it decides a triple scoop (one player alone best on
-    the surviving boards), otherwise its bits stay 0.
+    the surviving boards), otherwise its bits stay 0. ``tally`` accumulates the ``C_*``
+    statistic counts (see ``ingest.sim_summary``).
     """
     n_hands, n = u.shape[0], hole.shape[0]
     deck = np.empty(52, dtype=np.int8)
@@ -146,6 +147,7 @@ def simulate_cry_me_a_river(
         k = 0
         mask = np.int64(0)
         sole = -1  # the one seat alone best on every surviving board so far, -2 if none
+        split = False
         for b in range(3):
             if not alive[b]:
                 continue
@@ -159,6 +161,7 @@ def simulate_cry_me_a_river(
                     count += 1
                     who = s
             sole = who if count == 1 and sole in (-1, who) else -2
+            split = split or count > 1
             amount = base + (1 if k < odd else 0)
             k += 1
             split_among(share_won, winners, amount)
@@ -179,26 +182,51 @@ def simulate_cry_me_a_river(
                 if count != 1 or per_board[b, sole] != best:
                     owner = -2
         winners_mask[h] = mask
+        tally[C_SHOWDOWN] += 1
+        tally[C_SCOOP] += sole >= 0
+        tally[C_SPLIT] += split
+        tally[C_TRIPLE] += owner >= 0
+        tally[C_SURVIVING + n_alive] += 1
+        for b in range(3):
+            tally[C_BOARDS + (rivers[b] >> 2)] += 1
+            tally[C_KILLED + (rivers[b] >> 2)] += not alive[b]
         for s in range(n):
             triple[h, s] = s == owner
             best = np.int64(-1)
+            won_any = False
             for b in range(3):
                 if alive[b]:
                     best = max(best, per_board[b, s])
+                    won_any = won_any or ((mask >> (10 * b + s)) & 1) == 1
             strength[h, s] = best
+            tally[C_CATEGORY + (best >> 20)] += 1
+            tally[C_CATEGORY_WON + (best >> 20)] += won_any
 
+
+# Slots of the Cry Me A River statistic tally
+C_SHOWDOWN, C_SCOOP, C_SPLIT, C_TRIPLE, C_SURVIVING = 0, 1, 2, 3, 4  # C_SURVIVING + boards left (1..3)
+C_BOARDS, C_KILLED, C_CATEGORY, C_CATEGORY_WON, CRY_TALLY_SIZE = 8, 21, 34, 43, 52
 
 SCARNEY_POINTS_BY_RANK = (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1)
+# Slots of the Scarney statistic tally (every hand: held, forced, street, dead; showdown seats: the rest)
+T_HELD, T_FORCED, T_STREET, T_DEAD_ON_FLOP, T_DEAD = 0, 13, 26, 29, 30
+T_REMAINING, T_PAIRS, T_PAIRS_WON, T_LOW_WINNERS, T_LOW_WINNERS_ACE = 31, 38, 42, 46, 47
+T_LOW_POINTS, T_LOW_POINTS_WON, TALLY_SIZE = 48, 109, 170
 
 
 @njit(cache=True)
 def simulate_scarney(
     u, hole, top, bottom, bottom_street, stake, must_use, tables, points_table,
     cards, strength, low, won, won_high, won_low, discard_street, dead, ending, streets_dealt, winners_mask,
+    tally,
 ):  # fmt: skip
-    """Scarney: forced discards street by street, dead hands, high half and low half."""
+    """Scarney: forced discards street by street, dead hands, high half and low half.
+
+    ``tally`` accumulates the statistic counts of ``SCARNEY_TALLY`` (see ``ingest.sim_summary``).
+    """
     n_hands, n, n_hole = u.shape[0], hole.shape[0], hole.shape[1]
     deck = np.empty(52, dtype=np.int8)
+    rank_count = np.zeros(13, dtype=np.int64)
     alive = np.zeros(n, dtype=np.bool_)
     before = np.zeros(n, dtype=np.bool_)
     winners = np.zeros(n, dtype=np.bool_)
@@ -239,6 +267,17 @@ def simulate_scarney(
         pot = n * stake
         for s in range(n):
             dead[h, s] = not alive[s]
+            on_flop = 0
+            for j in range(n_hole):
+                rank = deck[hole[s, j]] >> 2
+                tally[T_HELD + rank] += 1
+                street = discard_street[h, s, j]
+                if street > 0:
+                    tally[T_FORCED + rank] += 1
+                    tally[T_STREET + street - 1] += 1
+                    on_flop += street == 1
+            tally[T_DEAD_ON_FLOP] += on_flop == n_hole
+            tally[T_DEAD] += not alive[s]
         n_alive = 0
         for s in range(n):
             n_alive += alive[s]
@@ -296,6 +335,29 @@ def simulate_scarney(
         winners_mask[h] = mask
         for s in range(n):
             won[h, s] = won_high[h, s] + won_low[h, s]
+            if not alive[s]:
+                continue
+            kept, ace = 0, False
+            for r in range(13):
+                rank_count[r] = 0
+            for j in range(n_hole):
+                rank = deck[hole[s, j]] >> 2
+                rank_count[rank] += 1
+                if discard_street[h, s, j] == -1:
+                    kept += 1
+                    ace = ace or rank == 12
+            pairs = 0
+            for r in range(13):
+                pairs += rank_count[r] >= 2
+            low_winner = ((mask >> (10 + s)) & 1) == 1
+            tally[T_REMAINING + kept] += 1
+            tally[T_PAIRS + pairs] += 1
+            tally[T_LOW_POINTS + low[h, s]] += 1
+            if low_winner:
+                tally[T_PAIRS_WON + pairs] += 1
+                tally[T_LOW_WINNERS] += 1
+                tally[T_LOW_WINNERS_ACE] += ace
+                tally[T_LOW_POINTS_WON + low[h, s]] += 1
 
 
 @njit(cache=True)

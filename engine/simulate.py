@@ -99,9 +99,11 @@ def simulate_chunk(
         extra["survivors"] = np.zeros((n, 3), dtype=np.bool_)
         extra["triple_scoop"] = np.zeros((n, n_players), dtype=np.bool_)
         extra["winners_mask"] = np.zeros(n, dtype=np.int64)
+        extra["tally"] = np.zeros(k.CRY_TALLY_SIZE, dtype=np.int64)
         k.simulate_cry_me_a_river(
             u, hole, board, stake, STANDARD_TABLES, cards, strength, won,
             extra["board_won"], extra["survivors"], extra["triple_scoop"], extra["winners_mask"],
+            extra["tally"],
         )  # fmt: skip
     elif game.name == "scarney":
         n_hole = hole.shape[1]
@@ -112,11 +114,13 @@ def simulate_chunk(
         extra["dead"] = np.zeros((n, n_players), dtype=np.bool_)
         extra["streets_dealt"] = np.zeros(n, dtype=np.int8)
         extra["winners_mask"] = np.zeros(n, dtype=np.int64)
+        extra["tally"] = np.zeros(k.TALLY_SIZE, dtype=np.int64)
         k.simulate_scarney(
             u, hole, board[0:1], board[1:2], lay.board_street.astype(np.int64), stake,
             bool(options["must_use_hole_card"]), STANDARD_TABLES, SCARNEY_POINTS.astype(np.int64),
             cards, strength, extra["low"], won, extra["won_high"], extra["won_low"],
             extra["discard_street"], extra["dead"], ending, extra["streets_dealt"], extra["winners_mask"],
+            extra["tally"],
         )  # fmt: skip
     elif game.name == "skoejarth":
         kickers = options["tiebreak"] == "kickers"

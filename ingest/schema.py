@@ -133,4 +133,19 @@ REJECTS = pa.schema(
     ]
 )
 
-TABLES = {"hands": HANDS, "players": PLAYERS, "actions": ACTIONS, "runs": RUNS, "rejects": REJECTS}
+SUMMARIES = pa.schema(
+    [
+        ("run_id", pa.string()),
+        ("variant", pa.string()),
+        ("shard", pa.int32()),
+        ("query", pa.string()),
+        ("key", pa.string()),
+        ("column", pa.string()),
+        ("value", pa.int64()),
+    ]
+)
+
+TABLES = {
+    "hands": HANDS, "players": PLAYERS, "actions": ACTIONS, "runs": RUNS, "rejects": REJECTS,
+    "summaries": SUMMARIES,
+}  # fmt: skip

@@ -64,6 +64,22 @@ def constant(value: str, count: int) -> pa.Array:
     return pa.DictionaryArray.from_arrays(indices, pa.array([value])).cast(pa.string())
 
 
+def _board_text(boards: np.ndarray, deck: Deck) -> pa.Array:
+    """Each hand's boards as one text, "/" between boards (one numpy pass when no card is missing)."""
+    n, n_boards, width = boards.shape
+    if boards.min() < 0:  # boards cut short: join per-board texts
+        per_board = [card_strings(boards[:, b, :], deck) for b in range(n_boards)]
+        return per_board[0] if n_boards == 1 else pc.binary_join_element_wise(*per_board, "/")
+    chars = _char_table(deck)[boards.astype(np.intp)].reshape(n, n_boards, 2 * width)
+    if n_boards > 1:
+        slash = np.full((n, n_boards, 1), ord("/"), dtype=np.uint8)
+        chars = np.concatenate([chars, slash], axis=2).reshape(n, -1)[:, :-1]
+    row = chars.shape[-1] if chars.ndim == 2 else 2 * width
+    data = np.ascontiguousarray(chars).reshape(-1)
+    offsets = np.arange(0, n * row + 1, row, dtype=np.int32)
+    return pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data))
+
+
 def hand_ids(run_id: str, shard: int, first: int, count: int) -> pa.Array:
     """``<run>:<shard>:<index>`` ids, unique in the warehouse."""
     numbers = pc.cast(pa.array(np.arange(first, first + count, dtype=np.int64)), pa.string())
@@ -90,8 +106,7 @@ def sim_hands(batch: SimBatch, run_id: str, shard: int, first: int, hand_no_base
         undealt = batch.layout.board_street[None, :] > extra["streets_dealt"][:, None]
         boards[np.broadcast_to(undealt[:, None, :], boards.shape)] = -1
     n_boards = boards.shape[1]
-    per_board = [card_strings(boards[:, b, :], deck) for b in range(n_boards)]
-    board_text = per_board[0] if n_boards == 1 else pc.binary_join_element_wise(*per_board, "/")
+    board_text = _board_text(boards, deck)
     if "survivors" in extra:
         alive = extra["survivors"] | (ending != 0)[:, None]
         surviving = (alive * (1 << np.arange(n_boards))).sum(axis=1).astype(np.int8)

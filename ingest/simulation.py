@@ -81,6 +81,27 @@ class SimSpec:
         return np.random.Generator(np.random.PCG64(np.random.SeedSequence(self.seed, spawn_key=(shard,))))
 
 
+def summary_table(counts, run_id: str, variant: str, shard: int):
+    """The summaries rows of one shard."""
+    import pyarrow as pa
+
+    from ingest.schema import SUMMARIES
+
+    keys = sorted(counts)
+    return pa.table(
+        {
+            "run_id": [run_id] * len(keys),
+            "variant": [variant] * len(keys),
+            "shard": [shard] * len(keys),
+            "query": [k[0] for k in keys],
+            "key": [k[1] for k in keys],
+            "column": [k[2] for k in keys],
+            "value": [counts[k] for k in keys],
+        },
+        schema=SUMMARIES,
+    )
+
+
 def shard_name(shard: int) -> str:
     return f"shard-{shard:05d}"
 
@@ -93,16 +114,25 @@ def run_shard(spec: SimSpec, run_id: str, data: str, shard: int) -> int:
     rng = spec.generator(shard)
     name = shard_name(shard)
     if spec.mode == "showdown":
+        from collections import Counter
+
         from engine.simulate import random_words, simulate_chunk, words_per_hand
         from ingest.sim_rows import sim_hands
+        from ingest.sim_summary import summarize
 
         words = words_per_hand(game, spec.players, spec.options)
+        counts: Counter = Counter()
+        # the summaries file is renamed into place just before the hands file, which marks the shard done
         with warehouse.writer("hands", game.name, run_id, name) as writer:
             for start in range(0, count, CHUNK):
                 size = min(CHUNK, count - start)
                 u = random_words(rng, size, words)
                 batch = simulate_chunk(game, spec.players, spec.stake, spec.options, u)
                 writer.write_table(sim_hands(batch, run_id, shard, start, first + start))
+                counts.update(summarize(batch))
+            warehouse.write(
+                "summaries", game.name, run_id, summary_table(counts, run_id, game.name, shard), name=name
+            )
         return count
     from ingest.betting_sim import write_betting_shard
 

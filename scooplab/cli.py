@@ -475,7 +475,7 @@ def stats_command(
     from analytics.stats import game_stats
 
     try:
-        stats = game_stats(connect(data), variant.value, run or [])
+        stats = game_stats(connect(data, [variant.value]), variant.value, run or [])
     except Exception as error:
         fail(" ".join(str(error).split()))
     if output is TableFormat.json:

@@ -4,6 +4,7 @@ SELECT
     count(*) AS showdown,
     count(*) FILTER (WHERE won_low) AS winning
 FROM showdown_seats
-WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id)) AND low_points IS NOT NULL
+WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id))
+    AND ($wide OR structure IS DISTINCT FROM 'all-in') AND low_points IS NOT NULL
 GROUP BY low_points
 ORDER BY low_points

@@ -1,5 +1,4 @@
--- scarney_seats: per dealt Scarney seat, cards forced out on each street, dead and voided
--- hands, and the hole cards left at the showdown (wide rows read from their digits).
+-- scarney_seats: Scarney seats dealt, cards forced out on each street, dead and voided hands.
 WITH wide AS (
     SELECT
         showdown,
@@ -9,6 +8,7 @@ WITH wide AS (
         CAST(length(seat_discards) / n_players AS INTEGER) AS n_hole
     FROM hands_raw
     WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id)) AND seat_discards IS NOT NULL
+        AND $wide
 ),
 wide_seats AS (
     SELECT
@@ -47,6 +47,5 @@ SELECT
     sum(river) AS river_discards,
     count(*) FILTER (WHERE flop = 6) AS dead_on_flop,
     count(*) FILTER (WHERE dead) AS dead,
-    count(*) FILTER (WHERE voided) AS voided,
-    histogram(remaining) FILTER (WHERE remaining IS NOT NULL) AS remaining_at_showdown
+    count(*) FILTER (WHERE voided) AS voided
 FROM per_seat

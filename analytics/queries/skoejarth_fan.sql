@@ -4,7 +4,7 @@ WITH wide AS (
         unnest(range(n_players)) AS seat, seat_hole, seat_winners, seat_strength
     FROM hands_raw
     WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id))
-        AND seat_hole IS NOT NULL AND showdown
+        AND seat_hole IS NOT NULL AND showdown AND $wide
 ),
 seats AS (
     SELECT
