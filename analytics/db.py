@@ -58,16 +58,25 @@ def _empty_select(schema: pa.Schema) -> str:
 
 
 def create_views(
-    con: duckdb.DuckDBPyConnection, warehouse: Warehouse, variants: list[str] | None = None
+    con: duckdb.DuckDBPyConnection,
+    warehouse: Warehouse,
+    variants: list[str] | None = None,
+    skip_runs: list[str] | None = None,
+    tables: tuple[str, ...] | None = None,
 ) -> None:
     """Create the raw views over the warehouse files (of some games only, if given), then every named view."""
+    skipped = tuple(f"/run={run}/" for run in skip_runs or ())
     prefix = ""
     if not warehouse.local:
         con.register_filesystem(warehouse.fs)
         protocol = warehouse.fs.protocol
         prefix = f"{protocol[0] if isinstance(protocol, tuple) else protocol}://"
     for table, schema in TABLES.items():
+        if tables is not None and table not in tables:
+            continue
         files = warehouse.files(table)
+        if skipped and table in ("hands", "players", "actions"):
+            files = [f for f in files if not any(s in f for s in skipped)]
         if variants is not None:
             keep = tuple(f"/variant={v}/" for v in variants)
             files = [f for f in files if any(k in f for k in keep)]
@@ -79,19 +88,28 @@ def create_views(
         else:
             source = _empty_select(schema)
         con.sql(f"CREATE VIEW {table}_raw AS {source}")
+    if tables is not None:
+        return
     for name in VIEW_ORDER:
         con.sql(f"CREATE VIEW {name} AS {view_sql(name)}")
 
 
-def connect(data: str | Path, variants: list[str] | None = None) -> duckdb.DuckDBPyConnection:
+def connect(
+    data: str | Path,
+    variants: list[str] | None = None,
+    skip_runs: list[str] | None = None,
+    tables: tuple[str, ...] | None = None,
+) -> duckdb.DuckDBPyConnection:
     """A connection with every view of the warehouse at ``data`` (a folder or fsspec URL).
 
-    With ``variants`` the views only read those games' partitions (faster statistics).
+    With ``variants`` the views only read those games' partitions; ``skip_runs`` leaves those
+    runs' hands, players and actions out (statistics count them from their summaries);
+    ``tables`` creates only those raw views (no named views).
     """
     con = duckdb.connect()
     con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
     con.sql("SET enable_progress_bar = false")
-    create_views(con, Warehouse(data), variants)
+    create_views(con, Warehouse(data), variants, skip_runs, tables)
     return con
 
 

@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import numpy as np
 
+from analytics.db import connect
 from analytics.exact import cry_one_board_survives, scarney_flop, seven_card_categories, wilson, z_score
 from engine.evaluate import HIGH_CATEGORIES, SKOEJARTH_CATEGORIES
 
@@ -21,35 +23,46 @@ GAMES = ("holdem", "scarney", "cry-me-a-river", "skoejarth")
 
 
 def query(
-    con: duckdb.DuckDBPyConnection, name: str, variant: str, runs: list[str], wide: bool = True
+    con: duckdb.DuckDBPyConnection,
+    name: str,
+    variant: str,
+    runs: list[str],
+    skip: list[str] | None = None,
+    only: list[str] | None = None,
 ) -> list[dict[str, Any]]:
     """Rows of a named query (``analytics/queries/<name>.sql``) as dicts.
 
-    ``wide`` false leaves showdown-mode hands out of the queries that read them row by row.
+    ``skip``: runs left out (counted from their summaries instead); ``only``: the runs whose
+    summaries are read.
     """
     sql = (QUERIES / f"{name}.sql").read_text()
     body = "\n".join(line.split("--", 1)[0] for line in sql.splitlines())
-    values = {"variant": variant, "runs": list(runs), "wide": wide}
+    values = {"variant": variant, "runs": list(runs), "skip": list(skip or []), "only": list(only or [])}
     params = {key: value for key, value in values.items() if f"${key}" in body}
     relation = con.sql(sql, params=params)
     columns = relation.columns
     return [dict(zip(columns, row, strict=True)) for row in relation.fetchall()]
 
 
+def summarized_runs(data: str | Path, variant: str, runs: list[str]) -> list[str]:
+    """Complete showdown-mode runs of a game: their statistics come from the summaries table."""
+    con = connect(data, [variant], tables=("runs",))
+    rows = con.sql(
+        "SELECT DISTINCT run_id FROM runs_raw WHERE variant = $v AND kind = 'simulation' "
+        "AND mode = 'showdown' AND status = 'complete' AND (len($r) = 0 OR list_contains($r, run_id))",
+        params={"v": variant, "r": list(runs)},
+    ).fetchall()
+    return sorted(r[0] for r in rows)
+
+
 class Counts:
-    """Statistic counts: showdown-mode hands from the stored summaries, the rest by SQL.
+    """Statistic counts: complete showdown-mode runs from their stored summaries, the rest by SQL."""
 
-    With ``use_summaries`` false every hand is counted by SQL (slow on millions of hands;
-    the tests use it to check the summaries).
-    """
-
-    def __init__(
-        self, con: duckdb.DuckDBPyConnection, variant: str, runs: list[str], use_summaries: bool = True
-    ):
-        self.con, self.variant, self.runs, self.use_summaries = con, variant, runs, use_summaries
+    def __init__(self, con: duckdb.DuckDBPyConnection, variant: str, runs: list[str], summarized: list[str]):
+        self.con, self.variant, self.runs, self.summarized = con, variant, runs, summarized
         self.stored: dict[tuple[str, str, str], int] = {}
-        if use_summaries:
-            for row in query(con, "summaries", variant, runs):
+        if summarized:
+            for row in query(con, "summaries", variant, runs, only=summarized):
                 self.stored[(row["query"], row["key"], row["column"])] = int(row["value"])
 
     def rows(self, name: str, key: str | None = None, sql: bool = True) -> list[dict[str, Any]]:
@@ -59,7 +72,7 @@ class Counts:
         """
         merged: dict[str, dict[str, Any]] = {}
         if sql:
-            for row in query(self.con, name, self.variant, self.runs, wide=not self.use_summaries):
+            for row in query(self.con, name, self.variant, self.runs, skip=self.summarized):
                 label = "" if key is None else str(row[key])
                 target = merged.setdefault(label, {} if key is None else {key: row[key]})
                 for column, value in row.items():
@@ -75,6 +88,37 @@ class Counts:
     def one(self, name: str, sql: bool = True) -> dict[str, Any]:
         rows = self.rows(name, sql=sql)
         return rows[0] if rows else {}
+
+
+def pot_distribution(histogram: dict[int, int]) -> dict[str, Any]:
+    """Mean, extremes and quantiles (linear interpolation, as DuckDB's quantile_cont) of pots."""
+    if not histogram:
+        return dict.fromkeys(("mean", "min", "p10", "p25", "median", "p75", "p90", "max"))
+    pots = sorted(histogram)
+    counts = np.array([histogram[p] for p in pots], dtype=np.int64)
+    values = np.array(pots, dtype=np.float64)
+    ends = np.cumsum(counts)
+    total = int(ends[-1])
+
+    def nth(index: int) -> float:
+        return float(values[np.searchsorted(ends, index + 1)])
+
+    def quantile(q: float) -> float:
+        position = q * (total - 1)
+        low = int(np.floor(position))
+        high = min(low + 1, total - 1)
+        return nth(low) + (position - low) * (nth(high) - nth(low))
+
+    return {
+        "mean": float((values * counts).sum() / total),
+        "min": pots[0],
+        "p10": quantile(0.1),
+        "p25": quantile(0.25),
+        "median": quantile(0.5),
+        "p75": quantile(0.75),
+        "p90": quantile(0.9),
+        "max": pots[-1],
+    }
 
 
 def rate(count: int, n: int, exact: float | None = None) -> dict[str, Any]:
@@ -110,18 +154,26 @@ def _categories(counts: Counts, variant: str, all_showdown_mode: bool) -> dict[s
 
 
 def game_stats(
-    con: duckdb.DuckDBPyConnection, variant: str, runs: list[str] | None = None, use_summaries: bool = True
+    data: str | Path, variant: str, runs: list[str] | None = None, use_summaries: bool = True
 ) -> dict[str, Any]:
-    """Every statistic of one game over the chosen runs (all runs when none are given)."""
+    """Every statistic of one game over the chosen runs (all runs when none are given).
+
+    Complete showdown-mode runs are counted from their stored summaries, and their files are
+    not read at all; everything else by SQL over the views. With ``use_summaries`` false every
+    hand is counted by SQL (slow on millions of hands; the tests check the two agree).
+    """
     if variant not in GAMES:
         raise ValueError(f"unknown game {variant!r}; choose from {', '.join(GAMES)}")
     runs = list(runs or [])
-    counts = Counts(con, variant, runs, use_summaries)
+    summarized = summarized_runs(data, variant, runs) if use_summaries else []
+    con = connect(data, [variant], skip_runs=summarized)
+    counts = Counts(con, variant, runs, summarized)
     overview = {column: 0 for column in OVERVIEW_COLUMNS} | counts.one("overview")
-    (pots,) = query(con, "pots", variant, runs)
+    pot_rows = counts.rows("pots", key="pot")
+    histogram = {int(r["pot"]): int(r["hands"]) for r in pot_rows if r["pot"] not in (None, "None")}
+    run_count = sum(int(r.get("runs", 0)) for r in pot_rows if r["pot"] in (None, "None")) + len(summarized)
     hands, showdowns = overview["hands"], overview["showdown_hands"]
     all_showdown_mode = hands > 0 and overview["showdown_mode_hands"] == hands
-    quantiles = pots["pot_quantiles"] or [None] * 5
     stats: dict[str, Any] = {
         "variant": variant,
         "runs": runs or "all",
@@ -130,16 +182,8 @@ def game_stats(
         "uncontested_hands": overview["uncontested_hands"],
         "showdown_mode_hands": overview["showdown_mode_hands"],
         "showdown_rate": rate(showdowns, hands),
-        "pot": {
-            "mean": pots["pot_mean"],
-            "min": pots["pot_min"],
-            "p10": quantiles[0],
-            "p25": quantiles[1],
-            "median": quantiles[2],
-            "p75": quantiles[3],
-            "p90": quantiles[4],
-            "max": pots["pot_max"],
-        },
+        "run_count": run_count,
+        "pot": pot_distribution(histogram),
         "scoop_rate": rate(overview["scoops"], showdowns),
         "split_rate": rate(overview["splits"], showdowns),
     }

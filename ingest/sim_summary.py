@@ -52,6 +52,7 @@ def summarize(batch: SimBatch) -> Counts:
     showdown = ending == 0
     seats = np.arange(p)
     pot = p * batch.stake
+    _add(counts, "pots", str(pot), "hands", n)  # every showdown-mode hand's pot is the stakes
     if game == "cry-me-a-river":  # counted by the compiled kernel while dealing
         _cry(counts, batch)
         for column, value in (("hands", n), ("uncontested_hands", 0), ("everyone_dead_hands", 0),

@@ -470,12 +470,11 @@ def stats_command(
     * `scooplab stats --variant scarney`
     * `scooplab stats --variant cry-me-a-river --run demo-cry-me-a-river --format json`
     """
-    from analytics.db import connect
     from analytics.report import flatten, scalars
     from analytics.stats import game_stats
 
     try:
-        stats = game_stats(connect(data, [variant.value]), variant.value, run or [])
+        stats = game_stats(str(data), variant.value, run or [])
     except Exception as error:
         fail(" ".join(str(error).split()))
     if output is TableFormat.json:
@@ -545,7 +544,9 @@ def compare_command(
         variants[run_id] = found[0][0]
     if variants[run_a] != variants[run_b]:
         fail(f"runs are of different games: {variants[run_a]} and {variants[run_b]}")
-    rows = compare(game_stats(con, variants[run_a], [run_a]), game_stats(con, variants[run_b], [run_b]))
+    rows = compare(
+        game_stats(str(data), variants[run_a], [run_a]), game_stats(str(data), variants[run_b], [run_b])
+    )
     if not all_rows and output is TableFormat.table:
         rows = [r for r in rows if r["significant"]] or rows
     _write_rows(rows, output, f"{variants[run_a]}: {run_a} (a) against {run_b} (b)")

@@ -40,9 +40,8 @@ def test_wilson_interval_is_right_on_known_values():
 
 
 def test_every_rate_is_consistent(warehouse):
-    con = connect(warehouse)
     for game in ("holdem", "scarney", "cry-me-a-river", "skoejarth"):
-        stats = game_stats(con, game, [f"s-{game}"])
+        stats = game_stats(warehouse, game, [f"s-{game}"])
         assert stats["hands"] == 30_000
         for row in flatten(stats):
             assert 0 <= row["count"] <= row["n"]
@@ -52,17 +51,16 @@ def test_every_rate_is_consistent(warehouse):
 
 
 def test_exact_references_sit_within_reach(warehouse):
-    con = connect(warehouse)
-    cry = game_stats(con, "cry-me-a-river", ["s-cry-me-a-river"])
+    cry = game_stats(warehouse, "cry-me-a-river", ["s-cry-me-a-river"])
     assert cry["surviving_boards"]["one"]["exact"] == cry_one_board_survives()
     assert abs(cry["surviving_boards"]["one"]["z"]) < 4
-    skoejarth = game_stats(con, "skoejarth", ["s-skoejarth"])
+    skoejarth = game_stats(warehouse, "skoejarth", ["s-skoejarth"])
     orphan = skoejarth["categories_showdown"][0]
     assert (orphan["count"], orphan["exact"]) == (0, 0.0)
     assert all(abs(c["z"]) < 4.5 for c in skoejarth["categories_showdown"] if c.get("z") is not None)
     stairs = next(r for r in skoejarth["rank_against_rarity"] if r["category"] == "Stairs")
     assert "Fourfold" in stairs["more_common_than"]
-    scarney = game_stats(con, "scarney", ["s-scarney"])
+    scarney = game_stats(warehouse, "scarney", ["s-scarney"])
     assert (
         abs(
             scarney["forced_discards"]["flop"]["per_player"]
@@ -76,24 +74,22 @@ def test_exact_references_sit_within_reach(warehouse):
 
 @pytest.mark.parametrize("game", ["holdem", "scarney", "cry-me-a-river", "skoejarth"])
 def test_stored_summaries_give_what_sql_over_every_hand_gives(warehouse, game):
-    con = connect(warehouse)
-    fast = game_stats(con, game)
-    slow = game_stats(con, game, use_summaries=False)
+    fast = game_stats(warehouse, game)
+    slow = game_stats(warehouse, game, use_summaries=False)
     fast.pop("tips", None)
     slow.pop("tips", None)
     assert fast == slow
 
 
 def test_mixed_sources_show_no_exact_value(warehouse):
-    stats = game_stats(connect(warehouse), "holdem")  # simulated, betting and replayed hands
+    stats = game_stats(warehouse, "holdem")  # simulated, betting and replayed hands
     assert all("exact" not in c for c in stats["categories_showdown"])
     assert stats["hands"] == 30_000 + 300 + len([p for p in (FIXTURES / "phh").rglob("*.phh")])
 
 
 def test_compare_finds_what_the_tiebreak_option_does(warehouse):
-    con = connect(warehouse)
-    rows = {r["statistic"]: r for r in compare(game_stats(con, "skoejarth", ["s-skoejarth"]),
-                                                 game_stats(con, "skoejarth", ["k"]))}  # fmt: skip
+    rows = {r["statistic"]: r for r in compare(game_stats(warehouse, "skoejarth", ["s-skoejarth"]),
+                                                 game_stats(warehouse, "skoejarth", ["k"]))}  # fmt: skip
     assert rows["split_rate"]["significant"] and rows["split_rate"]["difference"] < 0
     assert not rows["categories_showdown[category=Eyes]"]["significant"]
 

@@ -6,6 +6,6 @@ SELECT
     count(*) FILTER (WHERE won) AS winning
 FROM showdown_seats
 WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id))
-    AND ($wide OR structure IS DISTINCT FROM 'all-in')
+    AND NOT list_contains($skip, run_id)
 GROUP BY category
 ORDER BY category

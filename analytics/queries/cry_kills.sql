@@ -6,7 +6,7 @@ WITH boards AS (
         coalesce(surviving_mask, list_reduce(list_transform(surviving_boards, lambda b: 1 << b), lambda a, b: a | b)) AS alive
     FROM hands_raw
     WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id)) AND showdown
-        AND ($wide OR seat_hole IS NULL)
+        AND NOT list_contains($skip, run_id)
 )
 SELECT
     substr(texts[b + 1], 9, 1) AS rank,

@@ -5,6 +5,6 @@ SELECT
     count(*) FILTER (WHERE won_low) AS winning
 FROM showdown_seats
 WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id))
-    AND ($wide OR structure IS DISTINCT FROM 'all-in') AND low_points IS NOT NULL
+    AND NOT list_contains($skip, run_id) AND low_points IS NOT NULL
 GROUP BY low_points
 ORDER BY low_points

@@ -1,5 +1,5 @@
--- overview: hand counts and how hands ended. With $wide false, showdown-mode hands are left
--- out (their counts come from the summaries table).
+-- overview: hand counts and how hands ended. Runs in $skip are left out (their counts come
+-- from the summaries table).
 SELECT
     count(*) AS hands,
     count(*) FILTER (WHERE showdown) AS showdown_hands,
@@ -14,4 +14,4 @@ SELECT
     count(*) FILTER (WHERE structure = 'all-in') AS showdown_mode_hands
 FROM hand_outcomes
 WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id))
-    AND ($wide OR structure IS DISTINCT FROM 'all-in')
+    AND NOT list_contains($skip, run_id)

@@ -8,7 +8,7 @@ WITH wide AS (
         CAST(length(seat_discards) / n_players AS INTEGER) AS n_hole
     FROM hands_raw
     WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id)) AND seat_discards IS NOT NULL
-        AND $wide
+        AND NOT list_contains($skip, run_id)
 ),
 wide_seats AS (
     SELECT

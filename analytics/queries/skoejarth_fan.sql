@@ -4,7 +4,7 @@ WITH wide AS (
         unnest(range(n_players)) AS seat, seat_hole, seat_winners, seat_strength
     FROM hands_raw
     WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id))
-        AND seat_hole IS NOT NULL AND showdown AND $wide
+        AND seat_hole IS NOT NULL AND showdown AND NOT list_contains($skip, run_id)
 ),
 seats AS (
     SELECT
@@ -23,6 +23,7 @@ seats AS (
         won > 0
     FROM players_raw
     WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id)) AND showdown
+        AND NOT list_contains($skip, run_id)
 )
 SELECT substr('123456K', best_fan, 1) AS best_fan_card, count(*) AS hands, count(*) FILTER (WHERE won) AS won
 FROM seats

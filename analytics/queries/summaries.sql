@@ -1,5 +1,5 @@
--- summaries: the stored statistic counts of showdown-mode shards, added up.
+-- summaries: the stored statistic counts of the runs in $only (complete showdown-mode runs), added up.
 SELECT query, key, "column", sum(value) AS value
 FROM summaries_raw
-WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id))
+WHERE variant = $variant AND list_contains($only, run_id)
 GROUP BY ALL
