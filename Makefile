@@ -34,10 +34,12 @@ demo: setup
 	$(BIN)/scooplab ingest tests/fixtures/examples tests/fixtures/phh
 	@if [ -d ../shared/data/phh ]; then $(BIN)/scooplab ingest ../shared/data/phh; fi
 	$(BIN)/scooplab rankings --game skoejarth --cards 7
+	$(BIN)/scooplab stats --variant scarney --run demo-scarney
 
 bench: setup
 	$(BIN)/python benchmarks/evaluators.py
 	$(BIN)/python benchmarks/simulate.py
+	$(BIN)/python benchmarks/analytics.py
 	@if [ -d ../shared/data/phh ]; then $(BIN)/python benchmarks/ingest.py; fi
 
 lint: setup

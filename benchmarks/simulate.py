@@ -45,7 +45,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--hands", type=int, default=4_000_000)
+    parser.add_argument("--hands", type=int, default=10_000_000)
     parser.add_argument("--betting-hands", type=int, default=20_000)
     parser.add_argument(
         "--memory-hands", type=int, default=0, help="also run this many hold'em hands for memory"
