@@ -35,7 +35,7 @@ def test_same_seed_same_bytes_on_one_or_two_workers_and_dask(tmp_path, game):
     simulate(spec, str(tmp_path / "one"), run_id="r", workers=1)
     simulate(spec, str(tmp_path / "two"), run_id="r", workers=2)
     one, two = shard_bytes(tmp_path / "one"), shard_bytes(tmp_path / "two")
-    assert len(one) == 4 and one == two
+    assert len(one) == 8 and one == two  # hands and summaries of four shards
     if game == "scarney":
         simulate(spec, str(tmp_path / "dask"), run_id="r", workers=2, executor="dask")
         assert shard_bytes(tmp_path / "dask") == one
