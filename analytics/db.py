@@ -57,6 +57,15 @@ def _empty_select(schema: pa.Schema) -> str:
     return f"SELECT {columns} WHERE false"
 
 
+def _in(path: str, variants: list[str] | None) -> bool:
+    return variants is None or any(f"/variant={v}/" in path for v in variants)
+
+
+def _files_source(files: list[str], prefix: str) -> str:
+    listed = ", ".join(_quote(f if "://" in f else prefix + f) for f in files)
+    return f"SELECT * FROM read_parquet([{listed}], union_by_name = true, hive_partitioning = false)"
+
+
 def create_views(
     con: duckdb.DuckDBPyConnection,
     warehouse: Warehouse,
@@ -76,18 +85,16 @@ def create_views(
             continue
         files = warehouse.files(table)
         if skipped and table in ("hands", "players", "actions"):
+            if table == "hands":  # the summarized runs' hands stay readable for sampling
+                kept = [f for f in files if any(s in f for s in skipped) and _in(f, variants)]
+                source = _files_source(kept, prefix) if kept else _empty_select(schema)
+                con.sql(f"CREATE VIEW summarized_hands_raw AS {source}")
             files = [f for f in files if not any(s in f for s in skipped)]
-        if variants is not None:
-            keep = tuple(f"/variant={v}/" for v in variants)
-            files = [f for f in files if any(k in f for k in keep)]
-        if files:
-            listed = ", ".join(_quote(f if "://" in f else prefix + f) for f in files)
-            source = (
-                f"SELECT * FROM read_parquet([{listed}], union_by_name = true, hive_partitioning = false)"
-            )
-        else:
-            source = _empty_select(schema)
+        files = [f for f in files if _in(f, variants)]
+        source = _files_source(files, prefix) if files else _empty_select(schema)
         con.sql(f"CREATE VIEW {table}_raw AS {source}")
+    if not skipped and (tables is None or "hands" in tables):
+        con.sql(f"CREATE VIEW summarized_hands_raw AS {_empty_select(TABLES['hands'])}")
     if tables is not None:
         return
     for name in VIEW_ORDER:

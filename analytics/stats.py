@@ -276,6 +276,7 @@ def _cry(counts: Counts, overview: dict[str, Any]) -> dict[str, Any]:
         if rank in kills
     ]
     return {
+        "killed_board_best_hand_of_a_loser_rate": cry_killed_boards_sample(counts.con, counts.runs),
         "surviving_boards": {
             "one": rate(overview["one_board_survives"], showdowns, cry_one_board_survives()),
             "two": rate(overview["two_boards_survive"], showdowns, 1 - cry_one_board_survives()),
@@ -308,3 +309,64 @@ def _skoejarth(counts: Counts, stats: dict[str, Any]) -> dict[str, Any]:
         ],
         "rank_against_rarity": ranking,
     }
+
+
+def _decode(texts: list[str], width: int) -> np.ndarray:
+    """Fixed-width card texts (``AhKd...``) as an (N, width) array of standard card ids."""
+    chars = np.frombuffer("".join(texts).encode(), dtype=np.uint8).reshape(len(texts), 2 * width)
+    return RANK_CODE[chars[:, 0::2]] * 4 + SUIT_CODE[chars[:, 1::2]]
+
+
+RANK_CODE = np.zeros(256, dtype=np.int64)
+SUIT_CODE = np.zeros(256, dtype=np.int64)
+for _index, _char in enumerate("23456789TJQKA"):
+    RANK_CODE[ord(_char)] = _index
+for _index, _char in enumerate("cdhs"):
+    SUIT_CODE[ord(_char)] = _index
+
+
+def cry_killed_boards_sample(
+    con: duckdb.DuckDBPyConnection, runs: list[str], sample: int = 100_000
+) -> dict[str, Any]:
+    """How often a killed board held the best hand of a player who won nothing.
+
+    Estimated from a uniform sample of showdown-mode Cry Me A River hands (their storage
+    keeps the cards, not each killed board's result): the cards are decoded and every seat
+    evaluated on every killed board. Counts showdown hands with a killed board whose best
+    hand (alone or tied) belonged to a seat that collected no chips.
+    """
+    from engine.evaluate import evaluate_high
+
+    query_text = (
+        "SELECT seat_hole, board_text, surviving_mask, seat_winners, n_players FROM {table} "
+        "WHERE variant = 'cry-me-a-river' AND showdown AND seat_hole IS NOT NULL "
+        "AND (len($runs) = 0 OR list_contains($runs, run_id)) "
+        f"USING SAMPLE {int(sample)} ROWS (reservoir, 11)"
+    )
+    frames = [
+        con.sql(query_text.format(table=table), params={"runs": list(runs)}).pl()
+        for table in ("summarized_hands_raw", "hands_raw")
+    ]
+    hits = total = 0
+    for frame in frames:
+        for players in sorted(set(frame["n_players"].to_list())):
+            part = frame.filter(frame["n_players"] == players)
+            n = part.height
+            holes = _decode(part["seat_hole"].to_list(), 2 * players).reshape(n, players, 2)
+            boards = _decode(part["board_text"].str.replace_all("/", "").to_list(), 15).reshape(n, 3, 5)
+            alive = part["surviving_mask"].to_numpy().astype(np.int64)
+            masks = part["seat_winners"].to_numpy().astype(np.int64)
+            seats = np.arange(players)
+            won = np.zeros((n, players), dtype=bool)
+            for b in range(3):
+                won |= (((alive >> b) & 1) == 1)[:, None] & (((masks[:, None] >> (10 * b + seats)) & 1) == 1)
+            hit = np.zeros(n, dtype=bool)
+            for b in range(3):
+                killed = ((alive >> b) & 1) == 0
+                rows = np.concatenate([holes, np.repeat(boards[:, b : b + 1, :], players, axis=1)], axis=2)
+                strength = evaluate_high(rows.reshape(-1, 7).astype(np.int8)).reshape(n, players)
+                best = strength == strength.max(axis=1, keepdims=True)
+                hit |= killed & (best & ~won).any(axis=1)
+            hits += int(hit.sum())
+            total += n
+    return rate(hits, total) | {"sample_hands": total}

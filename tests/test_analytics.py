@@ -150,3 +150,29 @@ def test_query_reads_the_views(warehouse):
         app, ["query", "SELECT count(*) AS n FROM hands", "--data", str(warehouse), "--format", "json"]
     )
     assert json.loads(result.stdout)[0]["n"] > 120_000
+
+
+def test_killed_board_statistic_matches_a_direct_count(tmp_path):
+    import numpy as np
+
+    from engine.evaluate import evaluate_high
+    from engine.games import GAMES
+    from engine.simulate import random_words, simulate_chunk, words_per_hand
+
+    spec = SimSpec("cry-me-a-river", 3_000, players=3, seed=8, shard_size=3_000)
+    simulate(spec, str(tmp_path), run_id="c")
+    measured = game_stats(tmp_path, "cry-me-a-river")["killed_board_best_hand_of_a_loser_rate"]
+    game = GAMES["cry-me-a-river"]
+    batch = simulate_chunk(
+        game, 3, 100, {}, random_words(spec.check().generator(0), 3_000, words_per_hand(game, 3, {}))
+    )
+    hits = 0
+    for h in range(len(batch)):
+        losers = batch.won[h] == 0
+        for b in np.flatnonzero(~batch.extra["survivors"][h]):
+            rows = np.hstack([batch.hole[h], np.tile(batch.boards[h, b], (3, 1))]).astype(np.int8)
+            strength = evaluate_high(rows)
+            if (losers & (strength == strength.max())).any():
+                hits += 1
+                break
+    assert (measured["count"], measured["n"]) == (hits, 3_000)
