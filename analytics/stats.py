@@ -186,6 +186,7 @@ def game_stats(
         "pot": pot_distribution(histogram),
         "scoop_rate": rate(overview["scoops"], showdowns),
         "split_rate": rate(overview["splits"], showdowns),
+        "category_tie_rate": rate(overview["category_ties"], showdowns),
     }
     if hands == 0:
         return stats
@@ -202,6 +203,7 @@ def game_stats(
 OVERVIEW_COLUMNS = (
     "hands", "showdown_hands", "uncontested_hands", "everyone_dead_hands", "scoops", "splits",
     "triple_scoops", "high_low_same", "one_board_survives", "two_boards_survive", "showdown_mode_hands",
+    "category_ties",
 )  # fmt: skip
 
 

@@ -53,6 +53,9 @@ def summarize(batch: SimBatch) -> Counts:
     seats = np.arange(p)
     pot = p * batch.stake
     _add(counts, "pots", str(pot), "hands", n)  # every showdown-mode hand's pot is the stakes
+    top = batch.strength.max(axis=1) >> 20
+    holders = ((batch.strength >> 20) == top[:, None]) & (batch.strength >= 0)
+    _add(counts, "overview", "", "category_ties", (showdown & (holders.sum(axis=1) > 1)).sum())
     if game == "cry-me-a-river":  # counted by the compiled kernel while dealing
         _cry(counts, batch)
         for column, value in (("hands", n), ("uncontested_hands", 0), ("everyone_dead_hands", 0),
