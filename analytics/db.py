@@ -97,6 +97,7 @@ def create_views(
         con.sql(f"CREATE VIEW summarized_hands_raw AS {_empty_select(TABLES['hands'])}")
     if tables is not None:
         return
+    con.sql(view_sql("macros"))
     for name in VIEW_ORDER:
         con.sql(f"CREATE VIEW {name} AS {view_sql(name)}")
 

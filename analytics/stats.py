@@ -313,18 +313,12 @@ def _skoejarth(counts: Counts, stats: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _decode(texts: list[str], width: int) -> np.ndarray:
-    """Fixed-width card texts (``AhKd...``) as an (N, width) array of standard card ids."""
-    chars = np.frombuffer("".join(texts).encode(), dtype=np.uint8).reshape(len(texts), 2 * width)
-    return RANK_CODE[chars[:, 0::2]] * 4 + SUIT_CODE[chars[:, 1::2]]
-
-
-RANK_CODE = np.zeros(256, dtype=np.int64)
-SUIT_CODE = np.zeros(256, dtype=np.int64)
-for _index, _char in enumerate("23456789TJQKA"):
-    RANK_CODE[ord(_char)] = _index
-for _index, _char in enumerate("cdhs"):
-    SUIT_CODE[ord(_char)] = _index
+def _decode(codes: list[str], width: int) -> np.ndarray:
+    """Fixed-width strings of one-character card codes as an (N, width) array of card ids."""
+    return (
+        np.frombuffer("".join(codes).encode(), dtype=np.uint8).reshape(len(codes), width).astype(np.int64)
+        - 48
+    )
 
 
 def cry_killed_boards_sample(

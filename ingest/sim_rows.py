@@ -10,74 +10,64 @@ seat. Nothing here loops over hands in Python.
 
 from __future__ import annotations
 
-import functools
 import json
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from engine.cards import Deck
 from engine.games import variant_code
 from engine.games.base import Structure
 from engine.simulate import ENDINGS, SimBatch
 from ingest.schema import HANDS
 
 ALL_IN = "all-in"  # the structure column of showdown-mode hands
-_CHARS: dict[str, np.ndarray] = {}
 
 
-def _char_table(deck: Deck) -> np.ndarray:
-    if deck.name not in _CHARS:
-        table = np.zeros((deck.size, 2), dtype=np.uint8)
-        for card in range(deck.size):
-            table[card] = np.frombuffer(deck.card_text(card).encode(), dtype=np.uint8)
-        _CHARS[deck.name] = table
-    return _CHARS[deck.name]
-
-
-def card_strings(cards: np.ndarray, deck: Deck) -> pa.Array:
-    """One string per row of an (M, k) card array; negative ids (padding) are skipped.
-
-    >>> from engine.cards import STANDARD
-    >>> card_strings(np.array([[50, 45], [0, -1]]), STANDARD).to_pylist()
-    ['AhKd', '2c']
-    """
-    rows = cards.reshape(cards.shape[0], -1)
-    table = _char_table(deck)
-    if rows.size and rows.min() >= 0:  # no padding: fixed width, no masks
-        width = 2 * rows.shape[1]
-        offsets = np.arange(0, rows.shape[0] * width + 1, width, dtype=np.int32)
-        data = table[rows.astype(np.intp)].reshape(-1)
-    else:
-        valid = rows >= 0
-        offsets = np.zeros(rows.shape[0] + 1, dtype=np.int32)
-        np.cumsum(valid.sum(axis=1) * 2, out=offsets[1:])
-        data = table[rows[valid]].ravel()
-    return pa.StringArray.from_buffers(rows.shape[0], pa.py_buffer(offsets), pa.py_buffer(data))
-
-
-@functools.lru_cache(maxsize=64)
 def constant(value: str, count: int) -> pa.Array:
     """A string column holding one value, built without a Python list (and built once)."""
     indices = pa.array(np.zeros(count, dtype=np.int8))
     return pa.DictionaryArray.from_arrays(indices, pa.array([value])).cast(pa.string())
 
 
-def _board_text(boards: np.ndarray, deck: Deck) -> pa.Array:
-    """Each hand's boards as one text, "/" between boards (one numpy pass when no card is missing)."""
-    n, n_boards, width = boards.shape
+CODE_BASE = 48  # a card's code is chr(48 + id): '0' is the deck's first card
+
+
+def card_codes(cards: np.ndarray) -> pa.Array:
+    """One string of one-character card codes per row of an (M, k) card array; padding skipped.
+
+    >>> card_codes(np.array([[0, 51], [12, -1]])).to_pylist()
+    ['0c', '<']
+    """
+    rows = cards.reshape(cards.shape[0], -1)
+    if rows.size and rows.min() >= 0:
+        width = rows.shape[1]
+        offsets = np.arange(0, rows.shape[0] * width + 1, width, dtype=np.int32)
+        data = (rows.astype(np.uint8) + CODE_BASE).reshape(-1)
+    else:
+        valid = rows >= 0
+        offsets = np.zeros(rows.shape[0] + 1, dtype=np.int32)
+        np.cumsum(valid.sum(axis=1), out=offsets[1:])
+        data = rows[valid].astype(np.uint8) + CODE_BASE
+    return pa.StringArray.from_buffers(rows.shape[0], pa.py_buffer(offsets), pa.py_buffer(data))
+
+
+def _board_text(boards: np.ndarray) -> pa.Array:
+    """Each hand's boards as one text of card codes, "/" between boards."""
+    n, n_boards = boards.shape[:2]
     if boards.min() < 0:  # boards cut short: join per-board texts
-        per_board = [card_strings(boards[:, b, :], deck) for b in range(n_boards)]
+        per_board = [card_codes(boards[:, b, :]) for b in range(n_boards)]
         return per_board[0] if n_boards == 1 else pc.binary_join_element_wise(*per_board, "/")
-    chars = _char_table(deck)[boards.astype(np.intp)].reshape(n, n_boards, 2 * width)
+    chars = boards.astype(np.uint8) + CODE_BASE
     if n_boards > 1:
         slash = np.full((n, n_boards, 1), ord("/"), dtype=np.uint8)
         chars = np.concatenate([chars, slash], axis=2).reshape(n, -1)[:, :-1]
-    row = chars.shape[-1] if chars.ndim == 2 else 2 * width
-    data = np.ascontiguousarray(chars).reshape(-1)
+    chars = chars.reshape(n, -1)
+    row = chars.shape[1]
     offsets = np.arange(0, n * row + 1, row, dtype=np.int32)
-    return pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data))
+    return pa.StringArray.from_buffers(
+        n, pa.py_buffer(offsets), pa.py_buffer(np.ascontiguousarray(chars).reshape(-1))
+    )
 
 
 def hand_ids(run_id: str, shard: int, first: int, count: int) -> pa.Array:
@@ -95,7 +85,7 @@ def _per_hand(values: np.ndarray, value_type: pa.DataType) -> pa.Array:
 
 def sim_hands(batch: SimBatch, run_id: str, shard: int, first: int, hand_no_base: int) -> pa.Table:
     """The ``hands`` rows of a simulated batch, seats included."""
-    game, deck = batch.game, batch.game.deck
+    game = batch.game
     n, p = len(batch), batch.n_players
     ending = batch.ending
     extra = batch.extra
@@ -106,7 +96,7 @@ def sim_hands(batch: SimBatch, run_id: str, shard: int, first: int, hand_no_base
         undealt = batch.layout.board_street[None, :] > extra["streets_dealt"][:, None]
         boards[np.broadcast_to(undealt[:, None, :], boards.shape)] = -1
     n_boards = boards.shape[1]
-    board_text = _board_text(boards, deck)
+    board_text = _board_text(boards)
     if "survivors" in extra:
         alive = extra["survivors"] | (ending != 0)[:, None]
         surviving = (alive * (1 << np.arange(n_boards))).sum(axis=1).astype(np.int8)
@@ -130,7 +120,7 @@ def sim_hands(batch: SimBatch, run_id: str, shard: int, first: int, hand_no_base
         "ending": pa.DictionaryArray.from_arrays(pa.array(ending), pa.array(ENDINGS)).cast(pa.string()),
         "options": constant(json.dumps(batch.options, sort_keys=True), n),
         "fractional_stacks": pa.array(np.zeros(n, dtype=bool)),
-        "seat_hole": card_strings(batch.hole.reshape(n, -1), deck),
+        "seat_hole": card_codes(batch.hole.reshape(n, -1)),
         "seat_strength": _per_hand(batch.strength.astype(np.int32), pa.int32()),
         "board_text": board_text,
         "surviving_mask": pa.array(surviving),

@@ -9,9 +9,9 @@ WITH wide AS (
 seats AS (
     SELECT
         greatest(
-            instr('123456K', substr(seat_hole, 1 + 6 * seat, 1)),
-            instr('123456K', substr(seat_hole, 3 + 6 * seat, 1)),
-            instr('123456K', substr(seat_hole, 5 + 6 * seat, 1))) AS best_fan,
+            (ascii(substr(seat_hole, 1 + 3 * seat, 1)) - 48) // 4 + 1,
+            (ascii(substr(seat_hole, 2 + 3 * seat, 1)) - 48) // 4 + 1,
+            (ascii(substr(seat_hole, 3 + 3 * seat, 1)) - 48) // 4 + 1) AS best_fan,
         ((seat_winners >> seat) & 1) = 1 AS won
     FROM wide
     UNION ALL

@@ -5,7 +5,7 @@ WITH seats AS (
     SELECT
         h.hand_id, h.run_id, h.variant, h.n_players, h.big_blind, h.seat_hole, h.seat_discards,
         CAST(s.seat AS TINYINT) AS seat,
-        CAST(length(h.seat_hole) / (2 * h.n_players) AS INTEGER) AS n_hole
+        CAST(length(h.seat_hole) / h.n_players AS INTEGER) AS n_hole
     FROM hands_raw AS h
     CROSS JOIN LATERAL (SELECT unnest(range(h.n_players)) AS seat) AS s
     WHERE h.seat_hole IS NOT NULL
@@ -21,7 +21,7 @@ discards AS (
     SELECT hand_id, run_id, variant, n_players, seat, street_number,
         array_to_string(list_transform(
             list_filter(range(n_hole), lambda j: substr(seat_discards, 1 + seat * n_hole + j, 1) = CAST(street_number AS VARCHAR)),
-            lambda j: substr(seat_hole, 1 + 2 * (seat * n_hole + j), 2)), '') AS cards
+            lambda j: card_text(substr(seat_hole, 1 + seat * n_hole + j, 1), false)), '') AS cards
     FROM seats
     CROSS JOIN (VALUES (1), (2), (3)) AS streets(street_number)
     WHERE seat_discards IS NOT NULL

@@ -10,7 +10,7 @@ WITH seats AS (
     SELECT
         h.*,
         CAST(s.seat AS TINYINT) AS seat_index,
-        CAST(length(h.seat_hole) / (2 * h.n_players) AS INTEGER) AS n_hole
+        CAST(length(h.seat_hole) / h.n_players AS INTEGER) AS n_hole
     FROM hands AS h
     CROSS JOIN LATERAL (SELECT unnest(range(h.n_players)) AS seat) AS s
     WHERE h.seat_hole IS NOT NULL
@@ -18,7 +18,7 @@ WITH seats AS (
 cards AS (
     SELECT
         *,
-        substr(seat_hole, 1 + seat_index * 2 * n_hole, 2 * n_hole) AS dealt,
+        cards_text(substr(seat_hole, 1 + seat_index * n_hole, n_hole), variant = 'skoejarth') AS dealt,
         coalesce(substr(seat_discards, 1 + seat_index * n_hole, n_hole), repeat('0', n_hole)) AS fate,
         seat_strength[seat_index + 1] AS strength,
         CAST(1 AS BIGINT) << seat_index AS bit,
