@@ -110,6 +110,8 @@ class HandState:
         self._hole_due = [0] * n
         self._board_due = 0
         self._discards_unsettled = False
+        self._due: dict[int, set[int]] = {}
+        self._discard_street = game.streets[0].name
         self._set_bet_sizes(antes, blinds, min_bet, small_bet, big_bet, starting_bet)
         self._post_forced_bets()
         self._start_deals()
@@ -197,8 +199,10 @@ class HandState:
         cards: tuple[int, ...] = (),
         board: int | None = None,
         automatic: bool = False,
+        street: str | None = None,
     ) -> None:
-        self.actions.append(Action(self._street.name, seat, kind, amount, cards, board, automatic))
+        name = street or self._street.name
+        self.actions.append(Action(name, seat, kind, amount, cards, board, automatic))
 
     def _fail(self, text: str | Callable[[], str], why: str) -> None:
         raise IllegalAction(f"{text() if callable(text) else text}: {why}")
@@ -271,6 +275,9 @@ class HandState:
         self._board_due = 0
         if self.game.discard_board is not None:
             self._discards_unsettled = True
+            self._discard_street = self._street.name
+            # what must go before the next action; a card still held then voids its hand
+            self._due = {seat: set(cards) for seat, cards in self.forced_discards().items()}
         self._maybe_start_betting()
 
     # -- forced discards (Scarney) ---------------------------------------------------------------
@@ -307,7 +314,8 @@ class HandState:
             else:
                 self._fail(text, f"{shown} is not among {seat_name(seat)}'s hole cards")
             self.discarded[seat].append(card)
-        self._record(seat, "discard", cards=tuple(cards))
+            self._due.get(seat, set()).discard(card)
+        self._record(seat, "discard", cards=tuple(cards), street=self._discard_street)
         self._discards_unsettled = True
 
     def apply_forced_discards(self) -> dict[int, list[int]]:
@@ -323,6 +331,10 @@ class HandState:
         if not self._discards_unsettled or self.phase == "over":
             return
         self._discards_unsettled = False
+        for seat, kept in self._due.items():
+            if kept and not self.folded[seat]:
+                self.voided[seat] = True  # did not discard in time: the hand is voided
+        self._due = {}
         live = self.live_seats
         dying = [s for s in live if not self.hole[s] and self.dealt_hole[s]]
         if not dying:
@@ -495,9 +507,9 @@ class HandState:
             self._fail(text, f"above the maximum {word} to {high}")
         self._move(seat, to - self.bets[seat])
         self._record(seat, word, amount=to)
-        self.raise_count += 1
         others = {s for s in self.live_seats if s != seat and self.stacks[s] > 0}
         if is_full_raise(self.structure, limits, to, self.game.raise_rule):
+            self.raise_count += 1  # a short all-in does not use up a bet or raise
             self.last_increment = to - current
             self.acted = {seat: to}
         else:
@@ -610,14 +622,34 @@ class HandState:
         )
 
     def _pots(self, folded: list[bool]) -> list[Pot]:
-        """Pots built on live bets; the antes are dead money in the main pot."""
+        """Pots built on live bets; the antes are dead money in the main pot.
+
+        A player all in for an ante alone (no live chips) still plays for the antes: the
+        antes up to that player's own form pots of their own, which every player still in
+        with live chips also contests. The rest of the antes go to the main pot.
+        """
         live = [c - a for c, a in zip(self.contributed, self.antes_paid, strict=True)]
         pots = build_pots(live, folded)
-        antes = sum(self.antes_paid)
-        if not pots:
-            return [Pot(antes, tuple(s for s in range(self.n) if not folded[s]))]
-        pots[0] = Pot(pots[0].amount + antes, pots[0].eligible)
-        return pots
+        ante_only = sorted({self.antes_paid[s] for s in range(self.n) if not folded[s] and live[s] == 0})
+        ante_pots: list[Pot] = []
+        previous = 0
+        for level in ante_only:
+            if level <= 0:
+                continue
+            amount = sum(min(a, level) - min(a, previous) for a in self.antes_paid)
+            eligible = tuple(
+                s for s in range(self.n) if not folded[s] and (live[s] > 0 or self.antes_paid[s] >= level)
+            )
+            ante_pots.append(Pot(amount, eligible))
+            previous = level
+        rest = sum(self.antes_paid) - sum(p.amount for p in ante_pots)
+        if pots:
+            pots[0] = Pot(pots[0].amount + rest, pots[0].eligible)
+        elif ante_pots:
+            ante_pots[-1] = Pot(ante_pots[-1].amount + rest, ante_pots[-1].eligible)
+        else:
+            pots = [Pot(rest, tuple(s for s in range(self.n) if not folded[s]))]
+        return ante_pots + pots
 
     def _contenders(self) -> list[int]:
         contenders = []

@@ -733,3 +733,50 @@ def test_short_all_ins_that_add_up_to_a_full_raise_reopen_the_betting():
     # with p5 folding, only 50 was added since p3 acted: p3 may not raise
     with pytest.raises(HandError, match="not reopened"):
         replay(two_short_all_ins("p5 f"))
+
+
+def test_a_player_all_in_for_the_ante_plays_for_the_antes():
+    # p1 puts in only a 10 ante; p2 and p3 bet 40 each. Antes 30 form a pot all three play for
+    # (p1's aces win it), the 80 of live bets only p2 and p3 (p2's kings): 30, 1030, 950.
+    fields = holdem([10, 1000, 1000], [
+        "d dh p1 AcAd", "d dh p2 KcKd", "d dh p3 QcQd", "p2 cbr 40", "p3 cc",
+        "d db AhAs2c", "p2 cc", "p3 cc", "d db 3d", "p2 cc", "p3 cc", "d db 7h", "p2 cc", "p3 cc",
+    ])  # fmt: skip
+    fields["antes"] = [10, 10, 10]
+    fields["blinds_or_straddles"] = [0, 0, 0]
+    fields["min_bet"] = 20
+    assert replay(fields).state.stacks == [30, 1030, 950]
+
+
+def test_skoejarth_short_all_in_does_not_use_up_the_raise():
+    # trunk: p1 bets 10, p2 is all in for 13 (less than the doubling raise to 20): p3, who has
+    # not acted, may still make the one raise of the round.
+    fields = skoejarth(["d dh p1 1b2b3b", "d dh p2 4b5b6b", "d dh p3 KbKcKo", "p2 cc", "p3 cc",
+                        "d db 1c2c", "p1 cbr 10", "p2 cbr 13", "p3 cbr 40"])  # fmt: skip
+    fields["starting_stacks"] = [50, 16, 50]
+    state, _, _ = build_state(fields)
+    for action in fields["actions"]:
+        apply_action(state, action)
+    assert state.bets[2] == 40
+
+
+def test_a_late_forced_discard_voids_the_hand_and_keeps_its_street():
+    # the flop's Bottom Board forces out p2's 7c; p2 bets before discarding it: voided.
+    fields = scarney([100, 100], [
+        "d dh p1 2c3c4c5c6cAd", "d dh p2 7cKdKhQdQhJd", "p2 cc", "p1 cc",
+        "d db AhKc2d/7s8s9s", "p1 cc", "p2 cc", "p2 sd 7c",
+        "d db Th/9h", "p1 cc", "p2 cc", "d db 3h/Ts", "p1 cc", "p2 cc",
+    ])  # fmt: skip
+    replayed = replay(fields)
+    assert replayed.state.voided == [False, True]
+    assert replayed.state.stacks == [102, 98]
+
+
+def test_discards_after_an_all_in_keep_the_street_that_forced_them():
+    fields = scarney([100, 100], [
+        "d dh p1 2c3c4c5c6cAd", "d dh p2 7cKdKhQdQhJd", "p2 cbr 100", "p1 cc",
+        "d db AhKc2d/7s8s9s", "p2 sd 7c", "d db Th/9h", "d db 3h/Ts",
+    ])  # fmt: skip
+    state = replay(fields).state
+    (discard,) = [a for a in state.actions if a.kind == "discard"]
+    assert discard.street == "flop"
