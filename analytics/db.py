@@ -23,6 +23,7 @@ from ingest.schema import TABLES
 from ingest.warehouse import Warehouse
 
 VIEWS_DIR = Path(__file__).parent / "views"
+BESIDE_HANDS = ("players", "actions", "summaries")
 # creation order: each view only reads raw tables and views created before it
 VIEW_ORDER = (
     "hands", "seat_players", "players", "seat_actions", "actions", "runs", "rejects", "showdown_seats",
@@ -80,10 +81,13 @@ def create_views(
         con.register_filesystem(warehouse.fs)
         protocol = warehouse.fs.protocol
         prefix = f"{protocol[0] if isinstance(protocol, tuple) else protocol}://"
+    hands_files = set(warehouse.files("hands"))
     for table, schema in TABLES.items():
         if tables is not None and table not in tables:
             continue
         files = warehouse.files(table)
+        if table in BESIDE_HANDS:  # only files whose hands file was written (the last of a batch)
+            files = [f for f in files if f.replace(f"/{table}/", "/hands/", 1) in hands_files]
         if skipped and table in ("hands", "players", "actions"):
             if table == "hands":  # the summarized runs' hands stay readable for sampling
                 kept = [f for f in files if any(s in f for s in skipped) and _in(f, variants)]
@@ -157,14 +161,27 @@ def read_only(data: str | Path) -> Iterator[duckdb.DuckDBPyConnection]:
 
 
 def run_query(data: str | Path, sql: str, limit: int | None = None) -> pa.Table:
-    """Run untrusted read-only SQL over the views; errors become ``QueryError`` (one line)."""
-    with read_only(data) as con:
-        try:
+    """Run untrusted read-only SQL over the views; errors become ``QueryError`` (one line).
+
+    Only one SELECT (or EXPLAIN) statement is accepted: nothing that copies, creates,
+    attaches or sets anything, even inside the warehouse folder.
+    """
+    try:
+        statements = duckdb.extract_statements(sql)
+    except duckdb.Error as error:
+        raise QueryError(" ".join(str(error).split())) from None
+    if len(statements) != 1:
+        raise QueryError(f"one query at a time, please ({len(statements)} statements given)")
+    kind = statements[0].type
+    if kind not in (duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN):
+        raise QueryError(f"only queries are allowed, not {kind.name} statements (the console is read-only)")
+    try:
+        with read_only(data) as con:
             relation = con.sql(sql)
             if relation is None:
                 raise QueryError("the statement returned no rows (only queries are allowed)")
             if limit is not None:
                 relation = relation.limit(limit)
             return relation.to_arrow_table()
-        except duckdb.Error as error:
-            raise QueryError(" ".join(str(error).split())) from None
+    except (duckdb.Error, OSError) as error:
+        raise QueryError(" ".join(str(error).split())) from None

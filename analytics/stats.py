@@ -333,16 +333,15 @@ def cry_killed_boards_sample(
     """
     from engine.evaluate import evaluate_high
 
+    columns = "seat_hole, board_text, surviving_mask, seat_winners, n_players, variant, showdown, run_id"
     query_text = (
-        "SELECT seat_hole, board_text, surviving_mask, seat_winners, n_players FROM {table} "
+        f"SELECT * FROM (SELECT {columns} FROM summarized_hands_raw "
+        f"UNION ALL SELECT {columns} FROM hands_raw) "
         "WHERE variant = 'cry-me-a-river' AND showdown AND seat_hole IS NOT NULL "
         "AND (len($runs) = 0 OR list_contains($runs, run_id)) "
         f"USING SAMPLE {int(sample)} ROWS (reservoir, 11)"
     )
-    frames = [
-        con.sql(query_text.format(table=table), params={"runs": list(runs)}).pl()
-        for table in ("summarized_hands_raw", "hands_raw")
-    ]
+    frames = [con.sql(query_text, params={"runs": list(runs)}).pl()]
     hits = total = 0
     for frame in frames:
         for players in sorted(set(frame["n_players"].to_list())):

@@ -45,6 +45,8 @@ class HandResult:
     outcomes: tuple[SeatOutcome, ...]
     surviving_boards: tuple[int, ...]
     refunded: list[int] = field(default_factory=list)
+    split: bool = False  # some pot or share was divided among tied hands
+    split: bool = False  # some pot or share was divided among tied hands
 
 
 def seat_name(seat: int) -> str:
@@ -617,9 +619,11 @@ class HandState:
                 options=self.options,
             )
         )
-        return self._close(
+        result = self._close(
             "showdown", list(showdown.won), showdown.outcomes, showdown.surviving_boards, refunded
         )
+        result.split = showdown.split
+        return result
 
     def _pots(self, folded: list[bool]) -> list[Pot]:
         """Pots built on live bets; the antes are dead money in the main pot.

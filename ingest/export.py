@@ -6,6 +6,7 @@ import os
 import uuid
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
@@ -19,11 +20,17 @@ def export_hands(warehouse: Warehouse, variant: str, out: str | Path, runs: list
     """
     condition = ds.field("variant") == variant
     if runs:
-        condition = condition & pc.is_in(ds.field("run_id"), value_set=__import__("pyarrow").array(runs))
+        condition = condition & pc.is_in(ds.field("run_id"), value_set=pa.array(runs))
     table = warehouse.read("hands", ["phh", "run_id", "hand_index"], condition)
+    where = f" in runs {', '.join(runs)}" if runs else ""
     if table.num_rows == 0:
-        where = f" in runs {', '.join(runs)}" if runs else ""
         raise ValueError(f"no {variant} hands{where} in {warehouse.root}")
+    table = table.filter(pc.is_valid(table.column("phh")))
+    if table.num_rows == 0:
+        raise ValueError(
+            f"the {variant} hands{where} are showdown-mode simulations, stored without PHH "
+            "(simulate in betting mode for hands with a full history)"
+        )
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     temporary = out.with_name(f".tmp-{uuid.uuid4().hex}-{out.name}")

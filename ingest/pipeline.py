@@ -66,6 +66,9 @@ def ingest(
     """Ingest every hand under ``paths`` into ``warehouse``."""
     paths = [str(p) for p in paths]
     report = IngestReport(check_name("run id", run_id or new_run_id("ingest")))
+    taken = warehouse.read("runs", ["run_id", "kind"]).to_pylist()
+    if any(r["run_id"] == report.run_id and r["kind"] != "ingest" for r in taken):
+        raise ValueError(f"run {report.run_id} is a simulation run; give the ingest another --run-id")
     known = warehouse.hand_ids()
     rows: dict[str, HandRows] = {}
     rejects = Columns(REJECTS)
@@ -81,6 +84,9 @@ def ingest(
             replayed = replay(raw.fields)
         except HandError as error:
             _reject(report, rejects, raw, variant, str(error), on_reject)
+            continue
+        except (ValueError, TypeError, OverflowError, ArithmeticError) as error:  # never lose the batch
+            _reject(report, rejects, raw, variant, f"cannot replay: {error}", on_reject)
             continue
         identity = hand_id(raw.fields)
         if identity in known:
@@ -137,10 +143,14 @@ def _reject(report, rejects: Columns, raw: RawHand, variant: str, error: str, on
 
 
 def _flush(warehouse: Warehouse, game: str, run_id: str, batch: HandRows) -> None:
-    # players and actions first: a hand row is the last thing to appear
-    warehouse.write("players", game, run_id, batch.players.to_arrow())
-    warehouse.write("actions", game, run_id, batch.actions.to_arrow())
-    warehouse.write("hands", game, run_id, batch.hands.to_arrow())
+    """Write a batch as three files of one name, the hands file last: the views read players
+    and actions files only beside their hands file, so an interrupted flush leaves nothing visible."""
+    import uuid
+
+    name = f"part-{uuid.uuid4().hex[:12]}"
+    warehouse.write("players", game, run_id, batch.players.to_arrow(), name=name)
+    warehouse.write("actions", game, run_id, batch.actions.to_arrow(), name=name)
+    warehouse.write("hands", game, run_id, batch.hands.to_arrow(), name=name)
 
 
 def _write_rejects(warehouse: Warehouse, run_id: str, rejects: Columns) -> None:

@@ -30,6 +30,7 @@ STANDARD_FIELDS = frozenset(
     }
 )  # fmt: skip
 _SEAT = re.compile(r"^p([1-9][0-9]*)$")
+MAX_CHIPS = 2**53  # whole numbers a float holds exactly, far within int64
 
 
 class HandError(ValueError):
@@ -58,6 +59,8 @@ def chips(value: Any, what: str) -> int:
             raise HandError(f"{what} is {value}: an unknown amount cannot be replayed")
         if value != int(value):
             raise HandError(f"{what} is {value}: chips are whole numbers")
+    if not -MAX_CHIPS <= value <= MAX_CHIPS:
+        raise HandError(f"{what} is {value}: more chips than scooplab counts (at most {MAX_CHIPS:,})")
     return int(value)
 
 
@@ -170,6 +173,9 @@ def replay(fields: dict[str, Any]) -> Replay:
     actions = fields.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise HandError("actions must be an array of strings")
+    hand = fields.get("hand")
+    if isinstance(hand, int) and not 0 <= hand < 2**62:
+        raise HandError(f"hand is {hand}: a hand number must be between 0 and 2**62")
     notes = [
         f"unknown field {name!r} kept"
         for name in fields

@@ -95,6 +95,7 @@ class HandRows:
             pot=pot,
             showdown=showdown,
             ending=result.ending,
+            split=result.split,
             boards=[format_cards(board, deck) for board in state.boards],
             surviving_boards=list(result.surviving_boards) if showdown else list(range(len(state.boards))),
             options=json.dumps(state.options, sort_keys=True),

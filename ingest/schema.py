@@ -21,6 +21,7 @@ HANDS = pa.schema(
         ("pot", pa.int64()),
         ("showdown", pa.bool_()),
         ("ending", pa.string()),
+        ("split", pa.bool_()),  # a pot or share was divided among tied hands (wide rows: null)
         ("boards", pa.list_(pa.string())),
         ("surviving_boards", pa.list_(pa.int8())),
         ("options", pa.string()),

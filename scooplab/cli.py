@@ -268,9 +268,12 @@ def rankings_command(
 
 
 DataOption = Annotated[
-    Path,
-    typer.Option("--data", "-d", help="The warehouse folder.", envvar="SCOOPLAB_DATA"),
+    str,
+    typer.Option(
+        "--data", "-d", help="The warehouse: a folder or an fsspec URL (s3://...).", envvar="SCOOPLAB_DATA"
+    ),
 ]
+DEFAULT_DATA = "data/warehouse"
 MAX_REJECTS_SHOWN = 20
 
 
@@ -279,7 +282,7 @@ def ingest_command(
     paths: Annotated[
         list[Path], typer.Argument(help="PHH files (.phh, .phhs), folders or .tar.gz archives.")
     ],
-    data: DataOption = Path("data/warehouse"),
+    data: DataOption = DEFAULT_DATA,
     run_id: Annotated[str | None, typer.Option("--run-id", help="Name of this run (default: new).")] = None,
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.table,
 ) -> None:
@@ -308,7 +311,7 @@ def ingest_command(
     try:
         with progress_bar("ingesting") as tick:
             report = ingest(paths, Warehouse(data), run_id=run_id, on_reject=on_reject, on_hand=tick)
-    except ValueError as error:
+    except (ValueError, OSError) as error:
         fail(str(error))
     if shown > MAX_REJECTS_SHOWN:
         typer.echo(
@@ -329,7 +332,7 @@ def ingest_command(
 def export_command(
     variant: Annotated[Game, typer.Option("--variant", "-v", help="Which game's hands.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="The .phhs file to write.")],
-    data: DataOption = Path("data/warehouse"),
+    data: DataOption = DEFAULT_DATA,
     run: Annotated[list[str] | None, typer.Option("--run", help="Only these runs (repeatable).")] = None,
 ) -> None:
     """Write stored hands back as a PHH .phhs file (ingesting it gives the same rows).
@@ -384,7 +387,7 @@ def simulate_command(
     ] = Executor.local,
     scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address.")] = None,
     shard_size: Annotated[int, typer.Option("--shard-size", help="Hands per shard.")] = 200_000,
-    data: DataOption = Path("data/warehouse"),
+    data: DataOption = DEFAULT_DATA,
     run_id: Annotated[
         str | None, typer.Option("--run-id", help="Name the run; the same name resumes it.")
     ] = None,
@@ -439,7 +442,7 @@ def simulate_command(
     try:
         with progress_bar("simulating", total=spec.hands) as advance:
             report = simulate(spec, str(data), run_id, count, executor.value, scheduler, on_progress=advance)
-    except ValueError as error:
+    except (ValueError, OSError) as error:
         fail(str(error))
     summary = report.summary() | {"seed": spec.seed, "variant": game.name}
     if output is OutputFormat.json:
@@ -457,7 +460,7 @@ def simulate_command(
 def stats_command(
     variant: Annotated[Game, typer.Option("--variant", "-v", help="Which game.")],
     run: Annotated[list[str] | None, typer.Option("--run", help="Only these runs (repeatable).")] = None,
-    data: DataOption = Path("data/warehouse"),
+    data: DataOption = DEFAULT_DATA,
     output: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
 ) -> None:
     """Per-game statistics with 95% intervals and exact values where combinatorics gives them.
@@ -513,7 +516,7 @@ def _display(row: dict) -> dict:
 def compare_command(
     run_a: Annotated[str, typer.Argument(help="The first run id.")],
     run_b: Annotated[str, typer.Argument(help="The second run id.")],
-    data: DataOption = Path("data/warehouse"),
+    data: DataOption = DEFAULT_DATA,
     output: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
     all_rows: Annotated[
         bool, typer.Option("--all", help="Show every statistic, not only the differences.")
@@ -555,7 +558,7 @@ def compare_command(
 @app.command("query")
 def query_command(
     sql: Annotated[str, typer.Argument(help="One read-only SQL query over the views.")],
-    data: DataOption = Path("data/warehouse"),
+    data: DataOption = DEFAULT_DATA,
     output: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
     limit: Annotated[int, typer.Option("--limit", help="At most this many rows (table format).")] = 200,
 ) -> None:

@@ -124,12 +124,15 @@ def test_stats_on_an_empty_warehouse_says_what_to_do(tmp_path):
 @pytest.mark.parametrize(
     ("sql", "message"),
     [
-        ("CREATE TABLE x AS SELECT 1", "read-only"),
-        ("INSERT INTO hands_raw SELECT * FROM hands_raw", "not an table"),
-        ("ATTACH '/tmp/other.duckdb' AS other", "file system operations are disabled"),
-        ("COPY (SELECT 1) TO '/tmp/out.csv'", "file system operations are disabled"),
+        ("CREATE TABLE x AS SELECT 1", "not CREATE statements"),
+        ("CREATE TEMP TABLE x AS SELECT 1", "not CREATE statements"),
+        ("INSERT INTO hands_raw SELECT * FROM hands_raw", "not INSERT statements"),
+        ("ATTACH '/tmp/other.duckdb' AS other", "not ATTACH statements"),
+        ("COPY (SELECT 1) TO '/tmp/out.csv'", "not COPY statements"),
         ("SELECT * FROM read_csv('/etc/passwd')", "file system operations are disabled"),
-        ("SET enable_external_access = true", "configuration has been locked"),
+        ("SELECT * FROM read_parquet('/tmp/**/*.parquet')", "file system operations are disabled"),
+        ("SET enable_external_access = true", "not SET statements"),
+        ("SELECT 1; SELECT 2", "one query at a time"),
         ("SELECT nonsense FROM hands", "Referenced column"),
     ],
 )
@@ -139,6 +142,17 @@ def test_query_refuses_writes_attach_copy_and_outside_files(warehouse, sql, mess
     result = runner.invoke(app, ["query", sql, "--data", str(warehouse)])
     assert result.exit_code == 2
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_query_cannot_write_into_the_warehouse(warehouse):
+    target = next(warehouse.rglob("shard-00000.parquet"))
+    before = target.read_bytes()
+    with pytest.raises(QueryError, match="not COPY statements"):
+        run_query(warehouse, f"COPY (SELECT 42 AS x) TO '{target}' (FORMAT parquet)")
+    with pytest.raises(QueryError, match="not COPY statements"):
+        run_query(warehouse, f"COPY (SELECT 42 AS x) TO '{target.parent}/extra.parquet' (FORMAT parquet)")
+    assert target.read_bytes() == before
+    assert not (target.parent / "extra.parquet").exists()
 
 
 def test_query_reads_the_views(warehouse):

@@ -201,3 +201,34 @@ def test_fast_toml_path_agrees_with_tomllib():
     assert fast >= len(texts) // 2
     for odd in ("a = Infinity", "a = null", "a = [1,\n2]", "a = 1_000", "a = {b = 1}", "a.b = 1"):
         assert fast_loads(odd) is None
+
+
+def test_an_interrupted_ingest_leaves_no_rows_and_reruns_cleanly(tmp_path, monkeypatch):
+    from analytics.db import connect
+
+    warehouse = Warehouse(tmp_path)
+    original = Warehouse.write
+
+    def dies_before_hands(self, table, *args, **kwargs):
+        if table == "hands":
+            raise KeyboardInterrupt  # killed after the players and actions files
+        return original(self, table, *args, **kwargs)
+
+    monkeypatch.setattr(Warehouse, "write", dies_before_hands)
+    with pytest.raises(KeyboardInterrupt):
+        ingest([FIXTURES / "phh"], warehouse, run_id="i")
+    monkeypatch.setattr(Warehouse, "write", original)
+    assert connect(tmp_path).sql("SELECT count(*) FROM players").fetchall() == [(0,)]
+    report = ingest([FIXTURES / "phh"], warehouse, run_id="i")
+    con = connect(tmp_path)
+    players = con.sql("SELECT count(*) FROM players").fetchall()[0][0]
+    seats = con.sql("SELECT sum(n_players) FROM hands").fetchall()[0][0]
+    assert report.hands > 0 and players == seats
+
+
+def test_ingest_refuses_a_simulation_run_id(tmp_path):
+    from ingest.simulation import SimSpec, simulate
+
+    simulate(SimSpec("holdem", 100, seed=1), str(tmp_path), run_id="s")
+    with pytest.raises(ValueError, match="run s is a simulation run"):
+        ingest([FIXTURES / "examples"], Warehouse(tmp_path), run_id="s")

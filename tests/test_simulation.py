@@ -130,3 +130,26 @@ def test_bad_options_get_a_clear_error(tmp_path, args, message):
     result = CliRunner().invoke(app, ["simulate", *args, "--data", str(tmp_path)])
     assert result.exit_code == 2
     assert message in result.stderr
+
+
+def test_the_command_line_takes_an_fsspec_url():
+    data = "memory://scooplab-cli-test"
+    result = CliRunner().invoke(
+        app,
+        [
+            "simulate",
+            "--variant",
+            "skoejarth",
+            "--hands",
+            "2000",
+            "--seed",
+            "1",
+            "--data",
+            data,
+            "--format",
+            "json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert Warehouse(data).read("hands").num_rows == 2000
+    assert not Path("memory:").exists()

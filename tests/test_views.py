@@ -45,7 +45,7 @@ def test_players_view_of_simulated_hands_matches_the_state_machine(tmp_path, nam
     # the statistics views agree whichever way a hand is stored (wide, or row by row)
     other = Warehouse(tmp_path / "rows")
     for table_name in ("hands", "players", "actions"):
-        other.write(table_name, name, "v", getattr(expected, table_name).to_arrow())
+        other.write(table_name, name, "v", getattr(expected, table_name).to_arrow(), name="part")
     for view, order in (("hand_outcomes", "hand_id"), ("showdown_seats", "hand_id, seat")):
         columns = "* EXCLUDE (source, structure)"
         wide = connect(tmp_path).sql(f"SELECT {columns} FROM {view} ORDER BY {order}").fetchall()

@@ -47,15 +47,7 @@ raw AS (
     SELECT
         h.hand_id, h.run_id, h.variant, h.source, h.structure, h.showdown, h.ending, h.pot, h.n_players,
         h.showdown AND bool_or(p.scoop) AS scoop,
-        h.showdown AND (
-            count(*) FILTER (WHERE p.won_high > 0 AND p.high_strength = w.best_high) > 1
-            OR count(*) FILTER (WHERE p.won_low > 0 AND p.low_points = w.best_low) > 1
-            OR (h.variant NOT IN ('scarney', 'cry-me-a-river')
-                AND count(*) FILTER (WHERE p.won > 0 AND p.high_strength = w.best) > 1)
-            OR count(*) FILTER (WHERE p.board_won[1] > 0) > 1
-            OR count(*) FILTER (WHERE p.board_won[2] > 0) > 1
-            OR count(*) FILTER (WHERE p.board_won[3] > 0) > 1
-        ) AS split,
+        h.showdown AND coalesce(h.split, false) AS split,
         bool_or(p.triple_scoop) AS triple_scoop,
         CASE WHEN h.variant = 'scarney' AND h.showdown THEN bool_or(p.won_high > 0 AND p.won_low > 0) END
             AS high_low_same,
@@ -74,7 +66,7 @@ raw AS (
     ) AS w USING (hand_id)
     WHERE h.seat_hole IS NULL
     GROUP BY h.hand_id, h.run_id, h.variant, h.source, h.structure, h.showdown, h.ending, h.pot, h.n_players,
-        h.surviving_boards
+        h.surviving_boards, h.split
 )
 SELECT * FROM wide_outcomes
 UNION ALL BY NAME

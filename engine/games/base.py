@@ -104,6 +104,7 @@ class ShowdownResult:
     won: tuple[int, ...]
     outcomes: tuple[SeatOutcome, ...]
     surviving_boards: tuple[int, ...]
+    split: bool = False  # some pot or share was divided among tied hands
 
 
 ShowdownRule = Callable[[ShowdownInput], ShowdownResult]

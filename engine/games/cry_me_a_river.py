@@ -57,6 +57,7 @@ def showdown(hand: ShowdownInput) -> ShowdownResult:
     survivors = surviving_boards([board[-1] for board in hand.boards])
     strengths = [high_strengths(hand.contenders, hand.hole_cards, board) for board in hand.boards]
     won = [0] * n
+    split = False
     board_won = [[0] * len(BOARDS) for _ in range(n)]
     for pot in hand.pots:
         seats = contenders_of(pot.eligible, hand.contenders)
@@ -64,6 +65,7 @@ def showdown(hand: ShowdownInput) -> ShowdownResult:
         for board, share in zip(survivors, shares, strict=True):
             live = [s for s in seats if s in strengths[board]]
             winners = best_seats(strengths[board], live) if live else seats
+            split |= bool(live) and len(winners) > 1
             for seat, chips in award(share, winners, won).items():
                 board_won[seat][board] += chips
     triple = None
@@ -86,7 +88,7 @@ def showdown(hand: ShowdownInput) -> ShowdownResult:
             )
         else:
             outcomes.append(SeatOutcome(board_won=tuple(board_won[seat])))
-    return ShowdownResult(tuple(won), tuple(outcomes), survivors)
+    return ShowdownResult(tuple(won), tuple(outcomes), survivors, split)
 
 
 SPEC = GameSpec(

@@ -46,10 +46,13 @@ def showdown(hand: ShowdownInput) -> ShowdownResult:
     n = len(hand.hole_cards)
     strengths = high_strengths(hand.contenders, hand.hole_cards, hand.boards[0])
     won = [0] * n
+    split = False
     for pot in hand.pots:
         seats = contenders_of(pot.eligible, hand.contenders)
         live = [s for s in seats if s in strengths]
-        award(pot.amount, best_seats(strengths, live) if live else seats, won)
+        winners = best_seats(strengths, live) if live else seats
+        split |= bool(live) and len(winners) > 1
+        award(pot.amount, winners, won)
     outcomes = tuple(
         SeatOutcome(
             high_category=HIGH_CATEGORIES[int(high_category(strengths[s]))],
@@ -59,7 +62,7 @@ def showdown(hand: ShowdownInput) -> ShowdownResult:
         else SeatOutcome()
         for s in range(n)
     )
-    return ShowdownResult(tuple(won), outcomes, (0,))
+    return ShowdownResult(tuple(won), outcomes, (0,), split)
 
 
 SPEC = GameSpec(

@@ -67,6 +67,7 @@ def showdown(hand: ShowdownInput) -> ShowdownResult:
         row = np.array([hand.hole_cards[seat]], dtype=np.int8)
         points[seat] = int(low_points(row)[0])
     won, won_high, won_low = [0] * n, [0] * n, [0] * n
+    split = False
     for pot in hand.pots:
         eligible = contenders_of(pot.eligible, hand.contenders)
         live = [s for s in eligible if s in high]
@@ -74,9 +75,11 @@ def showdown(hand: ShowdownInput) -> ShowdownResult:
             award(pot.amount, eligible, won)
             continue
         low_half = pot.amount // 2
-        for seat, chips in award(pot.amount - low_half, best_seats(high, live), won).items():
+        high_winners, low_winners = best_seats(high, live), best_seats(points, live, lowest=True)
+        split |= len(high_winners) > 1 or len(low_winners) > 1
+        for seat, chips in award(pot.amount - low_half, high_winners, won).items():
             won_high[seat] += chips
-        for seat, chips in award(low_half, best_seats(points, live, lowest=True), won).items():
+        for seat, chips in award(low_half, low_winners, won).items():
             won_low[seat] += chips
     outcomes = tuple(
         SeatOutcome(
@@ -90,7 +93,7 @@ def showdown(hand: ShowdownInput) -> ShowdownResult:
         else SeatOutcome(won_high=won_high[s], won_low=won_low[s])
         for s in range(n)
     )
-    return ShowdownResult(tuple(won), outcomes, (TOP, BOTTOM))
+    return ShowdownResult(tuple(won), outcomes, (TOP, BOTTOM), split)
 
 
 SPEC = GameSpec(

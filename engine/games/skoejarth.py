@@ -44,10 +44,13 @@ def showdown(hand: ShowdownInput) -> ShowdownResult:
         values = evaluate_skoejarth(rows, hand.options.get("tiebreak", "highest_card"))
         strengths = dict(zip(seats, values.tolist(), strict=True))
     won = [0] * n
+    split = False
     for pot in hand.pots:
         eligible = contenders_of(pot.eligible, hand.contenders)
         live = [s for s in eligible if s in strengths]
-        award(pot.amount, best_seats(strengths, live) if live else eligible, won)
+        winners = best_seats(strengths, live) if live else eligible
+        split |= bool(live) and len(winners) > 1
+        award(pot.amount, winners, won)
     outcomes = tuple(
         SeatOutcome(
             high_category=SKOEJARTH_CATEGORIES[int(skoejarth_category(strengths[s]))],
@@ -57,7 +60,7 @@ def showdown(hand: ShowdownInput) -> ShowdownResult:
         else SeatOutcome()
         for s in range(n)
     )
-    return ShowdownResult(tuple(won), outcomes, (0,))
+    return ShowdownResult(tuple(won), outcomes, (0,), split)
 
 
 SPEC = GameSpec(
