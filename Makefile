@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test test-fast demo bench lint format clean
+.PHONY: setup browser test test-fast demo bench lint format clean
 
 setup: $(STAMP)
 
@@ -16,7 +16,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-test: setup
+# Debian's Chromium for the browser test (browsers cannot be downloaded here; root installs it)
+browser:
+	@test -x /usr/bin/chromium || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+	  || echo "scooplab: could not install Debian's chromium; the browser test will be skipped"
+
+test: setup browser
 	$(BIN)/python -m pytest
 
 test-fast: setup
@@ -35,6 +40,7 @@ demo: setup
 	@if [ -d ../shared/data/phh ]; then $(BIN)/scooplab ingest ../shared/data/phh; fi
 	$(BIN)/scooplab rankings --game skoejarth --cards 7
 	$(BIN)/scooplab stats --variant scarney --run demo-scarney
+	$(BIN)/scooplab dashboard
 
 bench: setup
 	$(BIN)/python benchmarks/evaluators.py

@@ -581,6 +581,37 @@ def query_command(
     _write_rows(table.to_pylist(), output)
 
 
+@app.command("dashboard")
+def dashboard_command(
+    data: DataOption = DEFAULT_DATA,
+    port: Annotated[int, typer.Option("--port", help="Port to serve on.")] = 8501,
+    host: Annotated[str, typer.Option("--host", help="Address to serve on.")] = "127.0.0.1",
+    open_browser: Annotated[bool, typer.Option("--open/--no-open", help="Open a browser tab.")] = False,
+) -> None:
+    """Serve the Streamlit dashboard over a warehouse (on 127.0.0.1 unless told otherwise).
+
+    Examples:
+
+    * `scooplab dashboard`
+    * `scooplab dashboard --data /tmp/warehouse --port 8600`
+    """
+    import os
+    import subprocess
+
+    app_file = Path(__file__).resolve().parents[1] / "dashboards" / "app.py"
+    environment = dict(os.environ, SCOOPLAB_DATA=str(data))
+    typer.echo(f"scooplab dashboard: http://{host}:{port} (warehouse {data}); Ctrl-C stops it", err=True)
+    command = [
+        sys.executable, "-m", "streamlit", "run", str(app_file), "--server.port", str(port),
+        "--server.address", host, "--server.headless", "true" if not open_browser else "false",
+        "--browser.gatherUsageStats", "false", "--theme.base", "light",
+    ]  # fmt: skip
+    try:
+        raise typer.Exit(subprocess.call(command, env=environment))
+    except KeyboardInterrupt:
+        raise typer.Exit(0) from None
+
+
 @contextmanager
 def progress_bar(label: str, total: int | None = None) -> Iterator[Callable[..., None]]:
     """A progress bar (hands, hands/s, time left) on a terminal; nothing when not a terminal."""

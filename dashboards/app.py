@@ -1,0 +1,34 @@
+"""The scooplab dashboard: ``scooplab dashboard`` serves it (``streamlit run dashboards/app.py``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import streamlit as st
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as a script by streamlit
+    sys.path.insert(0, str(ROOT))
+
+from dashboards import data  # noqa: E402
+
+st.set_page_config(page_title="scooplab", page_icon="🂡", layout="wide")
+HERE = Path(__file__).parent / "pages"
+pages = {
+    "Warehouse": [st.Page(HERE / "overview.py", title="Overview", default=True)],
+    "Games": [
+        st.Page(HERE / "scarney.py", title="Scarney"),
+        st.Page(HERE / "cry_me_a_river.py", title="Cry Me A River"),
+        st.Page(HERE / "skoejarth.py", title="Skœjarth"),
+        st.Page(HERE / "holdem.py", title="Hold'em"),
+    ],
+    "Explore": [
+        st.Page(HERE / "players.py", title="Players"),
+        st.Page(HERE / "replayer.py", title="Hand replayer"),
+        st.Page(HERE / "compare.py", title="Compare runs"),
+        st.Page(HERE / "sql.py", title="SQL"),
+    ],
+}
+st.sidebar.caption(f"Warehouse: `{data.data_path()}`")
+st.navigation(pages).run()

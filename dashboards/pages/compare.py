@@ -1,0 +1,27 @@
+"""Compare two runs of a game: every rate side by side, with a significance test."""
+
+import polars as pl
+import streamlit as st
+
+from dashboards import data, widgets
+
+st.title("Compare runs")
+path = data.data_path()
+runs = data.runs(path)
+if runs.height == 0:
+    widgets.no_data()
+    st.stop()
+variant = st.selectbox("Game", list(data.GAMES), format_func=data.GAMES.get)
+options = sorted(set(runs.filter(pl.col("variant") == variant)["run_id"].to_list()))
+if len(options) < 2:
+    st.info("Two runs of this game are needed: simulate it again with another option, e.g. "
+            "`scooplab simulate --variant skoejarth --rule tiebreak=kickers`.")  # fmt: skip
+    st.stop()
+left, right = st.columns(2)
+run_a = left.selectbox("Run A", options, index=0)
+run_b = right.selectbox("Run B", options, index=1)
+rows = pl.DataFrame(data.compare(path, variant, run_a, run_b))
+only = st.toggle("Only significant differences", value=True)
+if only and rows.height:
+    rows = rows.filter(pl.col("significant"))
+st.dataframe(rows, hide_index=True, width="stretch")

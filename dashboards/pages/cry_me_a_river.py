@@ -1,0 +1,30 @@
+"""Cry Me A River: surviving boards, kills by river rank, scoops and triple scoops."""
+
+import streamlit as st
+
+from dashboards import widgets
+from dashboards.pages._game import header
+
+stats = header("cry-me-a-river")
+if stats:
+    survivors = stats["surviving_boards"]
+    left, right = st.columns(2)
+    with left:
+        widgets.rate_chart(
+            [{"boards": "one", **survivors["one"]}, {"boards": "two", **survivors["two"]}],
+            "boards",
+            "Boards surviving the river (red: exact)",
+        )
+    with right:
+        widgets.rate_chart(
+            stats["kills_by_river_rank"], "river_rank", "Boards killed, by river rank", list("23456789TJQKA")
+        )
+    columns = st.columns(3)
+    with columns[0]:
+        widgets.metric_rate("Scoops", stats["scoop_rate"])
+    with columns[1]:
+        widgets.metric_rate("Triple scoops", stats["triple_scoop_rate"])
+    with columns[2]:
+        widgets.metric_rate(
+            "A killed board held a loser's best hand", stats["killed_board_best_hand_of_a_loser_rate"]
+        )

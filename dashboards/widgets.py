@@ -1,0 +1,86 @@
+"""Shared page pieces: filters kept in the URL, rate charts, cards drawn as cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import altair as alt
+import polars as pl
+import streamlit as st
+
+from dashboards import data
+
+SUITS = {"c": ("♣", "#1b7f3b"), "d": ("♦", "#1f5fd1"), "h": ("♥", "#c62828"), "s": ("♠", "#222222")}
+SKOEJARTH_SUITS = {"b": ("𐃉", "#8d5a2b"), "c": ("♥︎", "#c62828"), "o": ("◉", "#b8860b"), "s": ("⚔", "#37474f")}
+
+
+def run_filter(variant: str | None = None) -> list[str]:
+    """A multiselect of runs, kept in the page address (``?runs=a,b``)."""
+    frame = data.runs(data.data_path())
+    if variant:
+        frame = frame.filter(pl.col("variant") == variant)
+    options = sorted(set(frame["run_id"].to_list()))
+    chosen = [r for r in st.query_params.get("runs", "").split(",") if r in options]
+    picked = st.sidebar.multiselect("Runs (none: all)", options, default=chosen, key=f"runs-{variant}")
+    st.query_params["runs"] = ",".join(picked)
+    return picked
+
+
+def no_data() -> None:
+    st.info(
+        "No hands here yet. Simulate some, or ingest hand histories, then reload:\n\n"
+        "```\nscooplab simulate --variant scarney --hands 1000000\n"
+        "scooplab ingest path/to/hands.phhs\n```"
+    )
+
+
+def metric_rate(label: str, value: dict[str, Any] | None) -> None:
+    if not value or value.get("rate") is None:
+        st.metric(label, "—")
+        return
+    low, high = value["ci95"]
+    st.metric(
+        label,
+        f"{100 * value['rate']:.2f}%",
+        help=f"95% interval {100 * low:.2f}–{100 * high:.2f}%, n = {value['n']:,}",
+    )
+
+
+def rate_chart(rows: list[dict[str, Any]], key: str, title: str, sort: list[str] | None = None) -> None:
+    """Bars of observed rates with their 95% intervals, and ticks at the exact values if known."""
+    if not rows:
+        return
+    frame = pl.DataFrame(
+        {
+            key: [str(r[key]) for r in rows],
+            "rate": [r["rate"] or 0.0 for r in rows],
+            "low": [r["ci95"][0] or 0.0 for r in rows],
+            "high": [r["ci95"][1] or 0.0 for r in rows],
+            "exact": [r.get("exact") for r in rows],
+            "count": [r["count"] for r in rows],
+        }
+    )
+    x = alt.X(f"{key}:N", sort=sort or [str(r[key]) for r in rows], title=None)
+    base = alt.Chart(frame.to_pandas())
+    layers = [
+        base.mark_bar(opacity=0.8).encode(x=x, y=alt.Y("rate:Q", title="rate", axis=alt.Axis(format="%")),
+                                          tooltip=[key, alt.Tooltip("rate:Q", format=".4%"), "count"]),
+        base.mark_rule(color="black").encode(x=x, y="low:Q", y2="high:Q"),
+    ]  # fmt: skip
+    if frame["exact"].is_not_null().any():
+        layers.append(base.mark_tick(color="#d62728", thickness=3, size=18).encode(x=x, y="exact:Q"))
+    st.altair_chart(alt.layer(*layers).properties(title=title, height=260), width="stretch")
+
+
+def cards_html(text: str, skoejarth: bool = False) -> str:
+    """Cards as rank + coloured suit symbol (Skœjarth: Batons, Cups, Coins, Swords)."""
+    suits = SKOEJARTH_SUITS if skoejarth else SUITS
+    out = []
+    for i in range(0, len(text or ""), 2):
+        rank, suit = text[i], text[i + 1]
+        symbol, colour = suits.get(suit, (suit, "#444"))
+        out.append(
+            f"<span style='display:inline-block;border:1px solid #bbb;border-radius:4px;padding:1px 4px;"
+            f"margin:1px;background:#fff;color:{colour};font-weight:600'>{rank}{symbol}</span>"
+        )
+    return "".join(out)

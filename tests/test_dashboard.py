@@ -1,0 +1,162 @@
+"""The dashboard: every page's logic with Streamlit's AppTest, then the real app in headless Chromium."""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ingest.pipeline import ingest
+from ingest.simulation import SimSpec, simulate
+from ingest.warehouse import Warehouse
+from tests.test_ingest import FIXTURES
+
+APP = str(Path(__file__).resolve().parents[1] / "dashboards" / "app.py")
+PAGES = {
+    "pages/overview.py": "Overview",
+    "pages/scarney.py": "Scarney",
+    "pages/cry_me_a_river.py": "Cry Me A River",
+    "pages/skoejarth.py": "Skœjarth",
+    "pages/holdem.py": "Hold'em",
+    "pages/players.py": "Players",
+    "pages/replayer.py": "Hand replayer",
+    "pages/compare.py": "Compare runs",
+    "pages/sql.py": "SQL",
+}
+CHARTED = (
+    "pages/overview.py",
+    "pages/scarney.py",
+    "pages/cry_me_a_river.py",
+    "pages/skoejarth.py",
+    "pages/holdem.py",
+)
+
+
+@pytest.fixture(scope="module")
+def warehouse(tmp_path_factory):
+    root = tmp_path_factory.mktemp("dash")
+    for game in ("scarney", "cry-me-a-river", "skoejarth", "holdem"):
+        simulate(SimSpec(game, 20_000, players=4, seed=1), str(root), run_id=f"s-{game}")
+    simulate(SimSpec("scarney", 20_000, players=4, seed=2, options={"must_use_hole_card": True}), str(root),
+             run_id="s-scarney-must-use")  # fmt: skip
+    simulate(SimSpec("holdem", 300, players=4, seed=3, mode="betting", policies=("tag", "random")), str(root),
+             run_id="bet")  # fmt: skip
+    ingest([FIXTURES / "phh", FIXTURES / "examples"], Warehouse(root), run_id="phh")
+    return root
+
+
+def app(data: Path, page: str | None = None) -> AppTest:
+    os.environ["SCOOPLAB_DATA"] = str(data)
+    test = AppTest.from_file(APP, default_timeout=90)
+    test.run()
+    if page:
+        test.switch_page(page).run()
+    return test
+
+
+@pytest.mark.parametrize("page", list(PAGES))
+def test_every_page_renders_without_an_exception(warehouse, page):
+    test = app(warehouse, page)
+    assert not test.exception, [e.value for e in test.exception]
+    assert not test.error, [e.value for e in test.error]
+    assert test.title[0].value in (PAGES[page], "scooplab")
+    if page in CHARTED:
+        assert len(test.get("vega_lite_chart")) >= 1
+
+
+def test_run_filter_lives_in_the_address(warehouse):
+    test = app(warehouse)
+    test.query_params["runs"] = "s-scarney-must-use"
+    test.switch_page("pages/scarney.py").run()
+    assert test.metric[0].value == "20,000"
+    assert (
+        test.query_params["runs"] == ["s-scarney-must-use"]
+        or test.query_params["runs"] == "s-scarney-must-use"
+    )
+
+
+def test_an_empty_warehouse_explains_what_to_do(tmp_path):
+    for page in ("pages/overview.py", "pages/scarney.py", "pages/replayer.py"):
+        test = app(tmp_path, page)
+        assert not test.exception
+        assert any("scooplab simulate" in info.value for info in test.info)
+
+
+def test_bad_sql_shows_duckdbs_message_not_a_traceback(warehouse):
+    test = app(warehouse, "pages/sql.py")
+    test.text_area[0].input("SELECT nonsense FROM hands").run()
+    assert not test.exception
+    assert "Referenced column" in test.error[0].value
+    test.text_area[0].input("COPY (SELECT 1) TO '/tmp/x.csv'").run()
+    assert "not COPY statements" in test.error[0].value
+    test.text_area[0].input("SELECT variant, count(*) AS n FROM hands GROUP BY 1").run()
+    assert not test.error and test.dataframe[0].value.shape[0] == 4
+
+
+def test_the_replayer_shows_a_chosen_hand(warehouse):
+    test = app(warehouse)
+    test.query_params["hand"] = "s-scarney:0:7"
+    test.switch_page("pages/replayer.py").run()
+    assert not test.exception
+    text = " ".join(m.value for m in test.markdown)
+    assert "Top Board" in text and "Bottom Board" in text
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic",
+]  # fmt: skip
+BROWSER_PAGES = [
+    ("", "scooplab"), ("scarney", "Scarney"), ("cry_me_a_river", "Cry Me A River"), ("skoejarth", "Skœjarth"),
+    ("holdem", "Hold'em"), ("players", "Players"), ("replayer", "Hand replayer"), ("compare", "Compare runs"),
+    ("sql", "SQL"),
+]  # fmt: skip
+
+
+@pytest.mark.skipif(
+    not shutil.which(CHROMIUM), reason="Debian's chromium is not installed (make test installs it)"
+)
+def test_every_page_in_a_real_browser(warehouse, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "scooplab.cli", "dashboard", "--data", str(warehouse), "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    shots = Path(__file__).parent / "artifacts"
+    shots.mkdir(exist_ok=True)
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            with socket.socket() as sock:
+                if sock.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.3)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            for path, title in BROWSER_PAGES:
+                page.goto(f"http://127.0.0.1:{port}/{path}", wait_until="networkidle")
+                page.get_by_role("heading", name=title).first.wait_for(timeout=60_000)
+                page.wait_for_timeout(1500)
+                assert page.locator("[data-testid='stException']").count() == 0, path
+                if path in ("", "scarney", "cry_me_a_river", "skoejarth", "holdem"):
+                    page.locator("canvas, svg.marks").first.wait_for(timeout=30_000)
+                page.screenshot(path=str(shots / f"{path or 'overview'}.png"), full_page=True)
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
