@@ -8,13 +8,12 @@ from engine.cards import NO_CARD, STANDARD
 from engine.evaluate import HIGH_CATEGORIES, evaluate_high, high_category
 from engine.games.base import (
     GameSpec,
-    SeatOutcome,
     ShowdownInput,
     ShowdownResult,
     Street,
     Structure,
 )
-from engine.games.showdown import award, best_seats, contenders_of
+from engine.games.showdown import best_hand_takes_each_pot
 
 STREETS = (
     Street("preflop", hole_cards=2),
@@ -43,24 +42,9 @@ def high_strengths(
 
 def showdown(hand: ShowdownInput) -> ShowdownResult:
     """Each pot to the best hand among its eligible seats; ties split it."""
-    n = len(hand.hole_cards)
     strengths = high_strengths(hand.contenders, hand.hole_cards, hand.boards[0])
-    won = [0] * n
-    split = False
-    for pot in hand.pots:
-        seats = contenders_of(pot.eligible, hand.contenders)
-        live = [s for s in seats if s in strengths]
-        winners = best_seats(strengths, live) if live else seats
-        split |= bool(live) and len(winners) > 1
-        award(pot.amount, winners, won)
-    outcomes = tuple(
-        SeatOutcome(
-            high_category=HIGH_CATEGORIES[int(high_category(strengths[s]))],
-            high_strength=strengths[s],
-        )
-        if s in strengths
-        else SeatOutcome()
-        for s in range(n)
+    won, outcomes, split = best_hand_takes_each_pot(
+        hand, strengths, lambda strength: HIGH_CATEGORIES[int(high_category(strength))]
     )
     return ShowdownResult(tuple(won), outcomes, (0,), split)
 

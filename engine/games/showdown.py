@@ -26,3 +26,29 @@ def contenders_of(eligible: tuple[int, ...], contenders: frozenset[int]) -> list
     """Eligible seats that can still win; if none can, every eligible seat shares."""
     live = [s for s in eligible if s in contenders]
     return live or list(eligible)
+
+
+def best_hand_takes_each_pot(hand, strengths: dict[int, int], category_name) -> tuple[list[int], tuple, bool]:
+    """Each pot to the best strength among its eligible seats (ties split it).
+
+    Returns chips won per seat, each seat's outcome (category name and strength for the seats
+    that showed a hand) and whether some pot was split among tied hands.
+    """
+    from engine.games.base import SeatOutcome
+
+    n = len(hand.hole_cards)
+    won = [0] * n
+    split = False
+    for pot in hand.pots:
+        eligible = contenders_of(pot.eligible, hand.contenders)
+        live = [s for s in eligible if s in strengths]
+        winners = best_seats(strengths, live) if live else eligible
+        split |= bool(live) and len(winners) > 1
+        award(pot.amount, winners, won)
+    outcomes = tuple(
+        SeatOutcome(high_category=category_name(strengths[s]), high_strength=strengths[s])
+        if s in strengths
+        else SeatOutcome()
+        for s in range(n)
+    )
+    return won, outcomes, split

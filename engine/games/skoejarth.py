@@ -15,13 +15,12 @@ from engine.games.base import (
     GameSpec,
     RaiseRule,
     RuleOption,
-    SeatOutcome,
     ShowdownInput,
     ShowdownResult,
     Street,
     Structure,
 )
-from engine.games.showdown import award, best_seats, contenders_of
+from engine.games.showdown import best_hand_takes_each_pot
 
 STREETS = (
     Street("fan", hole_cards=3, call_only=True),
@@ -33,7 +32,6 @@ STREETS = (
 
 def showdown(hand: ShowdownInput) -> ShowdownResult:
     """Each pot to the best Skœjarth hand; ties (under the tiebreak option) split it."""
-    n = len(hand.hole_cards)
     seats = sorted(hand.contenders)
     strengths: dict[int, int] = {}
     if seats:
@@ -43,22 +41,8 @@ def showdown(hand: ShowdownInput) -> ShowdownResult:
             rows[row, : len(cards)] = cards
         values = evaluate_skoejarth(rows, hand.options.get("tiebreak", "highest_card"))
         strengths = dict(zip(seats, values.tolist(), strict=True))
-    won = [0] * n
-    split = False
-    for pot in hand.pots:
-        eligible = contenders_of(pot.eligible, hand.contenders)
-        live = [s for s in eligible if s in strengths]
-        winners = best_seats(strengths, live) if live else eligible
-        split |= bool(live) and len(winners) > 1
-        award(pot.amount, winners, won)
-    outcomes = tuple(
-        SeatOutcome(
-            high_category=SKOEJARTH_CATEGORIES[int(skoejarth_category(strengths[s]))],
-            high_strength=strengths[s],
-        )
-        if s in strengths
-        else SeatOutcome()
-        for s in range(n)
+    won, outcomes, split = best_hand_takes_each_pot(
+        hand, strengths, lambda strength: SKOEJARTH_CATEGORIES[int(skoejarth_category(strength))]
     )
     return ShowdownResult(tuple(won), outcomes, (0,), split)
 
