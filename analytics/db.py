@@ -73,9 +73,11 @@ def create_views(
     variants: list[str] | None = None,
     skip_runs: list[str] | None = None,
     tables: tuple[str, ...] | None = None,
+    only_paths: list[str] | None = None,
 ) -> None:
     """Create the raw views over the warehouse files (of some games only, if given), then every named view."""
     skipped = tuple(f"/run={run}/" for run in skip_runs or ())
+    wanted = tuple(only_paths) if only_paths is not None else None
     prefix = ""
     if not warehouse.local:
         con.register_filesystem(warehouse.fs)
@@ -95,6 +97,8 @@ def create_views(
                 con.sql(f"CREATE VIEW summarized_hands_raw AS {source}")
             files = [f for f in files if not any(s in f for s in skipped)]
         files = [f for f in files if _in(f, variants)]
+        if wanted is not None and table != "runs":
+            files = [f for f in files if any(w in f for w in wanted)]
         source = _files_source(files, prefix) if files else _empty_select(schema)
         con.sql(f"CREATE VIEW {table}_raw AS {source}")
     if not skipped and (tables is None or "hands" in tables):
@@ -111,17 +115,19 @@ def connect(
     variants: list[str] | None = None,
     skip_runs: list[str] | None = None,
     tables: tuple[str, ...] | None = None,
+    only_paths: list[str] | None = None,
 ) -> duckdb.DuckDBPyConnection:
     """A connection with every view of the warehouse at ``data`` (a folder or fsspec URL).
 
     With ``variants`` the views only read those games' partitions; ``skip_runs`` leaves those
     runs' hands, players and actions out (statistics count them from their summaries);
-    ``tables`` creates only those raw views (no named views).
+    ``tables`` creates only those raw views (no named views); ``only_paths`` reads only the
+    files whose path contains one of these texts (looking one hand up in its file is quick).
     """
     con = duckdb.connect()
     con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
     con.sql("SET enable_progress_bar = false")
-    create_views(con, Warehouse(data), variants, skip_runs, tables)
+    create_views(con, Warehouse(data), variants, skip_runs, tables, only_paths)
     return con
 
 

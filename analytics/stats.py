@@ -322,7 +322,7 @@ def _decode(codes: list[str], width: int) -> np.ndarray:
 
 
 def cry_killed_boards_sample(
-    con: duckdb.DuckDBPyConnection, runs: list[str], sample: int = 100_000
+    con: duckdb.DuckDBPyConnection, runs: list[str], sample: int = 50_000
 ) -> dict[str, Any]:
     """How often a killed board held the best hand of a player who won nothing.
 

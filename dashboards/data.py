@@ -6,6 +6,8 @@ Pages call these and nothing else, so every number on screen comes from ``analyt
 from __future__ import annotations
 
 import os
+import random
+import re
 from typing import Any
 
 import polars as pl
@@ -55,6 +57,42 @@ def user_query(data: str, text: str, limit: int = 10_000) -> tuple[pl.DataFrame 
         return pl.from_arrow(run_query(data, text, limit=limit)), None
     except QueryError as error:
         return None, str(error)
+
+
+SIMULATED_ID = re.compile(r"^(?P<run>[A-Za-z0-9._-]+):(?P<shard>\d+):\d+$")
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def shard_connection(data: str, run_id: str, shard: int):
+    return connect(data, only_paths=[f"/run={run_id}/shard-{shard:05d}."])
+
+
+@st.cache_data(show_spinner=False, ttl=60, max_entries=64)
+def hand(data: str, hand_id: str) -> tuple[dict | None, pl.DataFrame, pl.DataFrame]:
+    """One hand, its players and its actions (a simulated hand is looked up in its shard's file)."""
+    match = SIMULATED_ID.match(hand_id)
+    con = shard_connection(data, match["run"], int(match["shard"])) if match else connection(data)
+    cursor = con.cursor()
+    params = {"id": hand_id}
+    hands = cursor.sql("SELECT * FROM hands WHERE hand_id = $id", params=params).pl()
+    if hands.height == 0:
+        return None, pl.DataFrame(), pl.DataFrame()
+    players = cursor.sql("SELECT * FROM players WHERE hand_id = $id ORDER BY seat", params=params).pl()
+    actions = cursor.sql(
+        "SELECT street, seat, action, amount, cards, board FROM actions WHERE hand_id = $id ORDER BY seq",
+        params=params,
+    ).pl()
+    return hands.row(0, named=True), players, actions
+
+
+def random_hand(data: str, condition: str) -> str | None:
+    """A random hand id among (at most the first 200,000) hands matching a condition on hands_raw."""
+    found = sql(
+        data,
+        f"SELECT hand_id FROM (SELECT hand_id FROM hands_raw WHERE {condition} LIMIT 200000) "
+        f"USING SAMPLE 1 ROWS (reservoir, {random.randrange(1 << 30)})",
+    )
+    return found["hand_id"][0] if found.height else None
 
 
 def hand_counts(data: str) -> pl.DataFrame:

@@ -14,16 +14,40 @@ SUITS = {"c": ("♣", "#1b7f3b"), "d": ("♦", "#1f5fd1"), "h": ("♥", "#c62828
 SKOEJARTH_SUITS = {"b": ("𐃉", "#8d5a2b"), "c": ("♥︎", "#c62828"), "o": ("◉", "#b8860b"), "s": ("⚔", "#37474f")}
 
 
+def _choice(label: str, options: list[str], key: str) -> str:
+    """A sidebar select box whose value lives in the page address (``?key=value``)."""
+    current = st.query_params.get(key, options[0])
+    index = options.index(current) if current in options else 0
+    value = st.sidebar.selectbox(label, options, index=index, key=f"filter-{key}")
+    st.query_params[key] = value
+    return value
+
+
 def run_filter(variant: str | None = None) -> list[str]:
-    """A multiselect of runs, kept in the page address (``?runs=a,b``)."""
+    """Sidebar filters (source, player count, runs), kept in the page address.
+
+    Returns the runs to show; an empty list means every run.
+    """
     frame = data.runs(data.data_path())
     if variant:
         frame = frame.filter(pl.col("variant") == variant)
+    source = _choice("Source", ["all", "simulation", "phh"], "source")
+    counts = sorted({str(p) for p in frame["players"].to_list() if p is not None})
+    players = _choice("Players (simulations)", ["all", *counts], "players")
+    filtered = source != "all" or players != "all"
+    if source != "all":
+        frame = frame.filter(pl.col("kind") == ("simulation" if source == "simulation" else "ingest"))
+    if players != "all":
+        frame = frame.filter(pl.col("players") == int(players))
     options = sorted(set(frame["run_id"].to_list()))
     chosen = [r for r in st.query_params.get("runs", "").split(",") if r in options]
     picked = st.sidebar.multiselect("Runs (none: all)", options, default=chosen, key=f"runs-{variant}")
     st.query_params["runs"] = ",".join(picked)
-    return picked
+    if picked:
+        return picked
+    if filtered:
+        return options or ["(no run matches)"]
+    return []
 
 
 def no_data() -> None:

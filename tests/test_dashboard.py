@@ -160,3 +160,16 @@ def test_every_page_in_a_real_browser(warehouse, tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+def test_source_and_player_filters_live_in_the_address(warehouse):
+    test = app(warehouse)
+    test.query_params["source"] = "phh"
+    test.switch_page("pages/scarney.py").run()
+    assert test.metric[0].value == "1"  # the one replayed Scarney example hand
+    test = app(warehouse)
+    test.query_params["source"] = "simulation"
+    test.query_params["players"] = "4"
+    test.switch_page("pages/cry_me_a_river.py").run()
+    assert test.metric[0].value == "20,000"
+    assert not test.exception

@@ -12,26 +12,29 @@ if data.empty(path):
 FILTERS = {
     "any hand": "true",
     "Scarney: everyone left died at once": "variant = 'scarney' AND ending = 'everyone_dead'",
-    "Scarney: a dead player": "variant = 'scarney' AND hand_id IN (SELECT hand_id FROM players WHERE dead)",
-    "Cry Me A River: two boards killed": "variant = 'cry-me-a-river' AND len(surviving_boards) = 1",
-    "a split pot": "hand_id IN (SELECT hand_id FROM hand_outcomes WHERE split)",
+    "Scarney: a dead player": "variant = 'scarney' AND (regexp_matches(seat_discards, '^(.{6})*[1-3]{6}') "
+    "OR hand_id IN (SELECT hand_id FROM players_raw WHERE dead))",
+    "Cry Me A River: two boards killed": "variant = 'cry-me-a-river' "
+    "AND (surviving_mask IN (1, 2, 4) OR len(surviving_boards) = 1)",
+    "Cry Me A River: a triple scoop": "variant = 'cry-me-a-river' AND (hand_id IN "
+    "(SELECT hand_id FROM players_raw WHERE triple_scoop) "
+    "OR (seat_winners & 1023 = (seat_winners >> 10) & 1023 "
+    "AND seat_winners & 1023 = (seat_winners >> 20) & 1023 AND bit_count(seat_winners & 1023) = 1))",
+    "a split pot (replayed or betting hands)": "split",
     "replayed hand histories": "source = 'phh'",
 }
 choice = st.selectbox("Pick a random hand", list(FILTERS))
 hand_id = st.text_input("… or a hand id", value=st.query_params.get("hand", ""))
 if not hand_id or st.button("Another random hand"):
-    found = data.sql(path, f"SELECT hand_id FROM hands WHERE {FILTERS[choice]} USING SAMPLE 1 ROWS")
-    hand_id = found["hand_id"][0] if found.height else ""
+    hand_id = data.random_hand(path, FILTERS[choice]) or ""
 if not hand_id:
     st.warning("No hand matches this filter.")
     st.stop()
 st.query_params["hand"] = hand_id
-safe = hand_id.replace("'", "''")
-hands = data.sql(path, f"SELECT * FROM hands WHERE hand_id = '{safe}'")
-if hands.height == 0:
+hand, players, actions = data.hand(path, hand_id)
+if hand is None:
     st.error(f"No hand {hand_id!r} in this warehouse.")
     st.stop()
-hand = hands.row(0, named=True)
 skoejarth = hand["variant"] == "skoejarth"
 st.caption(
     f"{data.GAMES[hand['variant']]} · {hand['source']} · run {hand['run_id']} · hand {hand['hand_no']} · "
@@ -42,9 +45,11 @@ labels = names.get(hand["variant"], ["Board"])
 for index, board in enumerate(hand["boards"] or []):
     killed = index not in (hand["surviving_boards"] or [])
     style = "text-decoration: line-through; opacity: 0.45" if killed else ""
-    st.markdown(f"**{labels[index]}** <span style='{style}'>{widgets.cards_html(board, skoejarth)}</span>"
-                + (" — killed" if killed else ""), unsafe_allow_html=True)  # fmt: skip
-players = data.sql(path, f"SELECT * FROM players WHERE hand_id = '{safe}' ORDER BY seat")
+    st.markdown(
+        f"**{labels[index]}** <span style='{style}'>{widgets.cards_html(board, skoejarth)}</span>"
+        + (" — killed" if killed else ""),
+        unsafe_allow_html=True,
+    )
 for row in players.iter_rows(named=True):
     who = row["player"] or f"p{row['seat'] + 1}"
     gone = widgets.cards_html(row["discarded_cards"] or "", skoejarth)
@@ -61,9 +66,5 @@ for row in players.iter_rows(named=True):
         line += f" · {row['low_points']} points"
     line += f" · won **{row['won']:,}** (net {row['net']:+,})"
     st.markdown(line, unsafe_allow_html=True)
-actions = data.sql(
-    path,
-    f"SELECT street, seat, action, amount, cards, board FROM actions WHERE hand_id = '{safe}' ORDER BY seq",
-)
 st.subheader("Actions")
 st.dataframe(actions, hide_index=True, width="stretch")
