@@ -42,29 +42,54 @@ st.caption(
 )
 names = {"scarney": ["Top Board", "Bottom Board"], "cry-me-a-river": ["Top", "Middle", "Bottom"]}
 labels = names.get(hand["variant"], ["Board"])
-for index, board in enumerate(hand["boards"] or []):
-    killed = index not in (hand["surviving_boards"] or [])
-    style = "text-decoration: line-through; opacity: 0.45" if killed else ""
-    st.markdown(
-        f"**{labels[index]}** <span style='{style}'>{widgets.cards_html(board, skoejarth)}</span>"
-        + (" — killed" if killed else ""),
-        unsafe_allow_html=True,
-    )
+seats = {row["seat"]: row["player"] or f"p{row['seat'] + 1}" for row in players.iter_rows(named=True)}
+STREETS = {"skoejarth": [("fan", 0), ("trunk", 2), ("flower", 1), ("fruit", 1)]}
+streets = STREETS.get(hand["variant"], [("preflop", 0), ("flop", 3), ("turn", 1), ("river", 1)])
+dealt = 0
+for street, cards in streets:
+    st.markdown(f"#### {street.capitalize()}")
+    if cards:
+        for index, board in enumerate(hand["boards"] or []):
+            part = (board or "")[2 * dealt : 2 * (dealt + cards)]
+            if not part:
+                continue
+            killed = street == streets[-1][0] and index not in (hand["surviving_boards"] or [])
+            style = "text-decoration: line-through; opacity: 0.45" if killed else ""
+            st.markdown(
+                f"{labels[index]}: <span style='{style}'>{widgets.cards_html(part, skoejarth)}</span>"
+                + (" — this board dies" if killed else ""),
+                unsafe_allow_html=True,
+            )
+        dealt += cards
+    moves = actions.filter(actions["street"] == street) if actions.height else actions
+    lines = []
+    for move in moves.iter_rows(named=True):
+        if move["action"] == "deal":
+            continue
+        who = seats.get(move["seat"], "dealer") if move["seat"] is not None else "dealer"
+        amount = f" {move['amount']:,}" if move["amount"] is not None else ""
+        cards_shown = f" {widgets.cards_html(move['cards'], skoejarth)}" if move["cards"] else ""
+        face_up = " (face up)" if move["action"] == "discard" else ""
+        lines.append(f"{who} **{move['action']}**{amount}{cards_shown}{face_up}")
+    if lines:
+        st.markdown(" · ".join(lines), unsafe_allow_html=True)
+st.markdown("#### Showdown")
 for row in players.iter_rows(named=True):
     who = row["player"] or f"p{row['seat'] + 1}"
-    gone = widgets.cards_html(row["discarded_cards"] or "", skoejarth)
     line = f"**{who}** {widgets.cards_html(row['hole_cards'] or '', skoejarth)}"
-    if gone:
-        line += f" · discarded face up {gone}"
+    if row["discarded_cards"]:
+        line += f" · kept {widgets.cards_html(row['final_hole_cards'] or '', skoejarth)}"
     if row["dead"]:
         line += " · dead"
     if row["voided"]:
         line += " · voided"
+    if row["folded"] and not row["dead"]:
+        line += " · folded"
     if row["high_category"]:
         line += f" · {row['high_category']}"
     if row["low_points"] is not None:
         line += f" · {row['low_points']} points"
+    if row["board_won"]:
+        line += " · boards " + " / ".join(f"{c:,}" for c in row["board_won"])
     line += f" · won **{row['won']:,}** (net {row['net']:+,})"
     st.markdown(line, unsafe_allow_html=True)
-st.subheader("Actions")
-st.dataframe(actions, hide_index=True, width="stretch")
