@@ -12,7 +12,7 @@ from typing import Any
 
 RATE_KEYS = {"count", "n", "rate", "ci95"}
 LABEL_KEYS = (
-    "category", "low_points", "cards", "river_rank", "best_fan_card", "rank", "pairs_held",
+    "category", "low_points", "cards", "river_rank", "best_fan_card", "rank", "pairs_held", "player",
 )  # fmt: skip
 
 
@@ -49,6 +49,9 @@ def flatten(stats: dict[str, Any], prefix: str = "") -> list[dict[str, Any]]:
                 label = _label(item)
                 if label and set(item) >= RATE_KEYS:
                     rows += flatten({f"{name}[{label}]": item})
+                elif label:  # an item holding several rates (one player's statistics)
+                    rates = {k: v for k, v in item.items() if isinstance(v, dict)}
+                    rows += flatten(rates, f"{name}[{label}].")
     return rows
 
 

@@ -191,6 +191,7 @@ def game_stats(
     if hands == 0:
         return stats
     stats |= _categories(counts, variant, all_showdown_mode)
+    stats["players"] = player_statistics(con, variant, runs, summarized)
     if variant == "scarney":
         stats |= _scarney(counts, overview, all_showdown_mode)
     elif variant == "cry-me-a-river":
@@ -205,6 +206,40 @@ OVERVIEW_COLUMNS = (
     "triple_scoops", "high_low_same", "one_board_survives", "two_boards_survive", "showdown_mode_hands",
     "category_ties",
 )  # fmt: skip
+
+
+def player_statistics(
+    con: duckdb.DuckDBPyConnection, variant: str, runs: list[str], skip: list[str]
+) -> list[dict[str, Any]]:
+    """Per player (hands with betting): VPIP, PFR, 3-bet, WTSD, W$SD as rates, net and bb/100.
+
+    The counts come from the ``player_stats`` view, summed over the chosen runs.
+    """
+    rows = con.sql(
+        "SELECT player, sum(hands) AS hands, sum(vpip) AS vpip, sum(pfr) AS pfr, "
+        "sum(three_bet) AS three_bet, sum(three_bet_chances) AS three_bet_chances, "
+        "sum(saw_flop) AS saw_flop, sum(wtsd) AS wtsd, "
+        "sum(wsd) AS wsd, sum(net) AS net, sum(bb_won) AS bb_won FROM player_stats "
+        "WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id)) "
+        "AND NOT list_contains($skip, run_id) GROUP BY player ORDER BY hands DESC, player",
+        params={"variant": variant, "runs": list(runs), "skip": list(skip)},
+    ).fetchall()
+    out = []
+    for player, hands, vpip, pfr, three, chances, flop, wtsd, wsd, net, bb in rows:
+        out.append(
+            {
+                "player": player,
+                "hands": int(hands),
+                "vpip": rate(int(vpip), int(hands)),
+                "pfr": rate(int(pfr), int(hands)),
+                "three_bet": rate(int(three), int(chances)),
+                "wtsd": rate(int(wtsd), int(flop)),
+                "wsd": rate(int(wsd), int(wtsd)),
+                "net": int(net),
+                "bb_per_100": 100 * float(bb) / int(hands) if hands else None,
+            }
+        )
+    return out
 
 
 def _histogram(rows: list[dict[str, Any]], key: str, column: str) -> list[dict[str, Any]]:

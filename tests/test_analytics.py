@@ -190,3 +190,14 @@ def test_killed_board_statistic_matches_a_direct_count(tmp_path):
                 hits += 1
                 break
     assert (measured["count"], measured["n"]) == (hits, 3_000)
+
+
+def test_stats_carry_player_statistics_as_rates(warehouse):
+    stats = game_stats(warehouse, "holdem", ["bet"])
+    players = {p["player"]: p for p in stats["players"]}
+    assert len(players) == 4 and all(p["hands"] == 300 for p in players.values())
+    assert sum(p["net"] for p in players.values()) == 0
+    for player in players.values():
+        assert 0 <= player["pfr"]["rate"] <= player["vpip"]["rate"] <= 1
+    names = {row["statistic"] for row in flatten(stats)}
+    assert any(name.startswith("players[player=") and name.endswith(".vpip") for name in names)
