@@ -361,22 +361,37 @@ def cry_killed_boards_sample(
 ) -> dict[str, Any]:
     """How often a killed board held the best hand of a player who won nothing.
 
-    Estimated from a uniform sample of showdown-mode Cry Me A River hands (their storage
-    keeps the cards, not each killed board's result): the cards are decoded and every seat
+    Estimated from a sample of showdown-mode Cry Me A River hands (their storage keeps the
+    cards, not each killed board's result): each complete simulation run gives its share of
+    the sample from its first hands (its hands are independent deals, so they are a uniform
+    sample of it), other hands a reservoir sample; the cards are decoded and every seat
     evaluated on every killed board. Counts showdown hands with a killed board whose best
     hand (alone or tied) belonged to a seat that collected no chips.
     """
     from engine.evaluate import evaluate_high
 
-    columns = "seat_hole, board_text, surviving_mask, seat_winners, n_players, variant, showdown, run_id"
-    query_text = (
-        f"SELECT * FROM (SELECT {columns} FROM summarized_hands_raw "
-        f"UNION ALL SELECT {columns} FROM hands_raw) "
-        "WHERE variant = 'cry-me-a-river' AND showdown AND seat_hole IS NOT NULL "
-        "AND (len($runs) = 0 OR list_contains($runs, run_id)) "
-        f"USING SAMPLE {int(sample)} ROWS (reservoir, 11)"
+    columns = "seat_hole, board_text, surviving_mask, seat_winners, n_players"
+    where = (
+        "variant = 'cry-me-a-river' AND showdown AND seat_hole IS NOT NULL "
+        "AND (len($runs) = 0 OR list_contains($runs, run_id))"
     )
-    frames = [con.sql(query_text, params={"runs": list(runs)}).pl()]
+    params = {"runs": list(runs)}
+    # summarized (complete showdown-mode) runs: their hands are independent deals, so the first
+    # hands of each run are a uniform sample of it; take each run's share of the sample
+    counts = con.sql(
+        "SELECT run_id, hands FROM runs_raw WHERE variant = 'cry-me-a-river' AND kind = 'simulation' "
+        "AND run_id IN (SELECT DISTINCT run_id FROM summarized_hands_raw)"
+    ).fetchall()
+    total_hands = sum(h for _, h in counts) or 1
+    parts = [
+        f"(SELECT {columns} FROM summarized_hands_raw WHERE {where} "
+        f"AND run_id = '{run.replace(chr(39), '')}' LIMIT {max(1, round(sample * hands / total_hands))})"
+        for run, hands in counts
+    ]
+    parts.append(
+        f"(SELECT {columns} FROM hands_raw WHERE {where} USING SAMPLE {int(sample)} ROWS (reservoir, 11))"
+    )
+    frames = [con.sql(" UNION ALL ".join(parts), params=params).pl()]
     hits = total = 0
     for frame in frames:
         for players in sorted(set(frame["n_players"].to_list())):
