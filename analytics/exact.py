@@ -123,3 +123,34 @@ def z_score(successes: int, trials: int, exact: float) -> float | None:
     if trials <= 0 or exact <= 0 or exact >= 1:
         return None
     return (successes / trials - exact) / float(np.sqrt(exact * (1 - exact) / trials))
+
+
+SCARNEY_RANK_POINTS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1)
+
+
+@lru_cache(maxsize=1)
+def scarney_points_after_board() -> tuple[float, ...]:
+    """Distribution of a Scarney player's low points once the whole Bottom Board is out.
+
+    ``result[p]`` is the chance that the hole cards left after all five Bottom Board cards
+    (every card whose rank is on the board forced out) are worth ``p`` points (0: dead).
+    The six hole cards and the five Bottom Board cards are a uniform deal; a dynamic
+    programme over the 13 ranks counts, for each rank, how many copies the hole holds and
+    how many the board takes.
+    """
+    # state: (hole cards so far, board cards so far, points kept) -> ways
+    states: dict[tuple[int, int, int], int] = {(0, 0, 0): 1}
+    for points in SCARNEY_RANK_POINTS:
+        nxt: dict[tuple[int, int, int], int] = {}
+        for (held, board, kept), ways in states.items():
+            for h in range(min(4, 6 - held) + 1):
+                for b in range(min(4 - h, 5 - board) + 1):
+                    key = (held + h, board + b, kept + (h * points if b == 0 else 0))
+                    nxt[key] = nxt.get(key, 0) + ways * comb(4, h) * comb(4 - h, b)
+        states = nxt
+    total = comb(52, 6) * comb(46, 5)
+    result = [0.0] * 61
+    for (held, board, kept), ways in states.items():
+        if held == 6 and board == 5:
+            result[kept] += ways / total
+    return tuple(result)

@@ -15,7 +15,14 @@ import duckdb
 import numpy as np
 
 from analytics.db import connect
-from analytics.exact import cry_one_board_survives, scarney_flop, seven_card_categories, wilson, z_score
+from analytics.exact import (
+    cry_one_board_survives,
+    scarney_flop,
+    scarney_points_after_board,
+    seven_card_categories,
+    wilson,
+    z_score,
+)
 from engine.evaluate import HIGH_CATEGORIES, SKOEJARTH_CATEGORIES
 
 QUERIES = Path(__file__).parent / "queries"
@@ -269,6 +276,7 @@ def _scarney(counts: Counts, overview: dict[str, Any], all_showdown_mode: bool) 
         "low_points_all": _histogram(low, "low_points", "showdown"),
         "low_points_winning": _histogram(low, "low_points", "winning"),
         "remaining_hole_cards": _histogram(remaining, "cards", "seats"),
+        "low_points_after_full_board": _points_after_board(counts),
         "forced_discards": per_street,
         "dead_on_flop_rate": rate(seats["dead_on_flop"], n, dead_on_flop if all_showdown_mode else None),
         "dead_rate": rate(seats["dead"], n),
@@ -277,6 +285,21 @@ def _scarney(counts: Counts, overview: dict[str, Any], all_showdown_mode: bool) 
         "high_low_different_players_rate": rate(showdowns - overview["high_low_same"], showdowns),
         "tips": _scarney_tips(counts),
     }
+
+
+def _points_after_board(counts: Counts) -> list[dict[str, Any]]:
+    """Every dealt seat's points once all five Bottom Board cards are out (0: dead), beside the exact law.
+
+    Counted for simulated (showdown-mode) hands, whose deals hold the whole board even when a
+    hand ends early.
+    """
+    rows = counts.rows("low_points_full_board", key="points", sql=False)
+    total = sum(r["seats"] for r in rows)
+    exact = scarney_points_after_board()
+    return [
+        {"low_points": int(r["points"])} | rate(r["seats"], total, exact[int(r["points"])])
+        for r in sorted(rows, key=lambda r: int(r["points"]))
+    ]
 
 
 def _scarney_tips(counts: Counts) -> dict[str, Any]:

@@ -211,7 +211,7 @@ SCARNEY_POINTS_BY_RANK = (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1)
 # Slots of the Scarney statistic tally (every hand: held, forced, street, dead; showdown seats: the rest)
 T_HELD, T_FORCED, T_STREET, T_DEAD_ON_FLOP, T_DEAD = 0, 13, 26, 29, 30
 T_REMAINING, T_PAIRS, T_PAIRS_WON, T_LOW_WINNERS, T_LOW_WINNERS_ACE = 31, 38, 42, 46, 47
-T_LOW_POINTS, T_LOW_POINTS_WON, TALLY_SIZE = 48, 109, 170
+T_LOW_POINTS, T_LOW_POINTS_WON, T_FULL_BOARD_POINTS, TALLY_SIZE = 48, 109, 170, 231
 
 
 @njit(cache=True)
@@ -265,6 +265,16 @@ def simulate_scarney(
                 streets_dealt[h] = street
                 break
         pot = n * stake
+        full_ranks = 0  # every Bottom Board rank, dealt or not: the points-after-the-board statistic
+        for j in range(bottom.shape[1]):
+            full_ranks |= 1 << (deck[bottom[0, j]] >> 2)
+        for s in range(n):
+            kept_points = 0
+            for j in range(n_hole):
+                rank = deck[hole[s, j]] >> 2
+                if not (full_ranks >> rank) & 1:
+                    kept_points += points_table[rank]
+            tally[T_FULL_BOARD_POINTS + kept_points] += 1
         for s in range(n):
             dead[h, s] = not alive[s]
             on_flop = 0

@@ -113,6 +113,7 @@ def _scarney(counts: Counts, batch: SimBatch) -> None:
     for points in range(k.T_LOW_POINTS_WON - k.T_LOW_POINTS):
         _add(counts, "low_points", str(points), "showdown", tally[k.T_LOW_POINTS + points])
         _add(counts, "low_points", str(points), "winning", tally[k.T_LOW_POINTS_WON + points])
+        _add(counts, "low_points_full_board", str(points), "seats", tally[k.T_FULL_BOARD_POINTS + points])
     for rank, name in enumerate(RANKS):
         _add(counts, "tips_rank", name, "held", tally[k.T_HELD + rank])
         _add(counts, "tips_rank", name, "forced", tally[k.T_FORCED + rank])

@@ -64,3 +64,24 @@ def test_scarney_flop_discards_and_dead_hands():
     se = per_hand.std() / sqrt(HANDS)
     assert abs(per_hand.mean() - expected) <= 4 * se, (per_hand.mean(), expected)
     assert_within_4_se(int((per_hand == 6).sum()), HANDS, dead, "dead on the flop")
+
+
+def test_scarney_points_after_the_whole_bottom_board():
+    from analytics.exact import scarney_points_after_board
+    from engine.sim_kernels import T_FULL_BOARD_POINTS
+    from engine.tables import SCARNEY_POINTS
+
+    exact = scarney_points_after_board()
+    assert abs(sum(exact) - 1) < 1e-12
+    batch = simulate("scarney", 4, 5)
+    bottom_ranks = batch.boards[:, 1, :] >> 2  # the whole Bottom Board, dealt or not
+    hole_ranks = batch.hole >> 2
+    forced = (hole_ranks[:, :, :, None] == bottom_ranks[:, None, None, :]).any(axis=3)
+    points = np.where(forced, 0, SCARNEY_POINTS[hole_ranks]).sum(axis=2)  # (hands, seats)
+    # the kernel's tally counts exactly these, for every seat
+    tally = batch.extra["tally"][T_FULL_BOARD_POINTS : T_FULL_BOARD_POINTS + 61]
+    assert (tally == np.bincount(points.ravel(), minlength=61)).all()
+    # seat 0 alone: independent deals, against the exact law
+    seat0 = np.bincount(points[:, 0], minlength=61)
+    for value in (0, 10, 20, 25, 30, 35, 40, 50):
+        assert_within_4_se(int(seat0[value]), HANDS, exact[value], f"{value} points")
