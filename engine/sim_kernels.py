@@ -54,10 +54,13 @@ def split_among(won_row: np.ndarray, winners: np.ndarray, amount: int) -> None:
 
 
 @njit(cache=True)
-def simulate_holdem(u, hole, board, stake, tables, cards, strength, won, winners_mask):
-    """Hold'em: the best hand on the one board wins the pot."""
+def simulate_one_board(u, hole, board, stake, skoejarth, kickers, tables, cards, strength, won, winners_mask):
+    """Hold'em and Skœjarth: the best hand on the one board wins the pot; ties split it.
+
+    ``skoejarth`` picks Skœjarth's deck and ranking (``kickers``: its tiebreak option).
+    """
     n_hands, n = u.shape[0], hole.shape[0]
-    deck = np.empty(52, dtype=np.int8)
+    deck = np.empty(28 if skoejarth else 52, dtype=np.int8)
     winners = np.zeros(n, dtype=np.bool_)
     for h in range(n_hands):
         shuffle_prefix(u[h], deck, cards.shape[1])
@@ -70,7 +73,10 @@ def simulate_holdem(u, hole, board, stake, tables, cards, strength, won, winners
             key = board_key
             for j in range(hole.shape[1]):
                 key |= card_bit(deck[hole[s, j]])
-            strength[h, s] = standard_strength(key, tables)
+            if skoejarth:
+                strength[h, s] = skoejarth_strength(key, kickers, tables)
+            else:
+                strength[h, s] = standard_strength(key, tables)
             best = max(best, strength[h, s])
         mask = np.int64(0)
         for s in range(n):
@@ -368,31 +374,3 @@ def simulate_scarney(
                 tally[T_LOW_WINNERS] += 1
                 tally[T_LOW_WINNERS_ACE] += ace
                 tally[T_LOW_POINTS_WON + low[h, s]] += 1
-
-
-@njit(cache=True)
-def simulate_skoejarth(u, hole, board, stake, kickers, tables, cards, strength, won, winners_mask):
-    """Skœjarth: the best hand under the tiebreak option wins; ties split."""
-    n_hands, n = u.shape[0], hole.shape[0]
-    deck = np.empty(28, dtype=np.int8)
-    winners = np.zeros(n, dtype=np.bool_)
-    for h in range(n_hands):
-        shuffle_prefix(u[h], deck, cards.shape[1])
-        cards[h] = deck[: cards.shape[1]]
-        board_key = np.int64(0)
-        for j in range(board.shape[1]):
-            board_key |= card_bit(deck[board[0, j]])
-        best = np.int64(-1)
-        for s in range(n):
-            key = board_key
-            for j in range(hole.shape[1]):
-                key |= card_bit(deck[hole[s, j]])
-            strength[h, s] = skoejarth_strength(key, kickers, tables)
-            best = max(best, strength[h, s])
-        mask = np.int64(0)
-        for s in range(n):
-            winners[s] = strength[h, s] == best
-            if winners[s]:
-                mask |= np.int64(1) << s
-        winners_mask[h] = mask
-        split_among(won[h], winners, n * stake)

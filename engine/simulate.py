@@ -93,7 +93,9 @@ def simulate_chunk(
     board = lay.board.astype(np.int64)
     if game.name == "holdem":
         extra["winners_mask"] = np.zeros(n, dtype=np.int64)
-        k.simulate_holdem(u, hole, board, stake, STANDARD_TABLES, cards, strength, won, extra["winners_mask"])
+        k.simulate_one_board(
+            u, hole, board, stake, False, False, STANDARD_TABLES, cards, strength, won, extra["winners_mask"]
+        )
     elif game.name == "cry-me-a-river":
         extra["board_won"] = np.zeros((n, n_players, 3), dtype=np.int64)
         extra["survivors"] = np.zeros((n, 3), dtype=np.bool_)
@@ -125,8 +127,18 @@ def simulate_chunk(
     elif game.name == "skoejarth":
         kickers = options["tiebreak"] == "kickers"
         extra["winners_mask"] = np.zeros(n, dtype=np.int64)
-        k.simulate_skoejarth(
-            u, hole, board, stake, kickers, SKOEJARTH_TABLES, cards, strength, won, extra["winners_mask"]
+        k.simulate_one_board(
+            u,
+            hole,
+            board,
+            stake,
+            True,
+            kickers,
+            SKOEJARTH_TABLES,
+            cards,
+            strength,
+            won,
+            extra["winners_mask"],
         )
     else:
         raise ValueError(f"no showdown-mode simulation for {game.title}")
