@@ -46,7 +46,6 @@ class HandResult:
     surviving_boards: tuple[int, ...]
     refunded: list[int] = field(default_factory=list)
     split: bool = False  # some pot or share was divided among tied hands
-    split: bool = False  # some pot or share was divided among tied hands
 
 
 def seat_name(seat: int) -> str:
