@@ -70,6 +70,13 @@ def metric_rate(label: str, value: dict[str, Any] | None) -> None:
     )
 
 
+def metric_rates(metrics: list[tuple[str, dict[str, Any] | None]]) -> None:
+    """A row of ``metric_rate`` cells, one column each."""
+    for column, (label, value) in zip(st.columns(len(metrics)), metrics, strict=True):
+        with column:
+            metric_rate(label, value)
+
+
 def rate_chart(rows: list[dict[str, Any]], key: str, title: str, sort: list[str] | None = None) -> None:
     """Bars of observed rates with their 95% intervals, and ticks at the exact values if known."""
     if not rows:

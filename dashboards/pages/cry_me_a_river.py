@@ -19,12 +19,10 @@ if stats:
         widgets.rate_chart(
             stats["kills_by_river_rank"], "river_rank", "Boards killed, by river rank", list("23456789TJQKA")
         )
-    columns = st.columns(3)
-    with columns[0]:
-        widgets.metric_rate("Scoops", stats["scoop_rate"])
-    with columns[1]:
-        widgets.metric_rate("Triple scoops", stats["triple_scoop_rate"])
-    with columns[2]:
-        widgets.metric_rate(
-            "A killed board held a loser's best hand", stats["killed_board_best_hand_of_a_loser_rate"]
-        )
+    widgets.metric_rates(
+        [
+            ("Scoops", stats["scoop_rate"]),
+            ("Triple scoops", stats["triple_scoop_rate"]),
+            ("A killed board held a loser's best hand", stats["killed_board_best_hand_of_a_loser_rate"]),
+        ]
+    )

@@ -21,13 +21,13 @@ if stats:
         st.table({s: [f"{v['per_player']:.4f}" if v["per_player"] is not None else "—",
                       f"{v.get('exact_per_player', 0):.4f}" if "exact_per_player" in v else ""]
                   for s, v in streets.items()})  # fmt: skip
-        columns = st.columns(3)
-        with columns[0]:
-            widgets.metric_rate("Dead hands", stats["dead_rate"])
-        with columns[1]:
-            widgets.metric_rate("High and low to one player", stats["high_low_same_player_rate"])
-        with columns[2]:
-            widgets.metric_rate("Voided hands", stats["voided_rate"])
+        widgets.metric_rates(
+            [
+                ("Dead hands", stats["dead_rate"]),
+                ("High and low to one player", stats["high_low_same_player_rate"]),
+                ("Voided hands", stats["voided_rate"]),
+            ]
+        )
     tips = stats["tips"]
     st.subheader("The seed's tips, tested")
     left, middle, right = st.columns(3)
