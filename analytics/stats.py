@@ -227,8 +227,8 @@ def player_statistics(
         "sum(three_bet) AS three_bet, sum(three_bet_chances) AS three_bet_chances, "
         "sum(saw_flop) AS saw_flop, sum(wtsd) AS wtsd, "
         "sum(wsd) AS wsd, sum(net) AS net, sum(bb_won) AS bb_won FROM player_stats "
-        "WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id)) "
-        "AND NOT list_contains($skip, run_id) GROUP BY player ORDER BY hands DESC, player",
+        "WHERE variant = $variant AND chosen_run(run_id, $runs, $skip) "
+        "GROUP BY player ORDER BY hands DESC, player",
         params={"variant": variant, "runs": list(runs), "skip": list(skip)},
     ).fetchall()
     out = []

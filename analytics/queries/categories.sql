@@ -5,7 +5,6 @@ SELECT
     count(*) AS showdown,
     count(*) FILTER (WHERE won) AS winning
 FROM showdown_seats
-WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id))
-    AND NOT list_contains($skip, run_id)
+WHERE variant = $variant AND chosen_run(run_id, $runs, $skip)
 GROUP BY category
 ORDER BY category

@@ -8,8 +8,7 @@ WITH boards AS (
         ) AS river_ranks,
         coalesce(surviving_mask, list_reduce(list_transform(surviving_boards, lambda b: 1 << b), lambda a, b: a | b)) AS alive
     FROM hands_raw
-    WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id)) AND showdown
-        AND NOT list_contains($skip, run_id)
+    WHERE variant = $variant AND chosen_run(run_id, $runs, $skip) AND showdown
 )
 SELECT
     river_ranks[b + 1] AS rank,

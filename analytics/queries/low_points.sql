@@ -4,7 +4,6 @@ SELECT
     count(*) AS showdown,
     count(*) FILTER (WHERE won_low) AS winning
 FROM showdown_seats
-WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id))
-    AND NOT list_contains($skip, run_id) AND low_points IS NOT NULL
+WHERE variant = $variant AND chosen_run(run_id, $runs, $skip) AND low_points IS NOT NULL
 GROUP BY low_points
 ORDER BY low_points

@@ -14,5 +14,4 @@ SELECT
     count(*) FILTER (WHERE showdown AND surviving = 2) AS two_boards_survive,
     count(*) FILTER (WHERE structure = 'all-in') AS showdown_mode_hands
 FROM hand_outcomes
-WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id))
-    AND NOT list_contains($skip, run_id)
+WHERE variant = $variant AND chosen_run(run_id, $runs, $skip)

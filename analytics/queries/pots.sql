@@ -2,6 +2,5 @@
 -- summaries table), and how many runs.
 SELECT pot, count(*) AS hands, count(DISTINCT run_id) AS runs
 FROM hands_raw
-WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id))
-    AND NOT list_contains($skip, run_id)
+WHERE variant = $variant AND chosen_run(run_id, $runs, $skip)
 GROUP BY GROUPING SETS ((pot), ())

@@ -8,4 +8,4 @@ SELECT
     count(*) FILTER (WHERE dead) AS dead,
     count(*) FILTER (WHERE voided) AS voided
 FROM scarney_seat_fates
-WHERE (len($runs) = 0 OR list_contains($runs, run_id)) AND NOT list_contains($skip, run_id)
+WHERE chosen_run(run_id, $runs, $skip)

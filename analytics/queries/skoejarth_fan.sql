@@ -3,8 +3,8 @@ WITH wide AS (
     SELECT
         unnest(range(n_players)) AS seat, seat_hole, seat_winners, seat_strength
     FROM hands_raw
-    WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id))
-        AND seat_hole IS NOT NULL AND showdown AND NOT list_contains($skip, run_id)
+    WHERE variant = $variant AND chosen_run(run_id, $runs, $skip)
+        AND seat_hole IS NOT NULL AND showdown
 ),
 seats AS (
     SELECT
@@ -22,8 +22,7 @@ seats AS (
             instr('123456K', substr(hole_cards, 5, 1))),
         won > 0
     FROM players_raw
-    WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id)) AND showdown
-        AND NOT list_contains($skip, run_id)
+    WHERE variant = $variant AND chosen_run(run_id, $runs, $skip) AND showdown
 )
 SELECT substr('123456K', best_fan, 1) AS best_fan_card, count(*) AS hands, count(*) FILTER (WHERE won) AS won
 FROM seats

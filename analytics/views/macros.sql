@@ -7,3 +7,6 @@ CREATE OR REPLACE MACRO card_text(code, skoejarth) AS
     END, 2 * (ascii(code) - 48) + 1, 2);
 CREATE OR REPLACE MACRO cards_text(codes, skoejarth) AS
     array_to_string(list_transform(range(length(codes)), lambda j: card_text(substr(codes, j + 1, 1), skoejarth)), '');
+-- Whether a run is among the chosen ones (none chosen: every run) and not left out (skip).
+CREATE OR REPLACE MACRO chosen_run(run_id, runs, skip) AS
+    (len(runs) = 0 OR list_contains(runs, run_id)) AND NOT list_contains(skip, run_id);
