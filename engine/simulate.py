@@ -91,10 +91,13 @@ def simulate_chunk(
     extra: dict[str, np.ndarray] = {}
     hole = lay.hole.astype(np.int64)
     board = lay.board.astype(np.int64)
-    if game.name == "holdem":
+    if game.name in ("holdem", "skoejarth"):
+        skoejarth = game.name == "skoejarth"
+        kickers = skoejarth and options["tiebreak"] == "kickers"
+        tables = SKOEJARTH_TABLES if skoejarth else STANDARD_TABLES
         extra["winners_mask"] = np.zeros(n, dtype=np.int64)
         k.simulate_one_board(
-            u, hole, board, stake, False, False, STANDARD_TABLES, cards, strength, won, extra["winners_mask"]
+            u, hole, board, stake, skoejarth, kickers, tables, cards, strength, won, extra["winners_mask"]
         )
     elif game.name == "cry-me-a-river":
         extra["board_won"] = np.zeros((n, n_players, 3), dtype=np.int64)
@@ -124,22 +127,6 @@ def simulate_chunk(
             extra["discard_street"], extra["dead"], ending, extra["streets_dealt"], extra["winners_mask"],
             extra["tally"],
         )  # fmt: skip
-    elif game.name == "skoejarth":
-        kickers = options["tiebreak"] == "kickers"
-        extra["winners_mask"] = np.zeros(n, dtype=np.int64)
-        k.simulate_one_board(
-            u,
-            hole,
-            board,
-            stake,
-            True,
-            kickers,
-            SKOEJARTH_TABLES,
-            cards,
-            strength,
-            won,
-            extra["winners_mask"],
-        )
     else:
         raise ValueError(f"no showdown-mode simulation for {game.title}")
     return SimBatch(game, n_players, stake, options, lay, cards, strength, won, ending, extra)

@@ -15,6 +15,7 @@ from engine.games.base import GameSpec, Structure
 from engine.policies import POLICIES, act
 from engine.state import HandState
 from ingest.phh import write_hand
+from ingest.pipeline import write_rows
 from ingest.record import hand_fields
 from ingest.replay import Replay
 from ingest.rows import HandRows
@@ -63,7 +64,4 @@ def write_betting_shard(spec, game: GameSpec, warehouse: Warehouse, run_id: str,
             hand_index=first + index,
             phh_text=write_hand(fields),
         )
-    # players and actions first: the hands file marks the shard as done
-    warehouse.write("players", game.name, run_id, rows.players.to_arrow(), name=name)
-    warehouse.write("actions", game.name, run_id, rows.actions.to_arrow(), name=name)
-    warehouse.write("hands", game.name, run_id, rows.hands.to_arrow(), name=name)
+    write_rows(warehouse, game.name, run_id, rows, name=name)  # the hands file marks the shard done

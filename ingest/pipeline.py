@@ -75,18 +75,17 @@ def ingest(
     for raw in iter_hands(paths):
         if on_hand:
             on_hand()
-        variant = _variant_of(raw)
         if raw.error is not None:
-            _reject(report, rejects, raw, variant, raw.error, on_reject)
+            _reject(report, rejects, raw, raw.error, on_reject)
             continue
         assert raw.fields is not None
         try:
             replayed = replay(raw.fields)
         except HandError as error:
-            _reject(report, rejects, raw, variant, str(error), on_reject)
+            _reject(report, rejects, raw, str(error), on_reject)
             continue
         except (ValueError, TypeError, OverflowError, ArithmeticError) as error:  # never lose the batch
-            _reject(report, rejects, raw, variant, f"cannot replay: {error}", on_reject)
+            _reject(report, rejects, raw, f"cannot replay: {error}", on_reject)
             continue
         identity = hand_id(raw.fields)
         if identity in known:
@@ -108,11 +107,11 @@ def ingest(
         report.notes += bool(replayed.notes)
         report.variants[game] = report.variants.get(game, 0) + 1
         if len(batch) >= FLUSH_HANDS:
-            _flush(warehouse, game, report.run_id, batch)
+            write_rows(warehouse, game, report.run_id, batch)
             rows[game] = HandRows()
     for game, batch in rows.items():
         if len(batch):
-            _flush(warehouse, game, report.run_id, batch)
+            write_rows(warehouse, game, report.run_id, batch)
     _write_rejects(warehouse, report.run_id, rejects)
     _write_runs(warehouse, report, paths)
     return report
@@ -128,11 +127,11 @@ def _variant_of(raw: RawHand) -> str:
         return "unknown"
 
 
-def _reject(report, rejects: Columns, raw: RawHand, variant: str, error: str, on_reject) -> None:
+def _reject(report, rejects: Columns, raw: RawHand, error: str, on_reject) -> None:
     report.rejected += 1
     rejects.add(
         run_id=report.run_id,
-        variant=variant,
+        variant=_variant_of(raw),
         source_file=raw.source_file,
         hand_index=raw.hand_index,
         error=error,
@@ -142,12 +141,14 @@ def _reject(report, rejects: Columns, raw: RawHand, variant: str, error: str, on
         on_reject(describe_reject(raw, error))
 
 
-def _flush(warehouse: Warehouse, game: str, run_id: str, batch: HandRows) -> None:
+def write_rows(
+    warehouse: Warehouse, game: str, run_id: str, batch: HandRows, name: str | None = None
+) -> None:
     """Write a batch as three files of one name, the hands file last: the views read players
-    and actions files only beside their hands file, so an interrupted flush leaves nothing visible."""
+    and actions files only beside their hands file, so an interrupted write leaves nothing visible."""
     import uuid
 
-    name = f"part-{uuid.uuid4().hex[:12]}"
+    name = name or f"part-{uuid.uuid4().hex[:12]}"
     warehouse.write("players", game, run_id, batch.players.to_arrow(), name=name)
     warehouse.write("actions", game, run_id, batch.actions.to_arrow(), name=name)
     warehouse.write("hands", game, run_id, batch.hands.to_arrow(), name=name)

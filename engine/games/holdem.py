@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from engine.cards import NO_CARD, STANDARD
+from engine.cards import STANDARD
 from engine.evaluate import HIGH_CATEGORIES, evaluate_high, high_category
 from engine.games.base import (
     GameSpec,
@@ -13,7 +11,7 @@ from engine.games.base import (
     Street,
     Structure,
 )
-from engine.games.showdown import best_hand_takes_each_pot
+from engine.games.showdown import best_hand_takes_each_pot, seat_rows
 
 STREETS = (
     Street("preflop", hole_cards=2),
@@ -32,11 +30,7 @@ def high_strengths(
     seats = sorted(seats)
     if not seats:
         return {}
-    width = max(len(hole_cards[s]) for s in seats) + len(board)
-    rows = np.full((len(seats), width), NO_CARD, dtype=np.int8)
-    for row, seat in enumerate(seats):
-        cards = (*hole_cards[seat], *board)
-        rows[row, : len(cards)] = cards
+    rows = seat_rows(seats, hole_cards, board)
     return dict(zip(seats, evaluate_high(rows).tolist(), strict=True))
 
 

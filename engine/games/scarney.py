@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.cards import NO_CARD, STANDARD
+from engine.cards import STANDARD
 from engine.evaluate import HIGH_CATEGORIES, evaluate_high_using_hole, high_category, low_points
 from engine.games.base import (
     GameSpec,
@@ -21,7 +21,7 @@ from engine.games.base import (
     Structure,
 )
 from engine.games.holdem import high_strengths
-from engine.games.showdown import award, best_seats, contenders_of
+from engine.games.showdown import award, best_seats, contenders_of, seat_rows
 
 TOP, BOTTOM = 0, 1
 
@@ -44,12 +44,7 @@ def forced_out(hole: list[int] | tuple[int, ...], bottom_cards: list[int] | tupl
     return [card for card in hole if card >= 0 and card >> 2 in ranks]
 
 
-def _must_use_strengths(seats: list[int], hand: ShowdownInput) -> dict[int, int]:
-    if not seats:
-        return {}
-    hole = np.full((len(seats), 6), NO_CARD, dtype=np.int8)
-    for row, seat in enumerate(seats):
-        hole[row, : len(hand.hole_cards[seat])] = hand.hole_cards[seat]
+def _must_use_strengths(seats: list[int], hole: np.ndarray, hand: ShowdownInput) -> dict[int, int]:
     board = np.tile(np.array(hand.boards[TOP], dtype=np.int8), (len(seats), 1))
     return dict(zip(seats, evaluate_high_using_hole(hole, board).tolist(), strict=True))
 
@@ -58,14 +53,14 @@ def showdown(hand: ShowdownInput) -> ShowdownResult:
     """Each pot: high half (odd chip) to the best high hand, low half to the fewest points."""
     n = len(hand.hole_cards)
     seats = sorted(s for s in hand.contenders if hand.hole_cards[s])
-    if hand.options.get("must_use_hole_card", False):
-        high = _must_use_strengths(seats, hand)
+    hole = seat_rows(seats, hand.hole_cards)
+    if not seats:
+        high: dict[int, int] = {}
+    elif hand.options.get("must_use_hole_card", False):
+        high = _must_use_strengths(seats, hole, hand)
     else:
         high = high_strengths(seats, hand.hole_cards, hand.boards[TOP])
-    points = {}
-    for seat in seats:
-        row = np.array([hand.hole_cards[seat]], dtype=np.int8)
-        points[seat] = int(low_points(row)[0])
+    points = dict(zip(seats, low_points(hole).tolist(), strict=True)) if seats else {}
     won, won_high, won_low = [0] * n, [0] * n, [0] * n
     split = False
     for pot in hand.pots:

@@ -4,7 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
+
+from engine.cards import NO_CARD
 from engine.pots import split_among_seats
+
+
+def seat_rows(
+    seats: list[int], hole_cards: tuple[tuple[int, ...], ...], board: tuple[int, ...] = ()
+) -> np.ndarray:
+    """One row per seat: its hole cards, then ``board``, padded with ``NO_CARD``.
+
+    >>> seat_rows([0, 2], ((1, 2), (), (3,)), (9,)).tolist()
+    [[1, 2, 9], [3, 9, -1]]
+    """
+    width = max((len(hole_cards[s]) for s in seats), default=0) + len(board)
+    rows = np.full((len(seats), width), NO_CARD, dtype=np.int8)
+    for row, seat in enumerate(seats):
+        cards = (*hole_cards[seat], *board)
+        rows[row, : len(cards)] = cards
+    return rows
 
 
 def best_seats(scores: Mapping[int, int], seats: list[int], lowest: bool = False) -> list[int]:

@@ -7,9 +7,7 @@ a betting round of one bet and at most ``raises_per_round`` raises.
 
 from __future__ import annotations
 
-import numpy as np
-
-from engine.cards import NO_CARD, SKOEJARTH
+from engine.cards import SKOEJARTH
 from engine.evaluate import SKOEJARTH_CATEGORIES, evaluate_skoejarth, skoejarth_category
 from engine.games.base import (
     GameSpec,
@@ -20,7 +18,7 @@ from engine.games.base import (
     Street,
     Structure,
 )
-from engine.games.showdown import best_hand_takes_each_pot
+from engine.games.showdown import best_hand_takes_each_pot, seat_rows
 
 STREETS = (
     Street("fan", hole_cards=3, call_only=True),
@@ -35,10 +33,7 @@ def showdown(hand: ShowdownInput) -> ShowdownResult:
     seats = sorted(hand.contenders)
     strengths: dict[int, int] = {}
     if seats:
-        rows = np.full((len(seats), 7), NO_CARD, dtype=np.int8)
-        for row, seat in enumerate(seats):
-            cards = (*hand.hole_cards[seat], *hand.boards[0])
-            rows[row, : len(cards)] = cards
+        rows = seat_rows(seats, hand.hole_cards, hand.boards[0])
         values = evaluate_skoejarth(rows, hand.options.get("tiebreak", "highest_card"))
         strengths = dict(zip(seats, values.tolist(), strict=True))
     won, outcomes, split = best_hand_takes_each_pot(
