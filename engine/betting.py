@@ -1,6 +1,6 @@
 """Bet sizes allowed by each betting structure: pure functions over a betting round.
 
->>> limits = RoundLimits(current_bet=100, last_increment=100, min_bet=100, raise_count=0)
+>>> limits = RoundLimits(current_bet=100, last_increment=100, min_bet=100)
 >>> raise_bounds(Structure.NO_LIMIT, limits, player_bet=0, stack=10_000, pot=150)
 (200, 10000)
 >>> raise_bounds(Structure.POT_LIMIT, limits, player_bet=0, stack=10_000, pot=150)
@@ -21,7 +21,6 @@ class RoundLimits:
     current_bet: int  # the largest bet of the round so far
     last_increment: int  # size of the last full bet or raise (the big blind preflop)
     min_bet: int  # smallest opening bet (no-limit, pot-limit), or this street's bet (fixed)
-    raise_count: int  # bets and raises made this round (blinds not counted)
 
 
 def raise_bounds(

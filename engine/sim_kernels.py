@@ -213,7 +213,6 @@ def simulate_cry_me_a_river(
 C_SHOWDOWN, C_SCOOP, C_SPLIT, C_TRIPLE, C_SURVIVING = 0, 1, 2, 3, 4  # C_SURVIVING + boards left (1..3)
 C_BOARDS, C_KILLED, C_CATEGORY, C_CATEGORY_WON, CRY_TALLY_SIZE = 8, 21, 34, 43, 52
 
-SCARNEY_POINTS_BY_RANK = (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1)
 # Slots of the Scarney statistic tally (every hand: held, forced, street, dead; showdown seats: the rest)
 T_HELD, T_FORCED, T_STREET, T_DEAD_ON_FLOP, T_DEAD = 0, 13, 26, 29, 30
 T_REMAINING, T_PAIRS, T_PAIRS_WON, T_LOW_WINNERS, T_LOW_WINNERS_ACE = 31, 38, 42, 46, 47

@@ -420,7 +420,7 @@ class HandState:
         min_bet = street_bet if self.structure is Structure.FIXED_LIMIT else self.min_bet
         if self.game.starting_bet:
             min_bet = self.starting_bet
-        return RoundLimits(max(self.bets), self.last_increment, min_bet, self.raise_count)
+        return RoundLimits(max(self.bets), self.last_increment, min_bet)
 
     def options_for(self, seat: int) -> dict[str, int | bool]:
         """What ``seat`` may do now: call amount, and raise bounds if it may raise."""

@@ -256,11 +256,3 @@ def write_hand(fields: dict[str, Any]) -> str:
         else:
             out.write(f"{_toml_key(key)} = {toml_value(value)}\n")
     return out.getvalue()
-
-
-def write_hands(hands: Iterable[dict[str, Any]]) -> str:
-    """``.phhs`` text: each hand under a numbered section, from 1."""
-    parts = []
-    for number, fields in enumerate(hands, start=1):
-        parts.append(f"[{number}]\n{write_hand(fields)}")
-    return "\n".join(parts)

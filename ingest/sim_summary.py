@@ -20,18 +20,6 @@ Counts = Counter  # (query, key, column) -> count
 RANKS = "23456789TJQKA"
 
 
-_BYTE_BITS = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
-
-
-def _bits(mask: np.ndarray) -> np.ndarray:
-    """Population count of non-negative integers below 2**32."""
-    mask = mask.astype(np.int64)
-    return (
-        _BYTE_BITS[mask & 255] + _BYTE_BITS[(mask >> 8) & 255]
-        + _BYTE_BITS[(mask >> 16) & 255] + _BYTE_BITS[(mask >> 24) & 255]
-    )  # fmt: skip
-
-
 def _add(counts: Counts, query: str, key: str, column: str, value: int) -> None:
     if value:
         counts[(query, key, column)] += int(value)
@@ -65,12 +53,12 @@ def summarize(batch: SimBatch) -> Counts:
     if game == "scarney":
         high, low = mask & 1023, (mask >> 10) & 1023
         scoop = showdown & (batch.won == pot).any(axis=1)
-        split = showdown & ((_bits(high) > 1) | (_bits(low) > 1))
+        split = showdown & ((np.bitwise_count(high) > 1) | (np.bitwise_count(low) > 1))
         _add(counts, "overview", "", "high_low_same", (showdown & ((high & low) != 0)).sum())
         won_seat = ((high[:, None] >> seats) & 1) == 1
     else:
-        scoop = showdown & (_bits(mask & 1023) == 1)
-        split = showdown & (_bits(mask & 1023) > 1)
+        scoop = showdown & (np.bitwise_count(mask & 1023) == 1)
+        split = showdown & (np.bitwise_count(mask & 1023) > 1)
         won_seat = ((mask[:, None] >> seats) & 1) == 1
     for column, value in (
         ("hands", n),

@@ -149,10 +149,3 @@ class GameSpec:
         if self.burns_option is not None and not options.get(self.burns_option, False):
             return 0
         return street.burns
-
-    def cards_needed(self, n_players: int, options: Mapping[str, Any]) -> int:
-        """Cards one hand uses, burns included."""
-        return sum(
-            s.hole_cards * n_players + s.board_cards * len(self.board_names) + self.burns(s, options)
-            for s in self.streets
-        )
