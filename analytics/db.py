@@ -83,11 +83,14 @@ def create_views(
         con.register_filesystem(warehouse.fs)
         protocol = warehouse.fs.protocol
         prefix = f"{protocol[0] if isinstance(protocol, tuple) else protocol}://"
-    hands_files = set(warehouse.files("hands"))
+    listed = {table: warehouse.files(table) for table in TABLES if tables is None or table in tables}
+    if "hands" not in listed and any(table in listed for table in BESIDE_HANDS):
+        listed["hands"] = warehouse.files("hands")
+    hands_files = set(listed.get("hands", ()))
     for table, schema in TABLES.items():
-        if tables is not None and table not in tables:
+        if table not in listed or (tables is not None and table not in tables):
             continue
-        files = warehouse.files(table)
+        files = listed[table]
         if table in BESIDE_HANDS:  # only files whose hands file was written (the last of a batch)
             files = [f for f in files if f.replace(f"/{table}/", "/hands/", 1) in hands_files]
         if skipped and table in ("hands", "players", "actions"):

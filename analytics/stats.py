@@ -24,6 +24,7 @@ from analytics.exact import (
     z_score,
 )
 from engine.evaluate import HIGH_CATEGORIES, SKOEJARTH_CATEGORIES
+from ingest.warehouse import Warehouse
 
 QUERIES = Path(__file__).parent / "queries"
 GAMES = ("holdem", "scarney", "cry-me-a-river", "skoejarth")
@@ -53,13 +54,15 @@ def query(
 
 def summarized_runs(data: str | Path, variant: str, runs: list[str]) -> list[str]:
     """Complete showdown-mode runs of a game: their statistics come from the summaries table."""
-    con = connect(data, [variant], tables=("runs",))
-    rows = con.sql(
-        "SELECT DISTINCT run_id FROM runs_raw WHERE variant = $v AND kind = 'simulation' "
-        "AND mode = 'showdown' AND status = 'complete' AND (len($r) = 0 OR list_contains($r, run_id))",
-        params={"v": variant, "r": list(runs)},
-    ).fetchall()
-    return sorted(r[0] for r in rows)
+    rows = Warehouse(data).read("runs", ["run_id", "variant", "kind", "mode", "status"]).to_pylist()
+    return sorted(
+        {
+            r["run_id"]
+            for r in rows
+            if r["variant"] == variant and r["kind"] == "simulation" and r["mode"] == "showdown"
+            and r["status"] == "complete" and (not runs or r["run_id"] in runs)
+        }
+    )  # fmt: skip
 
 
 class Counts:
@@ -335,8 +338,9 @@ def _cry(counts: Counts, overview: dict[str, Any]) -> dict[str, Any]:
         for rank in "23456789TJQKA"
         if rank in kills
     ]
+    sampled = cry_killed_boards_sample(counts.con, counts.runs, counts.summarized)
     return {
-        "killed_board_best_hand_of_a_loser_rate": cry_killed_boards_sample(counts.con, counts.runs),
+        "killed_board_best_hand_of_a_loser_rate": sampled,
         "surviving_boards": {
             "one": rate(overview["one_board_survives"], showdowns, cry_one_board_survives()),
             "two": rate(overview["two_boards_survive"], showdowns, 1 - cry_one_board_survives()),
@@ -380,7 +384,7 @@ def _decode(codes: list[str], width: int) -> np.ndarray:
 
 
 def cry_killed_boards_sample(
-    con: duckdb.DuckDBPyConnection, runs: list[str], sample: int = 50_000
+    con: duckdb.DuckDBPyConnection, runs: list[str], summarized: list[str], sample: int = 50_000
 ) -> dict[str, Any]:
     """How often a killed board held the best hand of a player who won nothing.
 
@@ -403,7 +407,8 @@ def cry_killed_boards_sample(
     # hands of each run are a uniform sample of it; take each run's share of the sample
     counts = con.sql(
         "SELECT run_id, hands FROM runs_raw WHERE variant = 'cry-me-a-river' AND kind = 'simulation' "
-        "AND run_id IN (SELECT DISTINCT run_id FROM summarized_hands_raw)"
+        "AND list_contains($summarized, run_id)",
+        params={"summarized": list(summarized)},
     ).fetchall()
     total_hands = sum(h for _, h in counts) or 1
     parts = [
@@ -414,27 +419,26 @@ def cry_killed_boards_sample(
     parts.append(
         f"(SELECT {columns} FROM hands_raw WHERE {where} USING SAMPLE {int(sample)} ROWS (reservoir, 11))"
     )
-    frames = [con.sql(" UNION ALL ".join(parts), params=params).pl()]
+    frame = con.sql(" UNION ALL ".join(parts), params=params).pl()
     hits = total = 0
-    for frame in frames:
-        for players in sorted(set(frame["n_players"].to_list())):
-            part = frame.filter(frame["n_players"] == players)
-            n = part.height
-            holes = _decode(part["seat_hole"].to_list(), 2 * players).reshape(n, players, 2)
-            boards = _decode(part["board_text"].str.replace_all("/", "").to_list(), 15).reshape(n, 3, 5)
-            alive = part["surviving_mask"].to_numpy().astype(np.int64)
-            masks = part["seat_winners"].to_numpy().astype(np.int64)
-            seats = np.arange(players)
-            won = np.zeros((n, players), dtype=bool)
-            for b in range(3):
-                won |= (((alive >> b) & 1) == 1)[:, None] & (((masks[:, None] >> (10 * b + seats)) & 1) == 1)
-            hit = np.zeros(n, dtype=bool)
-            for b in range(3):
-                killed = ((alive >> b) & 1) == 0
-                rows = np.concatenate([holes, np.repeat(boards[:, b : b + 1, :], players, axis=1)], axis=2)
-                strength = evaluate_high(rows.reshape(-1, 7).astype(np.int8)).reshape(n, players)
-                best = strength == strength.max(axis=1, keepdims=True)
-                hit |= killed & (best & ~won).any(axis=1)
-            hits += int(hit.sum())
-            total += n
+    for players in sorted(set(frame["n_players"].to_list())):
+        part = frame.filter(frame["n_players"] == players)
+        n = part.height
+        holes = _decode(part["seat_hole"].to_list(), 2 * players).reshape(n, players, 2)
+        boards = _decode(part["board_text"].str.replace_all("/", "").to_list(), 15).reshape(n, 3, 5)
+        alive = part["surviving_mask"].to_numpy().astype(np.int64)
+        masks = part["seat_winners"].to_numpy().astype(np.int64)
+        seats = np.arange(players)
+        won = np.zeros((n, players), dtype=bool)
+        for b in range(3):
+            won |= (((alive >> b) & 1) == 1)[:, None] & (((masks[:, None] >> (10 * b + seats)) & 1) == 1)
+        hit = np.zeros(n, dtype=bool)
+        for b in range(3):
+            killed = ((alive >> b) & 1) == 0
+            rows = np.concatenate([holes, np.repeat(boards[:, b : b + 1, :], players, axis=1)], axis=2)
+            strength = evaluate_high(rows.reshape(-1, 7).astype(np.int8)).reshape(n, players)
+            best = strength == strength.max(axis=1, keepdims=True)
+            hit |= killed & (best & ~won).any(axis=1)
+        hits += int(hit.sum())
+        total += n
     return rate(hits, total) | {"sample_hands": total}
