@@ -48,7 +48,7 @@ def stats(data: str, variant: str, runs: tuple[str, ...]) -> dict[str, Any]:
 
 @st.cache_data(show_spinner=False, ttl=60)
 def compare(data: str, variant: str, run_a: str, run_b: str) -> list[dict[str, Any]]:
-    return compare_rows(game_stats(data, variant, [run_a]), game_stats(data, variant, [run_b]))
+    return compare_rows(stats(data, variant, (run_a,)), stats(data, variant, (run_b,)))
 
 
 def user_query(data: str, text: str, limit: int = 10_000) -> tuple[pl.DataFrame | None, str | None]:
@@ -87,10 +87,14 @@ def hand(data: str, hand_id: str) -> tuple[dict | None, pl.DataFrame, pl.DataFra
 
 def random_hand(data: str, condition: str) -> str | None:
     """A random hand id among (at most the first 200,000) hands matching a condition on hands_raw."""
-    found = sql(
-        data,
-        f"SELECT hand_id FROM (SELECT hand_id FROM hands_raw WHERE {condition} LIMIT 200000) "
-        f"USING SAMPLE 1 ROWS (reservoir, {random.randrange(1 << 30)})",
+    found = (
+        connection(data)
+        .cursor()
+        .sql(
+            f"SELECT hand_id FROM (SELECT hand_id FROM hands_raw WHERE {condition} LIMIT 200000) "
+            f"USING SAMPLE 1 ROWS (reservoir, {random.randrange(1 << 30)})"
+        )
+        .pl()
     )
     return found["hand_id"][0] if found.height else None
 

@@ -536,11 +536,11 @@ def compare_command(
     from analytics.report import compare
     from analytics.stats import game_stats
 
-    con = connect(data)
+    con = connect(data, tables=("hands",))
     variants = {}
     for run_id in (run_a, run_b):
         found = con.sql(
-            "SELECT DISTINCT variant FROM hands WHERE run_id = $r", params={"r": run_id}
+            "SELECT DISTINCT variant FROM hands_raw WHERE run_id = $r", params={"r": run_id}
         ).fetchall()
         if len(found) != 1:
             fail(f"run {run_id!r} has hands of {len(found)} games in {data} (needs exactly one)")

@@ -58,9 +58,6 @@ raw AS (
     JOIN players_raw AS p USING (hand_id)
     JOIN (
         SELECT hand_id,
-            max(high_strength) FILTER (WHERE won > 0) AS best,
-            max(high_strength) FILTER (WHERE won_high > 0) AS best_high,
-            min(low_points) FILTER (WHERE won_low > 0) AS best_low,
             max(high_strength) FILTER (WHERE showdown) >> 20 AS best_category
         FROM players_raw GROUP BY hand_id
     ) AS w USING (hand_id)

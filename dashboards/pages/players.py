@@ -9,8 +9,9 @@ from dashboards import data, widgets
 st.title("Players")
 path = data.data_path()
 runs = widgets.run_filter()
-where = "" if not runs else "WHERE list_contains([" + ", ".join(f"'{r}'" for r in runs) + "], run_id)"
-table = data.sql(path, f"SELECT * FROM player_stats {where}")
+table = data.sql(path, "SELECT * FROM player_stats")
+if runs:
+    table = table.filter(pl.col("run_id").is_in(runs))
 if table.height == 0:
     st.info("No hands with betting yet: ingest hand histories, or `scooplab simulate --mode betting`.")
     st.stop()
