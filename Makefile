@@ -28,7 +28,7 @@ test-fast: setup
 	$(BIN)/python -m pytest -m 'not slow'
 
 DEMO_HANDS ?= 2000000
-DEMO_BETTING_HANDS ?= 5000
+DEMO_BETTING_HANDS ?= 50000
 
 demo: setup
 	@for game in holdem cry-me-a-river scarney skoejarth; do \

@@ -5,7 +5,7 @@ Runs ``scooplab simulate`` as a fresh process for each game in showdown mode
 warehouse, and prints hands per second and the peak resident memory of the
 largest process (the main process or one worker).
 
-    python benchmarks/simulate.py [--hands 4000000] [--betting-hands 20000] [--memory-hands 0]
+    python benchmarks/simulate.py [--hands 4000000] [--betting-hands 200000] [--memory-hands 0]
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--hands", type=int, default=10_000_000)
-    parser.add_argument("--betting-hands", type=int, default=20_000)
+    parser.add_argument("--betting-hands", type=int, default=200_000)
     parser.add_argument(
         "--memory-hands", type=int, default=0, help="also run this many hold'em hands for memory"
     )

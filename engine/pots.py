@@ -42,6 +42,39 @@ def build_pots(contributed: list[int], folded: list[bool]) -> list[Pot]:
     return pots
 
 
+def pots_with_antes(contributed: list[int], antes_paid: list[int], folded: list[bool]) -> list[Pot]:
+    """Pots built on live bets; the antes are dead money in the main pot.
+
+    A player all in for an ante alone (no live chips) still plays for the antes: the
+    antes up to that player's own form pots of their own, which every player still in
+    with live chips also contests. The rest of the antes go to the main pot.
+
+    >>> [(p.amount, p.eligible) for p in pots_with_antes([15, 5, 15], [5, 5, 5], [False] * 3)]
+    [(15, (0, 1, 2)), (20, (0, 2))]
+    """
+    n = len(contributed)
+    live = [c - a for c, a in zip(contributed, antes_paid, strict=True)]
+    pots = build_pots(live, folded)
+    ante_only = sorted({antes_paid[s] for s in range(n) if not folded[s] and live[s] == 0})
+    ante_pots: list[Pot] = []
+    previous = 0
+    for level in ante_only:
+        if level <= 0:
+            continue
+        amount = sum(min(a, level) - min(a, previous) for a in antes_paid)
+        eligible = tuple(s for s in range(n) if not folded[s] and (live[s] > 0 or antes_paid[s] >= level))
+        ante_pots.append(Pot(amount, eligible))
+        previous = level
+    rest = sum(antes_paid) - sum(p.amount for p in ante_pots)
+    if pots:
+        pots[0] = Pot(pots[0].amount + rest, pots[0].eligible)
+    elif ante_pots:
+        ante_pots[-1] = Pot(ante_pots[-1].amount + rest, ante_pots[-1].eligible)
+    else:
+        pots = [Pot(rest, tuple(s for s in range(n) if not folded[s]))]
+    return ante_pots + pots
+
+
 def split_chips(amount: int, order: list[int]) -> list[int]:
     """Split ``amount`` equally among ``len(order)`` winners; odd chips one at a time.
 

@@ -17,7 +17,7 @@ from engine.betting import RoundLimits, is_full_raise, raise_bounds
 from engine.cards import UNKNOWN_CARD, format_cards
 from engine.games.base import GameSpec, SeatOutcome, ShowdownInput, Street, Structure
 from engine.games.scarney import forced_out
-from engine.pots import Pot, build_pots, split_among_seats
+from engine.pots import Pot, pots_with_antes, split_among_seats
 
 
 class IllegalAction(ValueError):
@@ -625,34 +625,7 @@ class HandState:
         return result
 
     def _pots(self, folded: list[bool]) -> list[Pot]:
-        """Pots built on live bets; the antes are dead money in the main pot.
-
-        A player all in for an ante alone (no live chips) still plays for the antes: the
-        antes up to that player's own form pots of their own, which every player still in
-        with live chips also contests. The rest of the antes go to the main pot.
-        """
-        live = [c - a for c, a in zip(self.contributed, self.antes_paid, strict=True)]
-        pots = build_pots(live, folded)
-        ante_only = sorted({self.antes_paid[s] for s in range(self.n) if not folded[s] and live[s] == 0})
-        ante_pots: list[Pot] = []
-        previous = 0
-        for level in ante_only:
-            if level <= 0:
-                continue
-            amount = sum(min(a, level) - min(a, previous) for a in self.antes_paid)
-            eligible = tuple(
-                s for s in range(self.n) if not folded[s] and (live[s] > 0 or self.antes_paid[s] >= level)
-            )
-            ante_pots.append(Pot(amount, eligible))
-            previous = level
-        rest = sum(self.antes_paid) - sum(p.amount for p in ante_pots)
-        if pots:
-            pots[0] = Pot(pots[0].amount + rest, pots[0].eligible)
-        elif ante_pots:
-            ante_pots[-1] = Pot(ante_pots[-1].amount + rest, ante_pots[-1].eligible)
-        else:
-            pots = [Pot(rest, tuple(s for s in range(self.n) if not folded[s]))]
-        return ante_pots + pots
+        return pots_with_antes(self.contributed, self.antes_paid, folded)
 
     def _contenders(self) -> list[int]:
         contenders = []

@@ -27,7 +27,9 @@ from ingest.warehouse import Warehouse, check_name
 
 DEFAULT_SHARD_SIZE = 200_000
 CHUNK = 50_000  # hands simulated and written at a time: memory stays bounded
+BETTING_CHUNK = 20_000  # the same in betting mode, whose hands have many more rows
 BIT_GENERATOR = "PCG64"
+BETTING_BIT_GENERATOR = "PCG64 seeding xoshiro256**"  # betting mode: the compiled loop's own generator
 MODES = ("showdown", "betting")
 
 
@@ -172,7 +174,7 @@ def _manifest(spec: SimSpec, run_id: str, status: str, shard_status: list[str]) 
         rejected=0,
         duplicates=0,
         scooplab_version=__version__,
-        details=json.dumps({"chunk": CHUNK}),
+        details=json.dumps({"chunk": CHUNK if spec.mode == "showdown" else BETTING_CHUNK}),
         mode=spec.mode,
         players=spec.players,
         seed=str(spec.seed),
@@ -184,7 +186,7 @@ def _manifest(spec: SimSpec, run_id: str, status: str, shard_status: list[str]) 
         shard_status=shard_status,
         status=status,
         numpy_version=np.__version__,
-        bit_generator=BIT_GENERATOR,
+        bit_generator=BIT_GENERATOR if spec.mode == "showdown" else BETTING_BIT_GENERATOR,
     )
 
 

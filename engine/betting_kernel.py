@@ -1,0 +1,494 @@
+"""Compiled betting-mode play: deal, bet by built-in policies, discard, until the showdown.
+
+``play_hands`` plays a chunk of no-limit hands in one call and never returns to
+Python per hand or per action. It follows ``engine.state.HandState`` rule for
+rule (posts, who acts first, minimum raises, short all-ins that do not reopen the
+betting, Skœjarth's raise cap and call-only first round, uncalled bets returned,
+Scarney forced discards and dead hands) and records every action as the state
+machine does; a test replays its output through the state machine and compares
+every row. The showdown itself (pots, evaluation, splits) is left to the game's
+own rule in Python: the kernel stops where ``HandState.finish`` would start.
+
+Random numbers come from a xoshiro256** generator whose state the caller seeds
+from the shard's numpy generator, so a shard's hands depend on its seed alone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.kernels import card_bit, skoejarth_strength, standard_strength
+
+# action kinds, in the order of ``ACTION_KINDS``
+POST, FOLD, CHECK, CALL, BET, RAISE, DISCARD, DEAL = range(8)
+ACTION_KINDS = ("post", "fold", "check", "call", "bet", "raise", "discard", "deal")
+SHOWDOWN, UNCONTESTED, EVERYONE_DEAD = 0, 1, 2
+STATION, RANDOM, TAG = 0, 1, 2
+POLICY_CODES = {"station": STATION, "random": RANDOM, "tag": TAG}
+MAX_CARDS = 6  # hole cards per seat, and cards per recorded action
+MAX_BOARD = 5
+HAND_ACTIONS = 4096  # room for one hand's actions; no-limit with these blinds needs far fewer
+
+
+@njit(cache=True, inline="always")
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(cache=True, inline="always")
+def next_word(state: np.ndarray) -> np.uint64:
+    """xoshiro256**: the next 64 random bits; ``state`` is four uint64 words, updated."""
+    result = _rotl(state[1] * np.uint64(5), 7) * np.uint64(9)
+    t = state[1] << np.uint64(17)
+    state[2] ^= state[0]
+    state[3] ^= state[1]
+    state[1] ^= state[2]
+    state[0] ^= state[3]
+    state[2] ^= t
+    state[3] = _rotl(state[3], 45)
+    return result
+
+
+@njit(cache=True, inline="always")
+def below(state: np.ndarray, k: int) -> int:
+    """A uniform integer in [0, k) (53-bit float scaled; bias below 2**-40 for k < 2**13)."""
+    u = np.float64(next_word(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return min(int(u * k), k - 1)
+
+
+@njit(cache=True)
+def _starting_score(hole, n_hole, n_ranks):
+    if n_hole == 0:
+        return 0.0
+    first = -1
+    second = -1
+    paired = False
+    seen = 0
+    for i in range(n_hole):
+        rank = hole[i] >> 2
+        if seen & (1 << rank):
+            paired = True
+        seen |= 1 << rank
+        if rank > first:
+            second = first
+            first = rank
+        elif rank > second:
+            second = rank
+    high = first / (n_ranks - 1)
+    low = second / (n_ranks - 1) if n_hole > 1 else 0.0
+    return min(1.0, 0.25 * high + 0.15 * low + (0.35 if paired else 0.0))
+
+
+@njit(cache=True)
+def hand_score(hole, n_hole, board, n_board, skoejarth, kickers, tables):
+    """``engine.policies.hand_score``: 0 (hopeless) to 1 (the nuts), from hole cards and board 0."""
+    if n_hole + n_board < 5:
+        return _starting_score(hole, n_hole, 7 if skoejarth else 13)
+    key = np.int64(0)
+    for i in range(n_hole):
+        key |= card_bit(hole[i])
+    for i in range(n_board):
+        key |= card_bit(board[i])
+    if skoejarth:
+        strength = skoejarth_strength(key, kickers, tables)
+        return ((strength >> 20) + ((strength >> 16) & 0xF) / 8) / 9
+    strength = standard_strength(key, tables)
+    return ((strength >> 20) + ((strength >> 16) & 0xF) / 14) / 9
+
+
+@njit(cache=True, inline="always")
+def _record(rec, rec_cards, k, street, seat, kind, amount, cards, n_cards, board, automatic):
+    if k >= rec.shape[0]:
+        return k + 1  # counted, not stored: the caller reports the overflow
+    rec[k, 0] = street
+    rec[k, 1] = seat
+    rec[k, 2] = kind
+    rec[k, 3] = amount
+    rec[k, 4] = board
+    rec[k, 5] = automatic
+    rec[k, 6] = n_cards
+    for i in range(MAX_CARDS):
+        rec_cards[k, i] = cards[i] if i < n_cards else -1
+    return k + 1
+
+
+@njit(cache=True, inline="always")
+def _next_pending(pending, after, n):
+    for step in range(1, n + 1):
+        seat = (after + step + n) % n
+        if pending[seat]:
+            return seat
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _betting_needed(folded, stacks, bets, n):
+    current = bets.max()
+    can_act = 0
+    behind = False
+    for s in range(n):
+        if not folded[s] and stacks[s] > 0:
+            can_act += 1
+            if bets[s] < current:
+                behind = True
+    return can_act > 1 or behind
+
+
+@njit(cache=True, inline="always")
+def _refund_uncalled(bets, contributed, stacks, n):
+    top = 0
+    for s in range(1, n):
+        if bets[s] > bets[top]:
+            top = s
+    second = 0
+    for s in range(n):
+        if s != top and bets[s] > second:
+            second = bets[s]
+    excess = bets[top] - second
+    if excess > 0:
+        bets[top] -= excess
+        contributed[top] -= excess
+        stacks[top] += excess
+
+
+@njit(cache=True, inline="always")
+def _end_round(bets, contributed, stacks, pending, n):
+    """Close a betting round: return the uncalled part of the largest bet, clear the bets."""
+    _refund_uncalled(bets, contributed, stacks, n)
+    bets[:] = 0
+    pending[:] = False
+
+
+@njit(cache=True)
+def play_hands(
+    n_hands, n, stake, antes, blinds, starting_bet, min_bet,
+    street_hole, street_board, street_burns, street_betting, street_call_only,
+    n_boards, discard_board, deck_size, double_raise, raise_cap,
+    policies, skoejarth, kickers, tables, rng_state,
+    rec, rec_cards, hand_start, ending, stacks_out, contributed_out, antes_out, folded_out, dead_out,
+    won_out, dealt_out, dealt_n, hole_out, hole_n, disc_out, disc_n, boards_out, board_n,
+):  # fmt: skip
+    """Play up to ``n_hands`` hands; returns how many fit in ``rec`` (the rest wait for a bigger one).
+
+    Per hand ``i`` its actions are ``rec[hand_start[i]:hand_start[i + 1]]`` (columns: street,
+    seat or -1, kind, amount or -1, board or -1, automatic, card count; cards in ``rec_cards``);
+    the seat arrays hold the state where ``HandState.finish`` starts (``won_out`` is filled for
+    hands that end without a showdown).
+    """
+    n_streets = street_hole.shape[0]
+    deck = np.empty(deck_size, dtype=np.int8)
+    stacks = np.empty(n, dtype=np.int64)
+    bets = np.empty(n, dtype=np.int64)
+    contributed = np.empty(n, dtype=np.int64)
+    antes_paid = np.empty(n, dtype=np.int64)
+    folded = np.empty(n, dtype=np.bool_)
+    dead = np.empty(n, dtype=np.bool_)
+    pending = np.empty(n, dtype=np.bool_)
+    has_acted = np.empty(n, dtype=np.bool_)
+    acted = np.empty(n, dtype=np.int64)
+    hole = np.empty((n, MAX_CARDS), dtype=np.int8)
+    n_hole = np.empty(n, dtype=np.int64)
+    cards = np.empty(MAX_CARDS, dtype=np.int8)
+    scratch_rec = np.empty((HAND_ACTIONS, rec.shape[1]), dtype=np.int64)
+    scratch_cards = np.empty((HAND_ACTIONS, MAX_CARDS), dtype=np.int8)
+    saved = np.empty(4, dtype=np.uint64)
+    position = hand_start[0]
+    for h in range(n_hands):
+        saved[:] = rng_state
+        stacks[:] = stake
+        bets[:] = 0
+        contributed[:] = 0
+        antes_paid[:] = 0
+        folded[:] = False
+        dead[:] = False
+        pending[:] = False
+        has_acted[:] = False
+        n_hole[:] = 0
+        dealt_n[h, :] = 0
+        disc_n[h, :] = 0
+        board_n[h, :] = 0
+        won_out[h, :] = 0
+        k = 0
+        # forced bets: antes (dead), blinds, the starting bet (live)
+        for phase in range(3):
+            for seat in range(n):
+                if phase == 0:
+                    amount = antes[seat]
+                elif phase == 1:
+                    amount = blinds[seat]
+                else:
+                    amount = starting_bet if seat == 0 else 0
+                amount = min(amount, stacks[seat])
+                if amount <= 0:
+                    continue
+                stacks[seat] -= amount
+                contributed[seat] += amount
+                if phase == 0:
+                    antes_paid[seat] += amount
+                else:
+                    bets[seat] += amount
+                k = _record(scratch_rec, scratch_cards, k, 0, seat, POST, amount, cards, 0, -1, 1)
+        last_increment = max(bets.max(), min_bet)
+        for i in range(deck_size):
+            deck[i] = i
+        for i in range(deck_size - 1):
+            j = i + below(rng_state, deck_size - i)
+            deck[i], deck[j] = deck[j], deck[i]
+        top = 0  # next card of the deck
+        n_live = n
+        label = 0  # the street actions are recorded under
+        result = -1
+        s = 0
+        while result < 0:
+            # deal what the street deals: hole cards round-robin from seat 0, then the boards
+            per_seat = street_hole[s]
+            if per_seat > 0:
+                for _round in range(per_seat):
+                    for seat in range(n):
+                        if not folded[seat]:
+                            card = deck[top]
+                            top += 1
+                            hole[seat, n_hole[seat]] = card
+                            n_hole[seat] += 1
+                            dealt_out[h, seat, dealt_n[h, seat]] = card
+                            dealt_n[h, seat] += 1
+                for seat in range(n):
+                    if not folded[seat]:
+                        for i in range(per_seat):
+                            cards[i] = hole[seat, n_hole[seat] - per_seat + i]
+                        k = _record(
+                            scratch_rec, scratch_cards, k, label, seat, DEAL, -1, cards, per_seat, -1, 0
+                        )
+            per_board = street_board[s]
+            if per_board > 0:
+                top += street_burns[s]
+                for b in range(n_boards):
+                    for i in range(per_board):
+                        boards_out[h, b, board_n[h, b]] = deck[top]
+                        cards[i] = deck[top]
+                        board_n[h, b] += 1
+                        top += 1
+                    k = _record(scratch_rec, scratch_cards, k, label, -1, DEAL, -1, cards, per_board, b, 0)
+            # start the betting, or move on when nobody can bet
+            betting = False
+            next_seat = -1
+            raise_count = 0
+            if n_live <= 1:
+                result = UNCONTESTED
+                break
+            if street_betting[s] and _betting_needed(folded, stacks, bets, n):
+                betting = True
+                has_acted[:] = False
+                for seat in range(n):
+                    pending[seat] = not folded[seat] and stacks[seat] > 0
+                if s == 0:
+                    largest = 0
+                    last = 0
+                    for seat in range(n):
+                        forced = blinds[seat]
+                        if seat == 0 and starting_bet > forced:
+                            forced = starting_bet
+                        if forced >= largest and forced > 0:
+                            largest = forced
+                            last = seat
+                    first = (last + 1) % n if largest > 0 else 0
+                    if starting_bet > 0:
+                        pending[0] = False
+                else:
+                    first = 0
+                    last_increment = 0
+                next_seat = _next_pending(pending, first - 1, n)
+                if next_seat < 0:
+                    raise ValueError("a betting round with nobody to act")
+            else:
+                _end_round(bets, contributed, stacks, pending, n)
+                s += 1
+                if s < n_streets:
+                    label = s
+            # Scarney: the Bottom Board forces matching hole cards out; empty hands die
+            if discard_board >= 0 and per_board > 0:
+                ranks = 0
+                for i in range(board_n[h, discard_board]):
+                    ranks |= 1 << (boards_out[h, discard_board, i] >> 2)
+                for seat in range(n):
+                    if folded[seat]:
+                        continue
+                    kept = 0
+                    gone = 0
+                    for i in range(n_hole[seat]):
+                        card = hole[seat, i]
+                        if ranks & (1 << (card >> 2)):
+                            cards[gone] = card
+                            gone += 1
+                            disc_out[h, seat, disc_n[h, seat]] = card
+                            disc_n[h, seat] += 1
+                        else:
+                            hole[seat, kept] = card
+                            kept += 1
+                    n_hole[seat] = kept
+                    if gone:
+                        k = _record(scratch_rec, scratch_cards, k, s - (0 if betting else 1), seat, DISCARD,
+                                    -1, cards, gone, -1, 0)  # fmt: skip
+                dying = 0
+                for seat in range(n):
+                    if not folded[seat] and n_hole[seat] == 0:
+                        dying += 1
+                if dying == n_live:  # everyone left dies at once: they share the pot equally
+                    _refund_uncalled(bets, contributed, stacks, n)
+                    pot = contributed.sum()
+                    share = pot // dying
+                    odd = pot - share * dying
+                    place = 0
+                    for seat in range(n):
+                        if not folded[seat]:
+                            dead[seat] = True
+                            folded[seat] = True
+                            won_out[h, seat] = share + (1 if place < odd else 0)
+                            place += 1
+                    n_live = 0
+                    result = EVERYONE_DEAD
+                    break
+                if dying:
+                    for seat in range(n):
+                        if not folded[seat] and n_hole[seat] == 0:
+                            dead[seat] = True
+                            folded[seat] = True
+                            n_live -= 1
+                            pending[seat] = False
+                            k = _record(scratch_rec, scratch_cards, k, label, seat, FOLD, -1, cards, 0, -1, 1)
+                    if n_live == 1:
+                        result = UNCONTESTED
+                        break
+                    if betting:
+                        if not pending.any() or not _betting_needed(folded, stacks, bets, n):
+                            betting = False
+                            _end_round(bets, contributed, stacks, pending, n)
+                            s += 1
+                            if s < n_streets:
+                                label = s
+                        elif not pending[next_seat]:
+                            next_seat = _next_pending(pending, next_seat, n)
+            # the betting round
+            while betting:
+                seat = next_seat
+                current = bets.max()
+                call = min(current - bets[seat], stacks[seat])
+                cap_reached = raise_cap >= 0 and raise_count >= raise_cap
+                reopened = True
+                round_min = starting_bet if starting_bet > 0 else min_bet
+                if has_acted[seat]:
+                    reopened = current - acted[seat] >= max(last_increment, round_min)
+                others = False
+                for o in range(n):
+                    if o != seat and not folded[o] and stacks[o] > 0:
+                        others = True
+                can_raise = (not street_call_only[s]) and not cap_reached and reopened and others
+                can_raise = can_raise and stacks[seat] > call
+                all_in = bets[seat] + stacks[seat]
+                low = 0
+                high = 0
+                if can_raise:
+                    if double_raise:
+                        low = 2 * current if current else round_min
+                    else:
+                        low = current + max(last_increment, round_min)
+                    low = min(low, all_in)
+                    high = all_in
+                # the policy decides: 0 fold, 1 check or call, 2 raise to ``to``
+                choice = 1
+                to = 0
+                policy = policies[seat]
+                if policy == RANDOM:
+                    n_choices = 1 + (1 if call > 0 else 0) + (1 if can_raise else 0)
+                    pick = below(rng_state, n_choices)
+                    if pick == 1 and call > 0:
+                        choice = 0
+                    elif pick >= 1:
+                        choice = 2
+                        to = low + below(rng_state, high - low + 1)
+                elif policy == TAG:
+                    score = hand_score(hole[seat], n_hole[seat], boards_out[h, 0], board_n[h, 0],
+                                       skoejarth, kickers, tables)  # fmt: skip
+                    if score >= 0.42 and can_raise:
+                        choice = 2
+                        to = min(max(low, current + contributed.sum() // 2), high)
+                    elif score >= 0.25 or call == 0:
+                        choice = 1
+                    else:
+                        choice = 0
+                raised = False
+                if choice == 0:
+                    folded[seat] = True
+                    n_live -= 1
+                    k = _record(scratch_rec, scratch_cards, k, label, seat, FOLD, -1, cards, 0, -1, 0)
+                elif choice == 1:
+                    stacks[seat] -= call
+                    bets[seat] += call
+                    contributed[seat] += call
+                    kind = CALL if call else CHECK
+                    k = _record(scratch_rec, scratch_cards, k, label, seat, kind, call if call else -1,
+                                cards, 0, -1, 0)  # fmt: skip
+                else:
+                    put = to - bets[seat]
+                    stacks[seat] -= put
+                    bets[seat] += put
+                    contributed[seat] += put
+                    kind = RAISE if current else BET
+                    k = _record(scratch_rec, scratch_cards, k, label, seat, kind, to, cards, 0, -1, 0)
+                    if double_raise:
+                        full = to >= (2 * current if current else round_min)
+                    else:
+                        full = to - current >= max(last_increment, round_min)
+                    if full:
+                        raise_count += 1
+                        last_increment = to - current
+                        has_acted[:] = False
+                    has_acted[seat] = True
+                    acted[seat] = to
+                    for o in range(n):
+                        pending[o] = o != seat and not folded[o] and stacks[o] > 0
+                    raised = True
+                if not raised:
+                    pending[seat] = False
+                    has_acted[seat] = True
+                    acted[seat] = bets.max()
+                if n_live == 1:
+                    result = UNCONTESTED
+                    break
+                if not pending.any():
+                    betting = False
+                    _end_round(bets, contributed, stacks, pending, n)
+                    s += 1
+                    if s < n_streets:
+                        label = s
+                else:
+                    next_seat = _next_pending(pending, seat, n)
+            if result < 0 and s >= n_streets:
+                result = SHOWDOWN
+        _refund_uncalled(bets, contributed, stacks, n)
+        if result == UNCONTESTED:
+            for seat in range(n):
+                if not folded[seat]:
+                    won_out[h, seat] = contributed.sum()
+                    break
+        if k > HAND_ACTIONS:
+            raise ValueError("a hand has more actions than play_hands has room for")
+        if position + k > rec.shape[0]:
+            rng_state[:] = saved  # replay this hand in the next call, with more room
+            return h
+        rec[position : position + k] = scratch_rec[:k]
+        rec_cards[position : position + k] = scratch_cards[:k]
+        position += k
+        hand_start[h + 1] = position
+        ending[h] = result
+        for seat in range(n):
+            stacks_out[h, seat] = stacks[seat] + won_out[h, seat]
+            contributed_out[h, seat] = contributed[seat]
+            antes_out[h, seat] = antes_paid[seat]
+            folded_out[h, seat] = folded[seat]
+            dead_out[h, seat] = dead[seat]
+            hole_n[h, seat] = n_hole[seat]
+            for i in range(n_hole[seat]):
+                hole_out[h, seat, i] = hole[seat, i]
+    return n_hands
