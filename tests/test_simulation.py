@@ -29,17 +29,20 @@ def shard_bytes(root: Path) -> dict[str, bytes]:
     }
 
 
-@pytest.mark.parametrize("game", ["scarney", "cry-me-a-river"])
-def test_same_seed_same_bytes_on_one_or_two_workers_and_dask(tmp_path, game):
-    spec = SimSpec(game, 6_000, players=4, seed=42, shard_size=1_500)
+@pytest.mark.parametrize(("game", "mode"), [("scarney", "showdown"), ("cry-me-a-river", "showdown"),
+                                           ("skoejarth", "betting")])  # fmt: skip
+def test_same_seed_same_bytes_on_one_or_two_workers_and_dask(tmp_path, game, mode):
+    policies = ("tag", "random", "station")
+    spec = SimSpec(game, 6_000, players=4, seed=42, shard_size=1_500, mode=mode, policies=policies)
     simulate(spec, str(tmp_path / "one"), run_id="r", workers=1)
     simulate(spec, str(tmp_path / "two"), run_id="r", workers=2)
     one, two = shard_bytes(tmp_path / "one"), shard_bytes(tmp_path / "two")
-    assert len(one) == 8 and one == two  # hands and summaries of four shards
+    # four shards: hands and summaries (showdown mode), or hands, players and actions (betting)
+    assert len(one) == (8 if mode == "showdown" else 12) and one == two
     if game == "scarney":
         simulate(spec, str(tmp_path / "dask"), run_id="r", workers=2, executor="dask")
         assert shard_bytes(tmp_path / "dask") == one
-    other = SimSpec(game, 6_000, players=4, seed=43, shard_size=1_500)
+    other = SimSpec(game, 6_000, players=4, seed=43, shard_size=1_500, mode=mode, policies=policies)
     simulate(other, str(tmp_path / "other"), run_id="r", workers=1)
     assert shard_bytes(tmp_path / "other") != one
 
