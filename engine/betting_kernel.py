@@ -98,7 +98,8 @@ def hand_score(hole, n_hole, board, n_board, skoejarth, kickers, tables):
 
 
 @njit(cache=True, inline="always")
-def _record(rec, rec_cards, k, street, seat, kind, amount, cards, n_cards, board, automatic):
+def record(rec, rec_cards, k, street, seat, kind, amount, cards, n_cards, board, automatic):
+    """Record action ``k`` (its street, seat, kind, amount, cards, board, automatic); returns k + 1."""
     if k >= rec.shape[0]:
         return k + 1  # counted, not stored: the caller reports the overflow
     rec[k, 0] = street
@@ -228,7 +229,7 @@ def play_hands(
                     antes_paid[seat] += amount
                 else:
                     bets[seat] += amount
-                k = _record(scratch_rec, scratch_cards, k, 0, seat, POST, amount, cards, 0, -1, 1)
+                k = record(scratch_rec, scratch_cards, k, 0, seat, POST, amount, cards, 0, -1, 1)
         last_increment = max(bets.max(), min_bet)
         for i in range(deck_size):
             deck[i] = i
@@ -257,7 +258,7 @@ def play_hands(
                     if not folded[seat]:
                         for i in range(per_seat):
                             cards[i] = hole[seat, n_hole[seat] - per_seat + i]
-                        k = _record(
+                        k = record(
                             scratch_rec, scratch_cards, k, label, seat, DEAL, -1, cards, per_seat, -1, 0
                         )
             per_board = street_board[s]
@@ -269,7 +270,7 @@ def play_hands(
                         cards[i] = deck[top]
                         board_n[h, b] += 1
                         top += 1
-                    k = _record(scratch_rec, scratch_cards, k, label, -1, DEAL, -1, cards, per_board, b, 0)
+                    k = record(scratch_rec, scratch_cards, k, label, -1, DEAL, -1, cards, per_board, b, 0)
             # start the betting, or move on when nobody can bet
             betting = False
             next_seat = -1
@@ -328,7 +329,7 @@ def play_hands(
                             kept += 1
                     n_hole[seat] = kept
                     if gone:
-                        k = _record(scratch_rec, scratch_cards, k, s - (0 if betting else 1), seat, DISCARD,
+                        k = record(scratch_rec, scratch_cards, k, s - (0 if betting else 1), seat, DISCARD,
                                     -1, cards, gone, -1, 0)  # fmt: skip
                 dying = 0
                 for seat in range(n):
@@ -356,7 +357,7 @@ def play_hands(
                             folded[seat] = True
                             n_live -= 1
                             pending[seat] = False
-                            k = _record(scratch_rec, scratch_cards, k, label, seat, FOLD, -1, cards, 0, -1, 1)
+                            k = record(scratch_rec, scratch_cards, k, label, seat, FOLD, -1, cards, 0, -1, 1)
                     if n_live == 1:
                         result = UNCONTESTED
                         break
@@ -421,13 +422,13 @@ def play_hands(
                 if choice == 0:
                     folded[seat] = True
                     n_live -= 1
-                    k = _record(scratch_rec, scratch_cards, k, label, seat, FOLD, -1, cards, 0, -1, 0)
+                    k = record(scratch_rec, scratch_cards, k, label, seat, FOLD, -1, cards, 0, -1, 0)
                 elif choice == 1:
                     stacks[seat] -= call
                     bets[seat] += call
                     contributed[seat] += call
                     kind = CALL if call else CHECK
-                    k = _record(scratch_rec, scratch_cards, k, label, seat, kind, call if call else -1,
+                    k = record(scratch_rec, scratch_cards, k, label, seat, kind, call if call else -1,
                                 cards, 0, -1, 0)  # fmt: skip
                 else:
                     put = to - bets[seat]
@@ -435,7 +436,7 @@ def play_hands(
                     bets[seat] += put
                     contributed[seat] += put
                     kind = RAISE if current else BET
-                    k = _record(scratch_rec, scratch_cards, k, label, seat, kind, to, cards, 0, -1, 0)
+                    k = record(scratch_rec, scratch_cards, k, label, seat, kind, to, cards, 0, -1, 0)
                     if double_raise:
                         full = to >= (2 * current if current else round_min)
                     else:

@@ -124,12 +124,13 @@ def best_of(scores, among, lowest, winners) -> int:
 @njit(cache=True)
 def settle_hands(
     rule, kickers, must_use, tables, points, showdown, contributed, antes_paid, folded, hole, hole_n,
-    boards, board_n, won, strength, low, won_high, won_low, board_won, triple, survivors, split,
+    boards, board_n, won, strength, low, won_high, won_low, board_won, triple, survivors, split, failed,
 ):  # fmt: skip
     """Settle every hand with ``showdown[h]``: chips won and each seat's showdown facts.
 
     ``strength``/``low`` hold -1 for seats without a showdown hand; ``survivors`` is a bit
-    mask of surviving boards; the other outputs start at zero.
+    mask of surviving boards; the other outputs start at zero. A hand with a pot nobody can
+    win (the Python rules raise on it) is left unsettled with ``failed[h]``.
     """
     n = contributed.shape[1]
     n_boards = boards.shape[1]
@@ -187,6 +188,9 @@ def settle_hands(
         else:
             survivors[h] = 3 if rule == SCARNEY else 1
         for p in range(pots):
+            if not eligible[p].any():
+                failed[h] = True
+                break
             # the pot's seats that can win; if none can, every eligible seat shares
             live_count = 0
             for s in range(n):

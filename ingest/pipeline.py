@@ -13,8 +13,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
+from ingest.fast_replay import Prepared, prepare, replay_batch
 from ingest.phh import RawHand, iter_hands
 from ingest.replay import HandError, replay
 from ingest.rows import Columns, HandRows, hand_id
@@ -22,6 +25,7 @@ from ingest.schema import REJECTS, RUNS
 from ingest.warehouse import Warehouse, check_name
 
 FLUSH_HANDS = 50_000  # hands per Parquet file
+FAST_BATCH = 5_000  # hands replayed by the compiled kernel at a time
 
 
 @dataclass
@@ -69,52 +73,137 @@ def ingest(
     taken = warehouse.read("runs", ["run_id", "kind"]).to_pylist()
     if any(r["run_id"] == report.run_id and r["kind"] != "ingest" for r in taken):
         raise ValueError(f"run {report.run_id} is a simulation run; give the ingest another --run-id")
-    known = warehouse.hand_ids()
-    rows: dict[str, HandRows] = {}
-    rejects = Columns(REJECTS)
+    batches = _Batches(warehouse, report, on_reject)
     for raw in iter_hands(paths):
         if on_hand:
             on_hand()
+        batches.add(raw)
+    batches.finish()
+    _write_rejects(warehouse, report.run_id, batches.rejects)
+    _write_runs(warehouse, report, paths)
+    return report
+
+
+class _Batches:
+    """Hands on their way to the warehouse: compiled replay in batches, the state machine for the rest.
+
+    A hand whose content is already stored is a duplicate. A hand the compiled replay hands
+    back, or cannot take, is replayed by ``ingest.replay``, which stores it or rejects it with
+    its reason. A later copy of a hand still waiting in a batch waits until the batch is done,
+    so it counts as a duplicate exactly when the first copy was stored.
+    """
+
+    def __init__(self, warehouse: Warehouse, report: IngestReport, on_reject) -> None:
+        self.warehouse, self.report, self.on_reject = warehouse, report, on_reject
+        self.known = warehouse.hand_ids()
+        self.waiting: dict[tuple[str, str], list[Prepared]] = {}
+        self.queued: set[str] = set()
+        self.copies: list[tuple[RawHand, str]] = []
+        self.slow: dict[str, HandRows] = {}
+        self.fast: dict[str, list[tuple[pa.Table, pa.Table, pa.Table]]] = {}
+        self.stored: dict[str, int] = {}
+        self.rejects = Columns(REJECTS)
+        self.order: dict[str, int] = {}  # reading order: files keep the hands in it
+
+    def add(self, raw: RawHand) -> None:
         if raw.error is not None:
-            _reject(report, rejects, raw, raw.error, on_reject)
-            continue
+            _reject(self.report, self.rejects, raw, raw.error, self.on_reject)
+            return
         assert raw.fields is not None
+        identity = hand_id(raw.fields)
+        if identity in self.known:
+            self.report.duplicates += 1
+            return
+        if identity in self.queued:
+            self.copies.append((raw, identity))
+            return
+        self.order.setdefault(identity, len(self.order))
+        prepared = prepare(raw, identity)
+        if prepared is None:
+            self._replay(raw, identity)
+            return
+        self.queued.add(identity)
+        batch = self.waiting.setdefault(prepared.key, [])
+        batch.append(prepared)
+        if len(batch) >= FAST_BATCH:
+            self._run(prepared.key)
+
+    def _run(self, key: tuple[str, str]) -> None:
+        batch = self.waiting.pop(key, [])
+        if not batch:
+            return
+        tables, fallback = replay_batch(batch, self.report.run_id)
+        back = {id(p) for p in fallback}
+        if tables is not None:
+            game = key[0]
+            self.fast.setdefault(game, []).append(tables)
+            for prepared in batch:
+                if id(prepared) not in back:
+                    self.known.add(prepared.identity)
+                    self._stored(game, bool(prepared.notes))
+        for prepared in fallback:
+            self._replay(prepared.raw, prepared.identity)
+        self.queued.difference_update(p.identity for p in batch)
+
+    def _replay(self, raw: RawHand, identity: str) -> None:
         try:
             replayed = replay(raw.fields)
         except HandError as error:
-            _reject(report, rejects, raw, str(error), on_reject)
-            continue
+            _reject(self.report, self.rejects, raw, str(error), self.on_reject)
+            return
         except (ValueError, TypeError, OverflowError, ArithmeticError) as error:  # never lose the batch
-            _reject(report, rejects, raw, f"cannot replay: {error}", on_reject)
-            continue
-        identity = hand_id(raw.fields)
-        if identity in known:
-            report.duplicates += 1
-            continue
-        known.add(identity)
+            _reject(self.report, self.rejects, raw, f"cannot replay: {error}", self.on_reject)
+            return
+        self.known.add(identity)
         game = replayed.game.name
-        batch = rows.setdefault(game, HandRows())
-        batch.add(
+        self.slow.setdefault(game, HandRows()).add(
             replayed,
             hand_id=identity,
-            run_id=report.run_id,
+            run_id=self.report.run_id,
             source="phh",
             source_file=raw.source_file,
             hand_index=raw.hand_index,
             phh_text=raw.text.strip() + "\n",
         )
+        self._stored(game, bool(replayed.notes))
+
+    def _stored(self, game: str, noted: bool) -> None:
+        report = self.report
         report.hands += 1
-        report.notes += bool(replayed.notes)
+        report.notes += noted
         report.variants[game] = report.variants.get(game, 0) + 1
-        if len(batch) >= FLUSH_HANDS:
-            write_rows(warehouse, game, report.run_id, batch)
-            rows[game] = HandRows()
-    for game, batch in rows.items():
-        if len(batch):
-            write_rows(warehouse, game, report.run_id, batch)
-    _write_rejects(warehouse, report.run_id, rejects)
-    _write_runs(warehouse, report, paths)
-    return report
+        self.stored[game] = self.stored.get(game, 0) + 1
+        if self.stored[game] >= FLUSH_HANDS:
+            self._write(game)
+
+    def _write(self, game: str) -> None:
+        parts = self.fast.pop(game, [])
+        slow = self.slow.pop(game, None)
+        if slow is not None and len(slow):
+            parts.append((slow.hands.to_arrow(), slow.players.to_arrow(), slow.actions.to_arrow()))
+        self.stored[game] = 0
+        if parts:
+            hands, players, actions = (pa.concat_tables(tables) for tables in zip(*parts, strict=True))
+            hands = hands.take(np.argsort([self.order[h] for h in hands.column("hand_id").to_pylist()]))
+            ids = hands.column("hand_id")
+            players, actions = (
+                table.take(
+                    np.argsort(pc.index_in(table.column("hand_id"), value_set=ids).to_numpy(), kind="stable")
+                )
+                for table in (players, actions)
+            )
+            write_tables(self.warehouse, game, self.report.run_id, hands, players, actions)
+
+    def finish(self) -> None:
+        for key in list(self.waiting):
+            self._run(key)
+        for raw, identity in self.copies:
+            if identity in self.known:
+                self.report.duplicates += 1
+            else:
+                self._replay(raw, identity)
+        for game in sorted(set(self.fast) | set(self.slow)):
+            self._write(game)
 
 
 def _variant_of(raw: RawHand) -> str:
@@ -144,14 +233,21 @@ def _reject(report, rejects: Columns, raw: RawHand, error: str, on_reject) -> No
 def write_rows(
     warehouse: Warehouse, game: str, run_id: str, batch: HandRows, name: str | None = None
 ) -> None:
-    """Write a batch as three files of one name, the hands file last: the views read players
-    and actions files only beside their hands file, so an interrupted write leaves nothing visible."""
+    """Write a batch as three files of one name (see ``write_tables``)."""
+    write_tables(warehouse, game, run_id, batch.hands.to_arrow(), batch.players.to_arrow(),
+                 batch.actions.to_arrow(), name=name)  # fmt: skip
+
+
+def write_tables(warehouse: Warehouse, game: str, run_id: str, hands: pa.Table, players: pa.Table,
+                 actions: pa.Table, name: str | None = None) -> None:  # fmt: skip
+    """Write three files of one name, the hands file last: the views read players and actions
+    files only beside their hands file, so an interrupted write leaves nothing visible."""
     import uuid
 
     name = name or f"part-{uuid.uuid4().hex[:12]}"
-    warehouse.write("players", game, run_id, batch.players.to_arrow(), name=name)
-    warehouse.write("actions", game, run_id, batch.actions.to_arrow(), name=name)
-    warehouse.write("hands", game, run_id, batch.hands.to_arrow(), name=name)
+    warehouse.write("players", game, run_id, players, name=name)
+    warehouse.write("actions", game, run_id, actions, name=name)
+    warehouse.write("hands", game, run_id, hands, name=name)
 
 
 def _write_rejects(warehouse: Warehouse, run_id: str, rejects: Columns) -> None:

@@ -13,7 +13,8 @@ import pytest
 
 from engine.games import GAMES
 from engine.policies import POLICIES
-from ingest.betting_sim import batch_tables, play_batch, settle
+from ingest.array_rows import settle
+from ingest.betting_sim import batch_tables, play_batch
 from ingest.phh import parse_hand_text
 from ingest.replay import apply_action, build_state, replay
 from ingest.rows import HandRows
@@ -78,7 +79,7 @@ def test_scarney_hands_that_die_replay_to_the_same_rows():
     game = GAMES["scarney"]
     _, chosen = _assert_replays_to_the_same_rows(
         game, 6, game.resolve_options({}), ["random"], 1, count=30_000, stake=1_000,
-        pick=lambda batch: batch.dead.any(axis=1),
+        pick=lambda batch: batch.hands.dead.any(axis=1),
     )  # fmt: skip
     assert len(chosen) >= 5  # about 1 hand in 2,000 has a seat whose hole cards all go
 
@@ -121,7 +122,7 @@ def test_the_same_seed_words_give_the_same_hands_in_any_chunking():
     split_words = words.copy()
     parts = [play_batch(game, 5, 1_000, options, ["random"], split_words, size) for size in (25, 35)]
     assert np.array_equal(whole.records, np.concatenate([p.records for p in parts]))
-    assert np.array_equal(whole.stacks, np.concatenate([p.stacks for p in parts]))
+    assert np.array_equal(whole.hands.stacks, np.concatenate([p.hands.stacks for p in parts]))
 
 
 @pytest.mark.parametrize(("name", "players", "given", "policies"), CASES)
@@ -130,7 +131,7 @@ def test_compiled_showdowns_equal_the_python_rules(name, players, given, policie
     options = _options(game, given)
     words = np.random.default_rng(99).integers(0, 2**64, size=4, dtype=np.uint64)
     batch = play_batch(game, players, 1_000, options, list(policies), words, 2_000)
-    compiled, python = settle(game, batch, options), settle(game, batch, options, compiled=False)
+    compiled, python = settle(game, batch.hands, options), settle(game, batch.hands, options, compiled=False)
     for name_ in vars(compiled):
         assert np.array_equal(getattr(compiled, name_), getattr(python, name_)), name_
     assert compiled.split.any()

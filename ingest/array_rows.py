@@ -1,0 +1,256 @@
+"""Warehouse rows built column by column from the arrays of the compiled kernels.
+
+Betting-mode simulation (``engine.betting_kernel``) and fast replay
+(``engine.replay_kernel``) both end with per-hand, per-seat arrays and a flat list of
+recorded actions; this module settles their showdowns (``engine.betting_showdown``, or
+the games' Python rules) and turns them into ``players`` and ``actions`` rows and the
+showdown columns of ``hands``, exactly as ``ingest.rows.HandRows`` writes a replayed hand.
+Seat arrays are (hands, width) with ``width`` the most seats of any hand; seats beyond a
+hand's own count are padding and produce no row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from engine import betting_kernel as bk
+from engine import betting_showdown as bs
+from engine.evaluate import HIGH_CATEGORIES, SKOEJARTH_CATEGORIES
+from engine.games.base import GameSpec, ShowdownInput
+from engine.pots import pots_with_antes
+from engine.tables import SCARNEY_POINTS, SKOEJARTH_TABLES, STANDARD_TABLES
+from ingest.schema import ACTIONS, PLAYERS
+
+ACTION_KINDS = (*bk.ACTION_KINDS, "show", "muck")  # record kinds 0..9
+ENDINGS = ("showdown", "uncontested", "everyone_dead")
+COMPILED_RULES = {"holdem": bs.BEST_HAND, "skoejarth": bs.SKOEJARTH, "scarney": bs.SCARNEY,
+                  "cry-me-a-river": bs.CRY}  # fmt: skip
+
+
+@dataclass
+class Hands:
+    """Per-hand and per-seat arrays where ``HandState.finish`` starts (seat arrays are (hands, width))."""
+
+    seats: np.ndarray  # seats of each hand
+    ending: np.ndarray  # index into ENDINGS
+    stacks: np.ndarray  # after the betting (uncontested and everyone-dead hands: final)
+    won: np.ndarray  # chips won by hands that end without a showdown
+    contributed: np.ndarray
+    antes_paid: np.ndarray
+    folded: np.ndarray
+    mucked: np.ndarray
+    dead: np.ndarray
+    dealt: np.ndarray  # (hands, width, 6) hole cards as dealt, -1 padded
+    hole: np.ndarray  # (hands, width, 6) remaining hole cards
+    hole_n: np.ndarray
+    discarded: np.ndarray  # (hands, width, 6)
+    discarded_n: np.ndarray
+    boards: np.ndarray  # (hands, boards, 5)
+    board_n: np.ndarray
+
+    @classmethod
+    def empty(cls, count: int, width: int, n_boards: int) -> Hands:
+        """Arrays for ``count`` hands of ``width`` seats, zero (cards: -1), for a kernel to fill."""
+
+        def seats(dtype, fill=0, cards=0):
+            return np.full((count, width, cards) if cards else (count, width), fill, dtype)
+
+        return cls(
+            seats=np.full(count, width, np.int64), ending=np.zeros(count, np.int8), stacks=seats(np.int64),
+            won=seats(np.int64), contributed=seats(np.int64), antes_paid=seats(np.int64),
+            folded=seats(np.bool_), mucked=seats(np.bool_), dead=seats(np.bool_),
+            dealt=seats(np.int8, -1, bk.MAX_CARDS), hole=seats(np.int8, -1, bk.MAX_CARDS),
+            hole_n=seats(np.int64), discarded=seats(np.int8, -1, bk.MAX_CARDS), discarded_n=seats(np.int64),
+            boards=np.full((count, n_boards, bk.MAX_BOARD), -1, np.int8),
+            board_n=np.zeros((count, n_boards), np.int64),
+        )  # fmt: skip
+
+
+@dataclass
+class Settled:
+    """Chips and showdown facts of the hands (seat arrays; -1: no showdown hand)."""
+
+    stacks: np.ndarray
+    won: np.ndarray
+    strength: np.ndarray
+    low: np.ndarray
+    won_high: np.ndarray
+    won_low: np.ndarray
+    board_won: np.ndarray  # (hands, seats, 3): Cry Me A River
+    triple: np.ndarray
+    survivors: np.ndarray  # bit mask of the surviving boards
+    split: np.ndarray
+    failed: np.ndarray  # a pot nobody can win: the hand is left to the state machine
+
+
+def settle(game: GameSpec, hands: Hands, options: dict, compiled: bool = True) -> Settled:
+    """Pots and showdowns of the hands that reach one, by the game's rule.
+
+    Compiled (``engine.betting_showdown``) for the four games; ``compiled=False``, or a game
+    without a compiled rule, calls the game's own Python showdown hand by hand. Mucked
+    hands cannot win: their chips play like a fold's.
+    """
+    count, width = hands.stacks.shape
+    out = Settled(
+        stacks=hands.stacks.copy(), won=hands.won.copy(), strength=np.full((count, width), -1, np.int64),
+        low=np.full((count, width), -1, np.int64), won_high=np.zeros((count, width), np.int64),
+        won_low=np.zeros((count, width), np.int64), board_won=np.zeros((count, width, 3), np.int64),
+        triple=np.zeros((count, width), np.bool_), survivors=np.zeros(count, np.int8),
+        split=np.zeros(count, np.bool_), failed=np.zeros(count, np.bool_),
+    )  # fmt: skip
+    showdown = hands.ending == bk.SHOWDOWN
+    out_of_it = hands.folded | hands.mucked | (np.arange(width)[None, :] >= hands.seats[:, None])
+    won = np.zeros_like(out.won)
+    if compiled and game.name in COMPILED_RULES:
+        skoejarth = game.deck.size == 28
+        bs.settle_hands(
+            COMPILED_RULES[game.name], options.get("tiebreak") == "kickers",
+            bool(options.get("must_use_hole_card", False)),
+            SKOEJARTH_TABLES if skoejarth else STANDARD_TABLES,
+            SCARNEY_POINTS.astype(np.int64), showdown, hands.contributed, hands.antes_paid, out_of_it,
+            hands.hole, hands.hole_n, hands.boards, hands.board_n, won, out.strength, out.low,
+            out.won_high, out.won_low, out.board_won, out.triple, out.survivors, out.split, out.failed,
+        )  # fmt: skip
+    else:
+        _settle_in_python(game, hands, options, showdown, out_of_it, won, out)
+    out.won += won
+    out.stacks += won
+    return out
+
+
+def _settle_in_python(game: GameSpec, hands: Hands, options: dict, showdown, out_of_it, won, out) -> None:
+    folded_all, hole_all, hole_n_all = out_of_it.tolist(), hands.hole.tolist(), hands.hole_n.tolist()
+    boards_all, board_n_all = hands.boards.tolist(), hands.board_n.tolist()
+    contributed_all, antes_all = hands.contributed.tolist(), hands.antes_paid.tolist()
+    for h in np.flatnonzero(showdown).tolist():
+        seats = range(int(hands.seats[h]))
+        folded, hole, hole_n = folded_all[h][: len(seats)], hole_all[h], hole_n_all[h]
+        boards, board_n = boards_all[h], board_n_all[h]
+        result = game.showdown(
+            ShowdownInput(
+                pots=tuple(
+                    pots_with_antes(contributed_all[h][: len(folded)], antes_all[h][: len(folded)], folded)
+                ),
+                hole_cards=tuple(tuple(hole[s][: hole_n[s]]) for s in seats),
+                boards=tuple(tuple(boards[b][: board_n[b]]) for b in range(len(board_n))),
+                contenders=frozenset(s for s in seats if not folded[s]),
+                options=options,
+            )
+        )
+        won[h, : len(seats)] = result.won
+        out.survivors[h] = sum(1 << b for b in result.surviving_boards)
+        out.split[h] = result.split
+        for s, outcome in enumerate(result.outcomes):
+            out.strength[h, s] = -1 if outcome.high_strength is None else outcome.high_strength
+            out.low[h, s] = -1 if outcome.low_points is None else outcome.low_points
+            out.won_high[h, s], out.won_low[h, s] = outcome.won_high, outcome.won_low
+            out.board_won[h, s, : len(outcome.board_won)] = outcome.board_won
+            out.triple[h, s] = outcome.triple_scoop
+
+
+def card_texts(cards: np.ndarray, game: GameSpec) -> np.ndarray:
+    """Text of each row of card ids along the last axis (-1 padding skipped), as an object array."""
+    table = np.array([""] + [game.deck.card_text(c) for c in range(game.deck.size)], dtype=object)
+    texts = table[cards.astype(np.int64) + 1]
+    return texts.sum(axis=-1) if texts.shape[-1] else np.full(texts.shape[:-1], "", dtype=object)
+
+
+def actions_table(game: GameSpec, records: np.ndarray, record_cards: np.ndarray, hand_start: np.ndarray,
+                  hand_ids: np.ndarray, run_id: str) -> pa.Table:  # fmt: skip
+    """``actions`` rows: hand ``h`` owns ``records[hand_start[h]:hand_start[h + 1]]``."""
+    owner = np.repeat(np.arange(len(hand_ids)), np.diff(hand_start))
+    kind, seat, amount, board, n_cards = (records[:, i] for i in (2, 1, 3, 4, 6))
+    cards = card_texts(record_cards, game)
+    cards[n_cards == 0] = None
+    count = len(records)
+    return pa.table(
+        {
+            "hand_id": hand_ids[owner],
+            "run_id": np.full(count, run_id, dtype=object),
+            "variant": np.full(count, game.name, dtype=object),
+            "seq": np.arange(count) - hand_start[owner],
+            "street": np.array([s.name for s in game.streets], dtype=object)[records[:, 0]],
+            "seat": pa.array(seat, mask=seat < 0, type=pa.int8()),
+            "action": np.array(ACTION_KINDS, dtype=object)[kind],
+            "amount": pa.array(amount, mask=amount < 0, type=pa.int64()),
+            "cards": cards,
+            "board": pa.array(board, mask=board < 0, type=pa.int8()),
+            "automatic": records[:, 5].astype(bool),
+        },
+        schema=ACTIONS,
+    )
+
+
+def players_table(game: GameSpec, hands: Hands, settled: Settled, hand_ids: np.ndarray, run_id: str,
+                  names: np.ndarray, starting: np.ndarray) -> pa.Table:  # fmt: skip
+    """``players`` rows, seat by seat (``names`` and ``starting`` stacks are (hands, width))."""
+    count, width = hands.stacks.shape
+    seated = np.arange(width)[None, :] < hands.seats[:, None]
+    rows = int(seated.sum())
+    showdown_hand = hands.ending == bk.SHOWDOWN
+    won, stacks = settled.won, settled.stacks
+    pot = hands.contributed.sum(axis=1)
+    scooper = np.full(count, -1)
+    scoop_hands = showdown_hand & ((won > 0).sum(axis=1) == 1) & (won.max(axis=1) == pot)
+    scooper[scoop_hands] = won[scoop_hands].argmax(axis=1)
+    strength, low = settled.strength[seated], settled.low[seated]
+    no_hand = strength < 0
+    categories = SKOEJARTH_CATEGORIES if game.deck.size == 28 else HIGH_CATEGORIES
+    category = np.array(categories, dtype=object)[np.where(no_hand, 0, strength >> 20)]
+    category[no_hand] = None
+    at_showdown = np.broadcast_to(showdown_hand[:, None], seated.shape)[seated]
+    if game.name in COMPILED_RULES and COMPILED_RULES[game.name] == bs.CRY:
+        per_seat = zip(settled.board_won[seated].tolist(), at_showdown.tolist(), strict=True)
+        board_won = pa.array([row if shown else None for row, shown in per_seat], type=pa.list_(pa.int64()))
+    else:
+        board_won = pa.nulls(rows, pa.list_(pa.int64()))
+    return pa.table(
+        {
+            "hand_id": np.broadcast_to(hand_ids[:, None], seated.shape)[seated],
+            "run_id": np.full(rows, run_id, dtype=object),
+            "variant": np.full(rows, game.name, dtype=object),
+            "seat": np.broadcast_to(np.arange(width, dtype=np.int8)[None, :], seated.shape)[seated],
+            "player": names[seated],
+            "hole_cards": card_texts(hands.dealt, game)[seated],
+            "final_hole_cards": card_texts(hands.hole, game)[seated],
+            "discarded": hands.discarded_n[seated].astype(np.int8),
+            "discarded_cards": card_texts(hands.discarded, game)[seated],
+            "dead": hands.dead[seated],
+            "voided": np.zeros(rows, np.bool_),
+            "folded": hands.folded[seated],
+            "mucked": hands.mucked[seated],
+            "showdown": at_showdown & ~no_hand,
+            "starting_stack": starting[seated],
+            "finishing_stack": stacks[seated],
+            "net": stacks[seated] - starting[seated],
+            "won": won[seated],
+            "high_category": category,
+            "high_strength": pa.array(strength, mask=no_hand, type=pa.int64()),
+            "low_points": pa.array(low, mask=low < 0, type=pa.int16()),
+            "won_high": settled.won_high[seated],
+            "won_low": settled.won_low[seated],
+            "board_won": board_won,
+            "scoop": (np.arange(width)[None, :] == scooper[:, None])[seated],
+            "triple_scoop": settled.triple[seated],
+        },
+        schema=PLAYERS,
+    )
+
+
+def showdown_columns(game: GameSpec, hands: Hands, settled: Settled) -> dict:
+    """The ``hands`` columns the showdown decides: pot, showdown, ending, split, boards, survivors."""
+    showdown_hand = hands.ending == bk.SHOWDOWN
+    n_boards = len(game.board_names)
+    all_mask = (1 << n_boards) - 1
+    masks = [[b for b in range(n_boards) if m >> b & 1] for m in range(all_mask + 1)]
+    return {
+        "pot": hands.contributed.sum(axis=1),
+        "showdown": showdown_hand,
+        "ending": np.array(ENDINGS, dtype=object)[hands.ending.astype(np.int64)],
+        "split": settled.split,
+        "boards": card_texts(hands.boards, game).tolist(),
+        "surviving_boards": [masks[m] for m in np.where(showdown_hand, settled.survivors, all_mask).tolist()],
+    }

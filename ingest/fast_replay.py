@@ -1,0 +1,298 @@
+"""Fast replay: PHH hands replayed in batches by the compiled kernel, rows built column-wise.
+
+``prepare`` takes a parsed hand the compiled replay can handle (a game without forced
+discards, plain whole-number fields) and returns None for anything else, which the caller
+replays through the state machine as before. ``replay_batch`` replays a batch of prepared
+hands of one game and options with ``engine.replay_kernel.replay_hands`` and returns the
+rows of the hands it accepted, plus the hands it hands back to the state machine (an
+illegal action, unknown cards, stacks that differ from ``finishing_stacks``...), whose
+verdict and message then come from ``ingest.replay`` as always. A test holds the rows of
+both paths equal on every real hand history and on random hands of every game.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from itertools import chain
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from engine import betting_kernel as bk
+from engine import replay_kernel as rk
+from engine.games import GAMES
+from engine.games.base import GameSpec, Structure
+from ingest.array_rows import Hands, Settled, actions_table, players_table, settle, showdown_columns
+from ingest.phh import RawHand
+from ingest.replay import MAX_CHIPS, STANDARD_FIELDS
+from ingest.rows import REQUIRED_FIELDS
+from ingest.schema import HANDS, SEAT_ARRAYS
+
+STRUCTURE_CODES = {Structure.NO_LIMIT: rk.NO_LIMIT, Structure.POT_LIMIT: rk.POT_LIMIT,
+                   Structure.FIXED_LIMIT: rk.FIXED_LIMIT}  # fmt: skip
+FIXED_LIMIT_CAP = 4  # bets and raises per round (HandState's raise_cap)
+
+
+@cache
+def _variants() -> dict[str, tuple[GameSpec, Structure]]:
+    """Variant codes the compiled replay plays: every game without forced discards."""
+    return {
+        code: (game, structure)
+        for game in GAMES.values()
+        if game.discard_board is None
+        for code, structure in game.variant_codes.items()
+    }
+
+
+@dataclass
+class Prepared:
+    """A hand ready for the compiled replay."""
+
+    raw: RawHand
+    identity: str
+    game: GameSpec
+    structure: Structure
+    options: dict[str, Any]
+    options_text: str
+    settings: tuple[int, ...]  # N, STRUCT, MIN_BET, SMALL_BET, BIG_BET, START_BET, CAP
+    antes: list[int]  # in the state machine's seat order (reversed heads-up)
+    blinds: list[int]
+    stacks: list[int]
+    big_blind: int
+    notes: list[str]
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """Hands of one key are replayed together."""
+        return self.game.name, self.options_text
+
+
+def _whole(value: Any) -> bool:
+    return type(value) is int and -MAX_CHIPS <= value <= MAX_CHIPS
+
+
+def _amounts(fields: dict[str, Any], name: str, n: int) -> list[int] | None:
+    value = fields.get(name)
+    if value is None:
+        return [0] * n
+    if type(value) is not list or len(value) != n or not all(map(_whole, value)):
+        return None
+    return value
+
+
+def _amount(fields: dict[str, Any], name: str) -> int | None:
+    value = fields.get(name)
+    if value is None:
+        return 0
+    return value if _whole(value) else None
+
+
+def prepare(raw: RawHand, identity: str) -> Prepared | None:
+    """The hand as the compiled replay takes it, or None when the state machine must replay it."""
+    fields = raw.fields
+    assert fields is not None
+    found = _variants().get(fields.get("variant"))  # type: ignore[arg-type]
+    stacks = fields.get("starting_stacks")
+    actions = fields.get("actions")
+    hand = fields.get("hand")
+    if found is None or type(stacks) is not list or type(actions) is not list:
+        return None
+    game, structure = found
+    n = len(stacks)
+    if not game.min_players <= n <= game.max_players or not all(map(_whole, stacks)) or min(stacks) <= 0:
+        return None
+    if not all(type(a) is str for a in actions) or (isinstance(hand, int) and not 0 <= hand < 2**62):
+        return None
+    antes, blinds = _amounts(fields, "antes", n), _amounts(fields, "blinds_or_straddles", n)
+    min_bet, small_bet, big_bet = (
+        _amount(fields, "min_bet"),
+        _amount(fields, "small_bet"),
+        _amount(fields, "big_bet"),
+    )
+    starting_bet = _amount(fields, "_starting_bet")
+    given = fields.get("_options", {})
+    if None in (antes, blinds, min_bet, small_bet, big_bet, starting_bet) or type(given) is not dict:
+        return None
+    try:
+        options = game.resolve_options(given)
+    except ValueError:
+        return None
+    if n == 2:  # PHH: forced bets are reverse-assigned heads-up
+        antes, blinds = antes[::-1], blinds[::-1]
+    if game.starting_bet and starting_bet <= 0:
+        return None
+    if structure is Structure.FIXED_LIMIT:
+        if not small_bet or not big_bet:
+            return None
+        min_bet = small_bet
+    else:
+        min_bet = min_bet or starting_bet or max(blinds) or 0
+        if min_bet <= 0:
+            return None
+        small_bet = big_bet = min_bet
+    if game.max_raises_option is not None:
+        cap = 1 + int(options[game.max_raises_option])
+    else:
+        cap = FIXED_LIMIT_CAP if structure is Structure.FIXED_LIMIT else -1
+    settings = (n, STRUCTURE_CODES[structure], min_bet, small_bet, big_bet, starting_bet, cap)
+    notes = [
+        f"unknown field {name!r} kept" for name in fields if name not in STANDARD_FIELDS and name[:1] != "_"
+    ]
+    return Prepared(raw, identity, game, structure, options, json.dumps(options, sort_keys=True), settings,
+                    antes, blinds, stacks, max(max(blinds), min_bet), notes)  # fmt: skip
+
+
+@cache
+def card_table(game_name: str) -> np.ndarray:
+    """Card id by its two characters' codes in a game's deck; -1 for anything else (``??`` included)."""
+    table = np.full((128, 128), -1, dtype=np.int16)
+    for text, card in GAMES[game_name].deck._index.items():
+        if card >= 0:
+            table[ord(text[0]), ord(text[1])] = card
+    return table
+
+
+@cache
+def _streets(game_name: str) -> tuple[np.ndarray, ...]:
+    streets = GAMES[game_name].streets
+    return tuple(
+        np.array(values, dtype=np.int64)
+        for values in (
+            [s.hole_cards for s in streets], [s.board_cards for s in streets], [s.betting for s in streets],
+            [s.call_only for s in streets], [s.big_bet for s in streets],
+        )
+    )  # fmt: skip
+
+
+def _pad(rows: list[list[int]], width: int) -> np.ndarray:
+    out = np.zeros((len(rows), width), dtype=np.int64)
+    for i, row in enumerate(rows):
+        out[i, : len(row)] = row
+    return out
+
+
+def replay_batch(batch: list[Prepared], run_id: str) -> tuple[tuple[pa.Table, pa.Table, pa.Table] | None,
+                                                                list[Prepared]]:  # fmt: skip
+    """Replay hands of one game and options; (rows of the accepted hands, hands to replay in Python)."""
+    game, options = batch[0].game, batch[0].options
+    count = len(batch)
+    width = max(p.settings[0] for p in batch)
+    n_boards = len(game.board_names)
+    actions = [p.raw.fields["actions"] for p in batch]
+    flat = list(chain.from_iterable(actions))
+    text = "\n".join(flat)
+    ascii_only = text.isascii()
+    lengths = np.fromiter(map(len, flat), dtype=np.int64, count=len(flat))
+    ends = np.cumsum(lengths + 1) - 1
+    bounds = np.stack([ends - lengths, ends], axis=1) if len(flat) else np.zeros((0, 2), np.int64)
+    hand_actions = np.zeros(count + 1, dtype=np.int64)
+    np.cumsum([len(a) for a in actions], out=hand_actions[1:])
+    settings = np.array([p.settings for p in batch], dtype=np.int64)
+    if not ascii_only:  # character offsets are not byte offsets: such hands go to the state machine
+        settings[[not "".join(a).isascii() for a in actions], 0] = 0
+        text = text.encode("ascii", "replace").decode()
+    capacity = len(flat) * n_boards + count * (2 * width + 1) + 1
+    records = np.zeros((capacity, 7), dtype=np.int64)
+    record_cards = np.full((capacity, bk.MAX_CARDS), -1, dtype=np.int8)
+    hand_start = np.zeros(count + 1, dtype=np.int64)
+    status = np.zeros(count, dtype=np.int64)
+    hands = Hands.empty(count, width, n_boards)
+    used = rk.replay_hands(
+        np.frombuffer(text.encode("ascii"), dtype=np.uint8), hand_actions, bounds, settings,
+        _pad([p.antes for p in batch], width), _pad([p.blinds for p in batch], width),
+        _pad([p.stacks for p in batch], width), _streets(game.name), n_boards, game.raise_rule == "double",
+        card_table(game.name), records, record_cards, hand_start, status, hands.ending, hands.stacks,
+        hands.contributed, hands.antes_paid, hands.folded, hands.mucked, hands.hole, hands.hole_n,
+        hands.boards, hands.board_n,
+    )  # fmt: skip
+    if used < 0:
+        raise AssertionError("replay_hands ran out of room for actions")
+    records, record_cards = records[:used], record_cards[:used]
+    hands.dealt = hands.hole  # no discards: the hole cards are the cards dealt
+    hands.seats = np.array([p.settings[0] for p in batch], dtype=np.int64)
+    # an uncontested pot goes to the one seat left
+    uncontested = np.flatnonzero((status == rk.OK) & (hands.ending == bk.UNCONTESTED))
+    seated = np.arange(width)[None, :] < hands.seats[:, None]
+    winner = np.argmax(~hands.folded[uncontested] & seated[uncontested], axis=1)
+    hands.won[uncontested, winner] = hands.contributed[uncontested].sum(axis=1)
+    hands.stacks += hands.won
+    ok = status == rk.OK
+    hands.ending[~ok] = bk.UNCONTESTED  # nothing to settle in hands the state machine takes back
+    settled = settle(game, hands, options)
+    ok &= ~settled.failed
+    finishing = settled.stacks.tolist()
+    for h in np.flatnonzero(ok).tolist():
+        recorded = batch[h].raw.fields.get("finishing_stacks")
+        if recorded is not None and recorded != finishing[h][: batch[h].settings[0]]:
+            ok[h] = False  # fractions or a mismatch: the state machine says which
+    fallback = [batch[h] for h in np.flatnonzero(~ok).tolist()]
+    if not ok.any():
+        return None, fallback
+    return _tables(game, [p for p, keep in zip(batch, ok.tolist(), strict=True) if keep], hands, settled,
+                   records, record_cards, hand_start, ok, run_id), fallback  # fmt: skip
+
+
+def _subset(hands: Hands, settled: Settled, keep: np.ndarray) -> tuple[Hands, Settled]:
+    return (
+        Hands(**{k: v[keep] for k, v in vars(hands).items()}),
+        Settled(**{k: v[keep] for k, v in vars(settled).items()}),
+    )
+
+
+def _tables(game: GameSpec, kept: list[Prepared], hands: Hands, settled: Settled, records: np.ndarray,
+            record_cards: np.ndarray, hand_start: np.ndarray, ok: np.ndarray, run_id: str):  # fmt: skip
+    owner = np.repeat(np.arange(len(ok)), np.diff(hand_start))
+    keep_records = ok[owner]
+    per_hand = np.diff(hand_start)[ok]
+    starts = np.zeros(len(kept) + 1, dtype=np.int64)
+    np.cumsum(per_hand, out=starts[1:])
+    hands, settled = _subset(hands, settled, ok)
+    count, width = hands.stacks.shape
+    hand_ids = np.array([p.identity for p in kept], dtype=object)
+    actions = actions_table(game, records[keep_records], record_cards[keep_records], starts, hand_ids, run_id)
+    names = np.full((count, width), None, dtype=object)
+    for h, p in enumerate(kept):
+        listed = p.raw.fields.get("players")
+        if isinstance(listed, list):
+            for s, name in enumerate(listed[: p.settings[0]]):
+                names[h, s] = None if name is None else str(name)
+    players = players_table(game, hands, settled, hand_ids, run_id, names=names,
+                            starting=_pad([p.stacks for p in kept], width))  # fmt: skip
+    fields = [p.raw.fields for p in kept]
+    hand_numbers = [f.get("hand") for f in fields]
+    table = pa.table(
+        {
+            "hand_id": hand_ids,
+            "run_id": np.full(count, run_id, dtype=object),
+            "variant": np.full(count, game.name, dtype=object),
+            "variant_code": [f["variant"] for f in fields],
+            "structure": [p.structure.value for p in kept],
+            "source": np.full(count, "phh", dtype=object),
+            "source_file": [p.raw.source_file for p in kept],
+            "hand_index": [p.raw.hand_index for p in kept],
+            "hand_no": [
+                number if isinstance(number, int) else p.raw.hand_index + 1
+                for number, p in zip(hand_numbers, kept, strict=True)
+            ],
+            "n_players": hands.seats.astype(np.int8),
+            "button": (hands.seats - 1).astype(np.int8),
+            "big_blind": [p.big_blind for p in kept],
+            **showdown_columns(game, hands, settled),
+            "options": [p.options_text for p in kept],
+            "fractional_stacks": np.zeros(count, np.bool_),
+            "notes": [p.notes for p in kept],
+            "extra_fields": [
+                json.dumps(
+                    {k: v for k, v in f.items() if k not in REQUIRED_FIELDS}, sort_keys=True, default=str
+                )
+                for f in fields
+            ],
+            "phh": [p.raw.text.strip() + "\n" for p in kept],
+            **{name: pa.nulls(count, HANDS.field(name).type) for name in SEAT_ARRAYS},
+        },
+        schema=HANDS,
+    )
+    return table, players, actions
