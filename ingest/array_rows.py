@@ -163,8 +163,9 @@ def actions_table(game: GameSpec, records: np.ndarray, record_cards: np.ndarray,
     """``actions`` rows: hand ``h`` owns ``records[hand_start[h]:hand_start[h + 1]]``."""
     owner = np.repeat(np.arange(len(hand_ids)), np.diff(hand_start))
     kind, seat, amount, board, n_cards = (records[:, i] for i in (2, 1, 3, 4, 6))
-    cards = card_texts(record_cards, game)
-    cards[n_cards == 0] = None
+    cards = np.full(len(records), None, dtype=object)
+    with_cards = n_cards > 0
+    cards[with_cards] = card_texts(record_cards[with_cards], game)
     count = len(records)
     return pa.table(
         {

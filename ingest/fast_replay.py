@@ -28,7 +28,7 @@ from engine.games.base import GameSpec, Structure
 from ingest.array_rows import Hands, Settled, actions_table, players_table, settle, showdown_columns
 from ingest.phh import RawHand
 from ingest.replay import MAX_CHIPS, STANDARD_FIELDS
-from ingest.rows import REQUIRED_FIELDS
+from ingest.rows import REQUIRED_FIELDS, SORTED_JSON
 from ingest.schema import HANDS, SEAT_ARRAYS
 
 STRUCTURE_CODES = {Structure.NO_LIMIT: rk.NO_LIMIT, Structure.POT_LIMIT: rk.POT_LIMIT,
@@ -74,11 +74,16 @@ def _whole(value: Any) -> bool:
     return type(value) is int and -MAX_CHIPS <= value <= MAX_CHIPS
 
 
+def _all_whole(values: list) -> bool:
+    """Every value a plain int within the chips scooplab counts (``values`` is not empty)."""
+    return set(map(type, values)) == {int} and min(values) >= -MAX_CHIPS and max(values) <= MAX_CHIPS
+
+
 def _amounts(fields: dict[str, Any], name: str, n: int) -> list[int] | None:
     value = fields.get(name)
     if value is None:
         return [0] * n
-    if type(value) is not list or len(value) != n or not all(map(_whole, value)):
+    if type(value) is not list or len(value) != n or not _all_whole(value):
         return None
     return value
 
@@ -102,9 +107,9 @@ def prepare(raw: RawHand, identity: str) -> Prepared | None:
         return None
     game, structure = found
     n = len(stacks)
-    if not game.min_players <= n <= game.max_players or not all(map(_whole, stacks)) or min(stacks) <= 0:
+    if not game.min_players <= n <= game.max_players or not _all_whole(stacks) or min(stacks) <= 0:
         return None
-    if not all(type(a) is str for a in actions) or (isinstance(hand, int) and not 0 <= hand < 2**62):
+    if (actions and set(map(type, actions)) != {str}) or (isinstance(hand, int) and not 0 <= hand < 2**62):
         return None
     antes, blinds = _amounts(fields, "antes", n), _amounts(fields, "blinds_or_straddles", n)
     min_bet, small_bet, big_bet = (
@@ -117,8 +122,8 @@ def prepare(raw: RawHand, identity: str) -> Prepared | None:
     if None in (antes, blinds, min_bet, small_bet, big_bet, starting_bet) or type(given) is not dict:
         return None
     try:
-        options = game.resolve_options(given)
-    except ValueError:
+        options, options_text = _resolved(game.name, tuple(given.items())) if given else _defaults(game.name)
+    except (ValueError, TypeError):
         return None
     if n == 2:  # PHH: forced bets are reverse-assigned heads-up
         antes, blinds = antes[::-1], blinds[::-1]
@@ -141,8 +146,18 @@ def prepare(raw: RawHand, identity: str) -> Prepared | None:
     notes = [
         f"unknown field {name!r} kept" for name in fields if name not in STANDARD_FIELDS and name[:1] != "_"
     ]
-    return Prepared(raw, identity, game, structure, options, json.dumps(options, sort_keys=True), settings,
+    return Prepared(raw, identity, game, structure, options, options_text, settings,
                     antes, blinds, stacks, max(max(blinds), min_bet), notes)  # fmt: skip
+
+
+@cache
+def _defaults(game_name: str) -> tuple[dict[str, Any], str]:
+    return _resolved(game_name, ())
+
+
+def _resolved(game_name: str, given: tuple) -> tuple[dict[str, Any], str]:
+    options = GAMES[game_name].resolve_options(dict(given))
+    return options, json.dumps(options, sort_keys=True)
 
 
 @cache
@@ -168,6 +183,8 @@ def _streets(game_name: str) -> tuple[np.ndarray, ...]:
 
 
 def _pad(rows: list[list[int]], width: int) -> np.ndarray:
+    if all(len(row) == width for row in rows):
+        return np.array(rows, dtype=np.int64).reshape(len(rows), width)
     out = np.zeros((len(rows), width), dtype=np.int64)
     for i, row in enumerate(rows):
         out[i, : len(row)] = row
@@ -254,11 +271,18 @@ def _tables(game: GameSpec, kept: list[Prepared], hands: Hands, settled: Settled
     hand_ids = np.array([p.identity for p in kept], dtype=object)
     actions = actions_table(game, records[keep_records], record_cards[keep_records], starts, hand_ids, run_id)
     names = np.full((count, width), None, dtype=object)
-    for h, p in enumerate(kept):
-        listed = p.raw.fields.get("players")
-        if isinstance(listed, list):
-            for s, name in enumerate(listed[: p.settings[0]]):
-                names[h, s] = None if name is None else str(name)
+    listed = [p.raw.fields.get("players") for p in kept]
+    plain = [
+        type(x) is list and len(x) == p.settings[0] and set(map(type, x)) == {str}
+        for x, p in zip(listed, kept, strict=True)
+    ]
+    if all(plain):  # every hand names its players with strings: one assignment
+        names[np.arange(width)[None, :] < hands.seats[:, None]] = list(chain.from_iterable(listed))
+    else:
+        for h, (players, p) in enumerate(zip(listed, kept, strict=True)):
+            if isinstance(players, list):
+                for seat, name in enumerate(players[: p.settings[0]]):
+                    names[h, seat] = None if name is None else str(name)
     players = players_table(game, hands, settled, hand_ids, run_id, names=names,
                             starting=_pad([p.stacks for p in kept], width))  # fmt: skip
     fields = [p.raw.fields for p in kept]
@@ -285,10 +309,7 @@ def _tables(game: GameSpec, kept: list[Prepared], hands: Hands, settled: Settled
             "fractional_stacks": np.zeros(count, np.bool_),
             "notes": [p.notes for p in kept],
             "extra_fields": [
-                json.dumps(
-                    {k: v for k, v in f.items() if k not in REQUIRED_FIELDS}, sort_keys=True, default=str
-                )
-                for f in fields
+                SORTED_JSON.encode({k: v for k, v in f.items() if k not in REQUIRED_FIELDS}) for f in fields
             ],
             "phh": [p.raw.text.strip() + "\n" for p in kept],
             **{name: pa.nulls(count, HANDS.field(name).type) for name in SEAT_ARRAYS},

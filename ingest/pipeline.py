@@ -7,6 +7,7 @@ content is already in the warehouse is counted as a duplicate and not stored.
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -74,11 +75,16 @@ def ingest(
     if any(r["run_id"] == report.run_id and r["kind"] != "ingest" for r in taken):
         raise ValueError(f"run {report.run_id} is a simulation run; give the ingest another --run-id")
     batches = _Batches(warehouse, report, on_reject)
-    for raw in iter_hands(paths):
-        if on_hand:
-            on_hand()
-        batches.add(raw)
-    batches.finish()
+    threshold = gc.get_threshold()
+    gc.set_threshold(200_000, *threshold[1:])  # hands make many small objects and no cycles
+    try:
+        for raw in iter_hands(paths):
+            if on_hand:
+                on_hand()
+            batches.add(raw)
+        batches.finish()
+    finally:
+        gc.set_threshold(*threshold)
     _write_rejects(warehouse, report.run_id, batches.rejects)
     _write_runs(warehouse, report, paths)
     return report

@@ -24,10 +24,13 @@ REQUIRED_FIELDS = frozenset(
 )  # fmt: skip
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=str)  # built once: fast
+SORTED_JSON = json.JSONEncoder(sort_keys=True, default=str)  # ``json.dumps(..., sort_keys=True)``
+
+
 def hand_id(fields: dict[str, Any]) -> str:
     """Content id of a hand: the same fields give the same id, whatever the file's layout."""
-    canonical = json.dumps(fields, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(canonical.encode()).hexdigest()[:20]
+    return hashlib.sha256(_CANONICAL.encode(fields).encode()).hexdigest()[:20]
 
 
 class Columns:
@@ -101,11 +104,7 @@ class HandRows:
             options=json.dumps(state.options, sort_keys=True),
             fractional_stacks=replayed.fractional_stacks,
             notes=replayed.notes,
-            extra_fields=json.dumps(
-                {k: v for k, v in fields.items() if k not in REQUIRED_FIELDS},
-                sort_keys=True,
-                default=str,
-            ),
+            extra_fields=SORTED_JSON.encode({k: v for k, v in fields.items() if k not in REQUIRED_FIELDS}),
             phh=phh_text,
             **NO_SEAT_ARRAYS,
         )

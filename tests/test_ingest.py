@@ -1,6 +1,8 @@
 """PHH ingest: real hands replay exactly, bad input is rejected one line at a time, storage is safe."""
 
+import io
 import json
+import tarfile
 from pathlib import Path
 
 import pyarrow.compute as pc
@@ -8,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ingest.export import export_hands
-from ingest.phh import hands_from_text, iter_hands
+from ingest.phh import archive_files, hands_from_text, iter_hands
 from ingest.pipeline import ingest
 from ingest.replay import HandError, replay
 from ingest.warehouse import Warehouse
@@ -232,3 +234,44 @@ def test_ingest_refuses_a_simulation_run_id(tmp_path):
     simulate(SimSpec("holdem", 100, seed=1), str(tmp_path), run_id="s")
     with pytest.raises(ValueError, match="run s is a simulation run"):
         ingest([FIXTURES / "examples"], Warehouse(tmp_path), run_id="s")
+
+
+@pytest.mark.parametrize(
+    ("mode", "tar_format"),
+    [("w:gz", tarfile.USTAR_FORMAT), ("w:gz", tarfile.GNU_FORMAT), ("w:gz", tarfile.PAX_FORMAT),
+     ("w", tarfile.GNU_FORMAT), ("w:bz2", tarfile.USTAR_FORMAT)],
+)  # fmt: skip
+def test_archive_files_reads_what_tarfile_reads(tmp_path, mode, tar_format):
+    path = tmp_path / "hands.tar.gz"
+    names = ["a/1.phh", "a/b/2.phh", "x" * 120 + "/3.phh", "é/4.phh", "z/" + "y" * 99 + ".phh", "a/5.phh"]
+    with tarfile.open(path, mode, format=tar_format) as archive:
+        for number, name in enumerate(names):
+            data = f"hand = {number}\n".encode() * (number * 40 + 1)
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            try:
+                archive.addfile(info, io.BytesIO(data))
+            except ValueError:  # a name this format cannot hold
+                continue
+        directory = tarfile.TarInfo("a/dir")
+        directory.type = tarfile.DIRTYPE
+        archive.addfile(directory)
+    with tarfile.open(path) as archive:
+        expected = [(m.name, archive.extractfile(m).read()) for m in archive if m.isfile()]
+    assert len(expected) >= 4
+    assert list(archive_files(path)) == expected
+
+
+def test_a_truncated_archive_is_one_clear_reject(tmp_path):
+    whole = tmp_path / "whole.tar.gz"
+    with tarfile.open(whole, "w:gz") as archive:
+        for number in range(50):
+            data = (FIXTURES / "phh").rglob("*.phh").__next__().read_bytes()
+            info = tarfile.TarInfo(f"h/{number}.phh")
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    cut = tmp_path / "cut.tar.gz"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
+    hands = list(iter_hands([cut]))
+    assert hands[-1].error is not None and hands[-1].error.startswith("cannot read the archive")
+    assert all(h.error is None for h in hands[:-1]) and len(hands) >= 2  # the hands before the cut
