@@ -314,13 +314,12 @@ def _add_new_cards(seen, cards, count) -> bool:
 
 @njit(cache=True)
 def _apply(text, start, end, sc, ss, cfg, game, blinds, hole, boards, board_n, seen, card_table,
-           n_boards, double_raise, rec, rec_cards, cards) -> bool:  # fmt: skip
+           n_boards, double_raise, rec, rec_cards, cards, tokens, all_cards) -> bool:  # fmt: skip
     """Apply one action text; False when the hand needs the state machine."""
     n = cfg[N]
     i = _skip_space(text, start, end)
     if i == end:
         return True  # an empty action does nothing
-    tokens = np.empty((5, 2), dtype=np.int64)
     count = 0
     while i < end:
         if count == 5:
@@ -359,7 +358,6 @@ def _apply(text, start, end, sc, ss, cfg, game, blinds, hole, boards, board_n, s
                     return False
             due = sc[BOARD_DUE]
             a = tokens[2, 0]
-            all_cards = np.empty(n_boards * MAX_BOARD, dtype=np.int8)
             total = 0
             for b in range(n_boards):
                 stop = a
@@ -473,6 +471,8 @@ def replay_hands(
     board_count = np.zeros(n_boards, dtype=np.int64)
     seen = np.zeros(card_table.max() + 1, dtype=np.bool_)
     cards = np.full(MAX_CARDS, -1, dtype=np.int8)
+    tokens = np.empty((5, 2), dtype=np.int64)  # (start, end) of an action's words
+    all_cards = np.empty(n_boards * MAX_BOARD, dtype=np.int8)
     scratch = np.zeros((4096, rec.shape[1]), dtype=np.int64)
     scratch_cards = np.full((4096, MAX_CARDS), -1, dtype=np.int8)
     position = 0
@@ -519,7 +519,7 @@ def replay_hands(
         for a in range(hand_actions[h], hand_actions[h + 1]):
             ok = _apply(text, action_bounds[a, 0], action_bounds[a, 1], sc, ss, cfg, game, blinds[h], hole,
                         boards, board_count, seen, card_table, n_boards, double_raise, scratch, scratch_cards,
-                        cards)  # fmt: skip
+                        cards, tokens, all_cards)  # fmt: skip
             if not ok:
                 break
         if not ok or sc[PHASE] < SHOWDOWN_PHASE or sc[COUNT] > scratch.shape[0]:

@@ -158,6 +158,11 @@ def card_texts(cards: np.ndarray, game: GameSpec) -> np.ndarray:
     return texts.sum(axis=-1) if texts.shape[-1] else np.full(texts.shape[:-1], "", dtype=object)
 
 
+def repeated(values, index: np.ndarray) -> pa.Array:
+    """Strings ``values[index]`` as an Arrow array, built in Arrow (far faster than Python objects)."""
+    return pa.array(values, type=pa.string()).take(pa.array(index, type=pa.int64()))
+
+
 def actions_table(game: GameSpec, records: np.ndarray, record_cards: np.ndarray, hand_start: np.ndarray,
                   hand_ids: np.ndarray, run_id: str) -> pa.Table:  # fmt: skip
     """``actions`` rows: hand ``h`` owns ``records[hand_start[h]:hand_start[h + 1]]``."""
@@ -169,13 +174,13 @@ def actions_table(game: GameSpec, records: np.ndarray, record_cards: np.ndarray,
     count = len(records)
     return pa.table(
         {
-            "hand_id": hand_ids[owner],
-            "run_id": np.full(count, run_id, dtype=object),
-            "variant": np.full(count, game.name, dtype=object),
+            "hand_id": repeated(hand_ids, owner),
+            "run_id": repeated([run_id], np.zeros(count, np.int64)),
+            "variant": repeated([game.name], np.zeros(count, np.int64)),
             "seq": np.arange(count) - hand_start[owner],
-            "street": np.array([s.name for s in game.streets], dtype=object)[records[:, 0]],
+            "street": repeated([s.name for s in game.streets], records[:, 0]),
             "seat": pa.array(seat, mask=seat < 0, type=pa.int8()),
-            "action": np.array(ACTION_KINDS, dtype=object)[kind],
+            "action": repeated(ACTION_KINDS, kind),
             "amount": pa.array(amount, mask=amount < 0, type=pa.int64()),
             "cards": cards,
             "board": pa.array(board, mask=board < 0, type=pa.int8()),
@@ -200,8 +205,9 @@ def players_table(game: GameSpec, hands: Hands, settled: Settled, hand_ids: np.n
     strength, low = settled.strength[seated], settled.low[seated]
     no_hand = strength < 0
     categories = SKOEJARTH_CATEGORIES if game.deck.size == 28 else HIGH_CATEGORIES
-    category = np.array(categories, dtype=object)[np.where(no_hand, 0, strength >> 20)]
-    category[no_hand] = None
+    category = pa.array(categories, type=pa.string()).take(
+        pa.array(strength >> 20, mask=no_hand, type=pa.int64())
+    )  # null where no hand
     at_showdown = np.broadcast_to(showdown_hand[:, None], seated.shape)[seated]
     if game.name in COMPILED_RULES and COMPILED_RULES[game.name] == bs.CRY:
         per_seat = zip(settled.board_won[seated].tolist(), at_showdown.tolist(), strict=True)
@@ -210,9 +216,9 @@ def players_table(game: GameSpec, hands: Hands, settled: Settled, hand_ids: np.n
         board_won = pa.nulls(rows, pa.list_(pa.int64()))
     return pa.table(
         {
-            "hand_id": np.broadcast_to(hand_ids[:, None], seated.shape)[seated],
-            "run_id": np.full(rows, run_id, dtype=object),
-            "variant": np.full(rows, game.name, dtype=object),
+            "hand_id": repeated(hand_ids, np.broadcast_to(np.arange(count)[:, None], seated.shape)[seated]),
+            "run_id": repeated([run_id], np.zeros(rows, np.int64)),
+            "variant": repeated([game.name], np.zeros(rows, np.int64)),
             "seat": np.broadcast_to(np.arange(width, dtype=np.int8)[None, :], seated.shape)[seated],
             "player": names[seated],
             "hole_cards": card_texts(hands.dealt, game)[seated],

@@ -190,14 +190,11 @@ class _Batches:
         self.stored[game] = 0
         if parts:
             hands, players, actions = (pa.concat_tables(tables) for tables in zip(*parts, strict=True))
-            hands = hands.take(np.argsort([self.order[h] for h in hands.column("hand_id").to_pylist()]))
-            ids = hands.column("hand_id")
-            players, actions = (
-                table.take(
-                    np.argsort(pc.index_in(table.column("hand_id"), value_set=ids).to_numpy(), kind="stable")
-                )
-                for table in (players, actions)
-            )
+            seq = np.array([self.order[h] for h in hands.column("hand_id").to_pylist()])
+            if len(seq) > 1 and not (np.diff(seq) > 0).all():  # both paths stored hands: reading order again
+                hands = hands.take(np.argsort(seq))
+                ids = hands.column("hand_id")
+                players, actions = (_in_hand_order(table, ids) for table in (players, actions))
             write_tables(self.warehouse, game, self.report.run_id, hands, players, actions)
 
     def finish(self) -> None:
@@ -210,6 +207,12 @@ class _Batches:
                 self._replay(raw, identity)
         for game in sorted(set(self.fast) | set(self.slow)):
             self._write(game)
+
+
+def _in_hand_order(table: pa.Table, hand_ids: pa.ChunkedArray) -> pa.Table:
+    """Rows reordered so their hands come in the order of ``hand_ids`` (order within a hand kept)."""
+    position = pc.index_in(table.column("hand_id"), value_set=hand_ids).to_numpy()
+    return table.take(np.argsort(position, kind="stable"))
 
 
 def _variant_of(raw: RawHand) -> str:

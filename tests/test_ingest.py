@@ -6,6 +6,7 @@ import tarfile
 from pathlib import Path
 
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
@@ -159,7 +160,6 @@ def test_phhs_sections_are_parsed_one_by_one():
 
 
 def test_failed_write_leaves_no_file(tmp_path, monkeypatch):
-    import pyarrow.parquet as pq
 
     def broken(self, table, *args, **kwargs):
         raise OSError("disk full")  # the temporary file exists, half written
@@ -275,3 +275,27 @@ def test_a_truncated_archive_is_one_clear_reject(tmp_path):
     hands = list(iter_hands([cut]))
     assert hands[-1].error is not None and hands[-1].error.startswith("cannot read the archive")
     assert all(h.error is None for h in hands[:-1]) and len(hands) >= 2  # the hands before the cut
+
+
+def test_hands_are_stored_in_reading_order_whichever_replay_took_them(tmp_path):
+    """Hands the compiled replay takes and hands the state machine takes share a file, in order."""
+    source = sorted((FIXTURES / "phh" / "pluribus").glob("*.phh"))[:4]
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for number, path in enumerate(source):
+        text = path.read_text()
+        if number % 2:  # a comment sends the hand to the state machine
+            text = "# kept by the state machine\n" + text
+        (folder / f"{number}.phh").write_text(text)
+    warehouse = Warehouse(tmp_path / "w")
+    report = ingest([folder], warehouse, run_id="o")
+    assert (report.hands, report.rejected) == (4, 0)
+    (hands_file,) = (tmp_path / "w" / "hands").rglob("*.parquet")
+
+    stored = pq.read_table(hands_file).column("source_file").to_pylist()
+    assert [Path(s).name for s in stored] == ["0.phh", "1.phh", "2.phh", "3.phh"]
+    players = (
+        pq.read_table(next((tmp_path / "w" / "players").rglob("*.parquet"))).column("hand_id").to_pylist()
+    )
+    hand_order = pq.read_table(hands_file).column("hand_id").to_pylist()
+    assert list(dict.fromkeys(players)) == hand_order
