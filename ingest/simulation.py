@@ -27,7 +27,7 @@ from ingest.warehouse import Warehouse, check_name
 
 DEFAULT_SHARD_SIZE = 200_000
 CHUNK = 50_000  # hands simulated and written at a time: memory stays bounded
-BETTING_CHUNK = 20_000  # the same in betting mode, whose hands have many more rows
+BETTING_CHUNK = 5_000  # the same in betting mode, whose hands have many more rows
 BIT_GENERATOR = "PCG64"
 BETTING_BIT_GENERATOR = "PCG64 seeding xoshiro256**"  # betting mode: the compiled loop's own generator
 MODES = ("showdown", "betting")
