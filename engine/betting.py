@@ -5,6 +5,8 @@
 (200, 10000)
 >>> raise_bounds(Structure.POT_LIMIT, limits, player_bet=0, stack=10_000, pot=150)
 (200, 350)
+>>> raise_bounds(Structure.POT_LIMIT, RoundLimits(0, 0, 100), player_bet=0, stack=10_000, pot=0)
+(100, 100)
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ def raise_bounds(
         minimum = limits.current_bet + max(limits.last_increment, limits.min_bet)
     if structure is Structure.POT_LIMIT:
         call = limits.current_bet - player_bet
-        maximum = limits.current_bet + pot + call
+        maximum = max(limits.current_bet + pot + call, minimum)  # a pot smaller than a minimum bet
         return minimum, min(maximum, all_in_to)
     return minimum, all_in_to
 

@@ -222,7 +222,7 @@ def _bet_or_raise(sc, ss, cfg, game, blinds, seat, to, double_raise, rec, rec_ca
             pot = 0
             for s in range(n):
                 pot += ss[CONTRIB, s]
-            high = min(current + pot + current - ss[BET_, seat], all_in)
+            high = min(max(current + pot + current - ss[BET_, seat], low), all_in)
     if (to < low and to != all_in) or to > high:
         return False
     put = to - ss[BET_, seat]

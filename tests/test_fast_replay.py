@@ -10,17 +10,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine.cards import format_cards
+from engine.dealer import Deck
+from engine.games import GAMES
+from engine.games.base import Structure
+from engine.state import HandState, IllegalAction
 from ingest.fast_replay import prepare, replay_batch
 from ingest.phh import iter_hands, parse_hand_text, write_hand
 from ingest.record import hand_fields
 from ingest.replay import HandError, replay
 from ingest.rows import HandRows, hand_id
-from tests.test_properties import GAME_STRUCTURES, random_hands
+from tests.test_properties import GAME_STRUCTURES, play_randomly, random_hands
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "phh"
@@ -127,3 +132,40 @@ def test_random_hands_replay_the_same_both_ways(name, structure, data):
         raws.append(parse_hand_text(write_hand(fields), "random.phh", index))
     taken, back = assert_both_ways_agree(raws)
     assert taken + back == len(raws)
+
+
+@st.composite
+def hands_with_odd_forced_bets(draw, name: str, structure: Structure):
+    """Straddles, uneven antes, tiny stacks and blinds, heads-up: what real tables do."""
+    game = GAMES[name]
+    n = draw(st.integers(game.min_players, game.max_players))
+    stacks = draw(st.lists(st.integers(1, 60), min_size=n, max_size=n))
+    antes = draw(st.lists(st.integers(0, 4), min_size=n, max_size=n))
+    blinds = draw(st.lists(st.integers(0, 8), min_size=n, max_size=n)) if not game.starting_bet else None
+    options = {option.name: draw(st.sampled_from(option.choices)) for option in game.options}
+    try:
+        state = HandState(
+            game, structure, stacks, antes=antes, blinds=blinds,
+            min_bet=draw(st.none() | st.integers(1, 6)), small_bet=draw(st.integers(1, 4)),
+            big_bet=draw(st.integers(2, 8)), starting_bet=draw(st.integers(1, 6)), options=options,
+        )  # fmt: skip
+    except IllegalAction:
+        assume(False)
+    play_randomly(state, Deck(game.deck.size, np.random.default_rng(draw(st.integers(0, 2**32 - 1)))),
+                  draw(st.randoms(use_true_random=False)))  # fmt: skip
+    return state
+
+
+@pytest.mark.parametrize(("name", "structure"), FAST_GAMES)
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+)
+@given(data=st.data())
+def test_hands_with_odd_forced_bets_replay_the_same_both_ways(name, structure, data):
+    states = [data.draw(hands_with_odd_forced_bets(name, structure)) for _ in range(6)]
+    raws = [
+        parse_hand_text(write_hand(hand_fields(state, hand=i + 1)), "odd.phh", i)
+        for i, state in enumerate(states)
+    ]
+    taken, back = assert_both_ways_agree(raws)
+    assert taken + back == len(raws) and taken > 0
