@@ -166,7 +166,7 @@ def play_hands(
     n_hands, n, stake, antes, blinds, starting_bet, min_bet,
     street_hole, street_board, street_burns, street_betting, street_call_only,
     n_boards, discard_board, deck_size, double_raise, raise_cap,
-    policies, skoejarth, kickers, tables, rng_state,
+    policies, skoejarth, kickers, tables, rng_state, fixed_decks,
     rec, rec_cards, hand_start, ending, stacks_out, contributed_out, antes_out, folded_out, dead_out,
     won_out, dealt_out, dealt_n, hole_out, hole_n, disc_out, disc_n, boards_out, board_n,
 ):  # fmt: skip
@@ -175,7 +175,8 @@ def play_hands(
     Per hand ``i`` its actions are ``rec[hand_start[i]:hand_start[i + 1]]`` (columns: street,
     seat or -1, kind, amount or -1, board or -1, automatic, card count; cards in ``rec_cards``);
     the seat arrays hold the state where ``HandState.finish`` starts (``won_out`` is filled for
-    hands that end without a showdown).
+    hands that end without a showdown). ``fixed_decks`` (one row per hand, or no rows) deals
+    given decks instead of shuffled ones, for tests.
     """
     n_streets = street_hole.shape[0]
     deck = np.empty(deck_size, dtype=np.int8)
@@ -231,11 +232,14 @@ def play_hands(
                     bets[seat] += amount
                 k = record(scratch_rec, scratch_cards, k, 0, seat, POST, amount, cards, 0, -1, 1)
         last_increment = max(bets.max(), min_bet)
-        for i in range(deck_size):
-            deck[i] = i
-        for i in range(deck_size - 1):
-            j = i + below(rng_state, deck_size - i)
-            deck[i], deck[j] = deck[j], deck[i]
+        if fixed_decks.shape[0]:
+            deck[:] = fixed_decks[h]
+        else:
+            for i in range(deck_size):
+                deck[i] = i
+            for i in range(deck_size - 1):
+                j = i + below(rng_state, deck_size - i)
+                deck[i], deck[j] = deck[j], deck[i]
         top = 0  # next card of the deck
         n_live = n
         label = 0  # the street actions are recorded under

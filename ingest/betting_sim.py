@@ -56,8 +56,12 @@ class Batch:
 
 
 def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies: list[str],
-               seed_words: np.ndarray, count: int) -> Batch:  # fmt: skip
-    """Play ``count`` hands in compiled code from a xoshiro256** state (updated in place)."""
+               seed_words: np.ndarray, count: int, decks: np.ndarray | None = None) -> Batch:  # fmt: skip
+    """Play ``count`` hands in compiled code from a xoshiro256** state (updated in place).
+
+    ``decks`` (one card order per hand) replaces the shuffles: tests deal what they need.
+    """
+    fixed = np.zeros((0, game.deck.size), np.int8) if decks is None else np.asarray(decks, np.int8)
     reference = new_hand(game, players, stake, options)  # the forced bets, as the state machine sets them
     n, n_boards = players, len(game.board_names)
     streets = game.streets
@@ -87,7 +91,7 @@ def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies
             n_boards, -1 if game.discard_board is None else game.discard_board, game.deck.size,
             game.raise_rule == "double", cap, seat_policies, skoejarth,
             reference.options.get("tiebreak") == "kickers",
-            SKOEJARTH_TABLES if skoejarth else STANDARD_TABLES, seed_words,
+            SKOEJARTH_TABLES if skoejarth else STANDARD_TABLES, seed_words, fixed[done:],
             records, record_cards, hand_start[done:], a["ending"], a["stacks"], a["contributed"],
             a["antes_paid"], a["folded"], a["dead"], a["won"], a["dealt"], dealt_n[done:], a["hole"],
             a["hole_n"], a["discarded"], a["discarded_n"], a["boards"], a["board_n"],

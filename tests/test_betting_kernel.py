@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.cards import parse_cards
 from engine.games import GAMES
 from engine.policies import POLICIES
 from ingest.array_rows import settle
@@ -42,9 +43,11 @@ def _rows(table, start, stop):
     return table.slice(start, stop - start).to_pylist()
 
 
-def _assert_replays_to_the_same_rows(game, players, options, policies, seed, count, stake, pick=None):
+def _assert_replays_to_the_same_rows(
+    game, players, options, policies, seed, count, stake, pick=None, decks=None
+):
     words = np.random.default_rng(seed).integers(0, 2**64, size=4, dtype=np.uint64)
-    batch = play_batch(game, players, stake, options, list(policies), words, count)
+    batch = play_batch(game, players, stake, options, list(policies), words, count, decks)
     hands, seats, actions = batch_tables(
         game, batch, run_id="k", shard=0, first=0, stake=stake, options=options, policies=list(policies)
     )
@@ -82,6 +85,21 @@ def test_scarney_hands_that_die_replay_to_the_same_rows():
         pick=lambda batch: batch.hands.dead.any(axis=1),
     )  # fmt: skip
     assert len(chosen) >= 5  # about 1 hand in 2,000 has a seat whose hole cards all go
+
+
+def test_scarney_players_who_die_together_share_the_pot_as_the_state_machine_says():
+    """Heads-up, both hands lose their last cards to the same Bottom Board card (RULINGS: split equally)."""
+    game = GAMES["scarney"]
+    deck = game.deck
+    first, second = parse_cards("AdAhKdKhQdJd", deck).tolist(), parse_cards("AsKsQhQsJhJs", deck).tolist()
+    hole = [card for pair in zip(first, second, strict=True) for card in pair]  # dealt round-robin
+    boards = parse_cards("3c4c5cAcKcQc" + "6cJc" + "7c2c", deck).tolist()  # flop top/bottom, turn, river
+    rest = [c for c in range(deck.size) if c not in hole + boards]
+    hands, _ = _assert_replays_to_the_same_rows(
+        game, 2, game.resolve_options({}), ["station"], 0, count=1, stake=1_001,
+        decks=np.array([hole + boards + rest]),
+    )  # fmt: skip
+    assert hands.column("ending").to_pylist() == ["everyone_dead"]
 
 
 @pytest.mark.parametrize("name", ["holdem", "scarney", "cry-me-a-river", "skoejarth"])
