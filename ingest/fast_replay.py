@@ -99,7 +99,8 @@ def prepare(raw: RawHand, identity: str) -> Prepared | None:
     """The hand as the compiled replay takes it, or None when the state machine must replay it."""
     fields = raw.fields
     assert fields is not None
-    found = _variants().get(fields.get("variant"))  # type: ignore[arg-type]
+    variant = fields.get("variant")
+    found = _variants().get(variant) if type(variant) is str else None
     stacks = fields.get("starting_stacks")
     actions = fields.get("actions")
     hand = fields.get("hand")
@@ -121,6 +122,8 @@ def prepare(raw: RawHand, identity: str) -> Prepared | None:
     given = fields.get("_options", {})
     if None in (antes, blinds, min_bet, small_bet, big_bet, starting_bet) or type(given) is not dict:
         return None
+    if min(antes) < 0 or min(blinds) < 0 or min(min_bet, small_bet, big_bet, starting_bet) < 0:
+        return None  # negative forced bets: the state machine decides what they mean
     try:
         options, options_text = _resolved(game.name, tuple(given.items())) if given else _defaults(game.name)
     except (ValueError, TypeError):
@@ -138,6 +141,8 @@ def prepare(raw: RawHand, identity: str) -> Prepared | None:
         if min_bet <= 0:
             return None
         small_bet = big_bet = min_bet
+    if not game.starting_bet:
+        starting_bet = 0  # only a default for min_bet above: nobody posts it
     if game.max_raises_option is not None:
         cap = 1 + int(options[game.max_raises_option])
     else:
@@ -243,8 +248,14 @@ def replay_batch(batch: list[Prepared], run_id: str) -> tuple[tuple[pa.Table, pa
     finishing = settled.stacks.tolist()
     for h in np.flatnonzero(ok).tolist():
         recorded = batch[h].raw.fields.get("finishing_stacks")
-        if recorded is not None and recorded != finishing[h][: batch[h].settings[0]]:
-            ok[h] = False  # fractions or a mismatch: the state machine says which
+        if recorded is None:
+            continue
+        if (
+            type(recorded) is not list
+            or set(map(type, recorded)) - {int, float}
+            or (recorded != finishing[h][: batch[h].settings[0]])
+        ):
+            ok[h] = False  # fractions, a mismatch or odd values: the state machine says which
     fallback = [batch[h] for h in np.flatnonzero(~ok).tolist()]
     if not ok.any():
         return None, fallback
@@ -298,7 +309,7 @@ def _tables(game: GameSpec, kept: list[Prepared], hands: Hands, settled: Settled
             "source_file": [p.raw.source_file for p in kept],
             "hand_index": [p.raw.hand_index for p in kept],
             "hand_no": [
-                number if isinstance(number, int) else p.raw.hand_index + 1
+                number if type(number) is int else p.raw.hand_index + 1
                 for number, p in zip(hand_numbers, kept, strict=True)
             ],
             "n_players": hands.seats.astype(np.int8),

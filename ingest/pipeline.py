@@ -138,7 +138,10 @@ class _Batches:
         batch = self.waiting.pop(key, [])
         if not batch:
             return
-        tables, fallback = replay_batch(batch, self.report.run_id)
+        try:
+            tables, fallback = replay_batch(batch, self.report.run_id)
+        except (ValueError, TypeError, LookupError, OverflowError, ArithmeticError, pa.ArrowException):
+            tables, fallback = None, batch  # never lose the batch: the state machine replays each hand
         back = {id(p) for p in fallback}
         if tables is not None:
             game = key[0]

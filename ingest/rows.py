@@ -91,7 +91,7 @@ class HandRows:
             source=source,
             source_file=source_file,
             hand_index=hand_index,
-            hand_no=hand_no if isinstance(hand_no, int) else hand_index + 1,
+            hand_no=hand_no if type(hand_no) is int else hand_index + 1,  # not a bool
             n_players=state.n,
             button=state.n - 1,
             big_blind=max(max(state.blinds), state.min_bet),

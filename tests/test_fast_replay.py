@@ -94,6 +94,46 @@ def assert_both_ways_agree(raws) -> tuple[int, int]:
     return taken, back
 
 
+ODD_HANDS = {
+    "a starting bet in hold'em is only a min_bet default": """variant = "NT"
+starting_stacks = [200, 200, 200]
+blinds_or_straddles = [1, 2, 0]
+_starting_bet = 1
+actions = ["d dh p1 AhKd", "d dh p2 2c3c", "d dh p3 7d8d", "p3 cbr 6", "p1 f", "p2 f"]
+""",
+    "a starting bet in hold'em does not change who acts": """variant = "NT"
+starting_stacks = [200, 200, 200]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+_starting_bet = 1
+actions = ["d dh p1 AhKd", "d dh p2 2c3c", "d dh p3 7d8d", "p3 f", "p2 f"]
+""",
+    "negative blinds": """variant = "NT"
+starting_stacks = [200, 200, 200]
+blinds_or_straddles = [-1, -2, -2]
+min_bet = 2
+actions = ["d dh p1 AhKd", "d dh p2 2c3c", "d dh p3 7d8d", "p1 cbr 10", "p2 f", "p3 f"]
+""",
+    "a boolean among the finishing stacks": """variant = "NT"
+starting_stacks = [200, 1]
+blinds_or_straddles = [1, 2]
+actions = ["d dh p1 AhKd", "d dh p2 7c8c", "d db Ac4h5h", "d db 5s", "d db 9s", "p1 sm AhKd", "p2 sm 7c8c"]
+finishing_stacks = [201, false]
+""",
+    "a variant that is not a string": """variant = ["NT"]
+starting_stacks = [200, 200]
+actions = []
+""",
+}
+
+
+@pytest.mark.parametrize("name", ODD_HANDS)
+def test_odd_fields_get_the_state_machines_verdict(name):
+    raw = parse_hand_text(ODD_HANDS[name], "odd.phh", 0)
+    assert raw.error is None
+    assert_both_ways_agree([raw])
+
+
 def test_fixture_hands_replay_the_same_both_ways():
     raws = list(iter_hands([FIXTURES]))
     taken, _ = assert_both_ways_agree(raws)

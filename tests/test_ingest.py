@@ -299,3 +299,16 @@ def test_hands_are_stored_in_reading_order_whichever_replay_took_them(tmp_path):
     )
     hand_order = pq.read_table(hands_file).column("hand_id").to_pylist()
     assert list(dict.fromkeys(players)) == hand_order
+
+
+def test_odd_field_types_never_stop_an_ingest(tmp_path):
+    good = next((FIXTURES / "phh" / "pluribus").glob("*.phh")).read_text()
+    (tmp_path / "in").mkdir()
+    renumbered = good.replace("hand = ", "old_hand = ").rstrip() + "\nhand = true\n"
+    (tmp_path / "in" / "a.phh").write_text(renumbered)
+    (tmp_path / "in" / "b.phh").write_text('variant = ["NT"]\nstarting_stacks = [200, 200]\nactions = []\n')
+    (tmp_path / "in" / "c.phh").write_text(good)
+    report = ingest([tmp_path / "in"], Warehouse(tmp_path / "w"), run_id="odd")
+    assert (report.hands, report.rejected) == (2, 1)
+    hand_no = Warehouse(tmp_path / "w").read("hands").column("hand_no").to_pylist()
+    assert 1 in hand_no  # `hand = true` is not a hand number: the position in the file stands in
