@@ -199,6 +199,8 @@ def _same_run(existing: dict[str, Any], spec: SimSpec) -> str | None:
         "stake": spec.stake,
         "hands": spec.hands,
         "shard_size": spec.shard_size,
+        # betting runs of older scooplab versions drew from another generator: no mixed runs
+        "bit_generator": BIT_GENERATOR if spec.mode == "showdown" else BETTING_BIT_GENERATOR,
     }
     for key, value in checks.items():
         if existing.get(key) != value:

@@ -156,3 +156,14 @@ def test_the_command_line_takes_an_fsspec_url():
     assert result.exit_code == 0, result.output
     assert Warehouse(data).read("hands").num_rows == 2000
     assert not Path("memory:").exists()
+
+
+def test_a_betting_run_is_not_resumed_with_another_generator(tmp_path, monkeypatch):
+    import ingest.simulation as simulation
+
+    spec = SimSpec("holdem", 300, players=3, seed=4, mode="betting", policies=("random",))
+    simulate(spec, str(tmp_path), run_id="g")
+    simulate(spec, str(tmp_path), run_id="g")  # the same settings: nothing left to do
+    monkeypatch.setattr(simulation, "BETTING_BIT_GENERATOR", "an older generator")
+    with pytest.raises(ValueError, match="different settings: bit_generator"):
+        simulate(spec, str(tmp_path), run_id="g")
