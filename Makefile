@@ -34,7 +34,7 @@ demo: setup
 	@for game in holdem cry-me-a-river scarney skoejarth; do \
 	  $(BIN)/scooplab simulate --variant $$game --hands $(DEMO_HANDS) --seed 2026 --run-id demo-$$game || exit 1; \
 	  $(BIN)/scooplab simulate --variant $$game --mode betting --hands $(DEMO_BETTING_HANDS) --seed 2026 \
-	    --policy tag --policy random --policy station --run-id demo-betting-$$game || exit 1; \
+	    --policy tag --policy random --policy station --run-id demo-betting-$$game-$(DEMO_BETTING_HANDS) || exit 1; \
 	done
 	$(BIN)/scooplab ingest tests/fixtures/examples tests/fixtures/phh
 	@if [ -d ../shared/data/phh ]; then $(BIN)/scooplab ingest ../shared/data/phh; fi
