@@ -6,8 +6,8 @@ rule (posts, who acts first, minimum raises, short all-ins that do not reopen th
 betting, Skœjarth's raise cap and call-only first round, uncalled bets returned,
 Scarney forced discards and dead hands) and records every action as the state
 machine does; a test replays its output through the state machine and compares
-every row. The showdown itself (pots, evaluation, splits) is left to the game's
-own rule in Python: the kernel stops where ``HandState.finish`` would start.
+every row. The kernel stops where ``HandState.finish`` would start: the pots and
+showdowns are ``engine.betting_showdown.settle_hands``.
 
 Random numbers come from a xoshiro256** generator whose state the caller seeds
 from the shard's numpy generator, so a shard's hands depend on its seed alone.
@@ -19,11 +19,11 @@ import numpy as np
 from numba import njit
 
 from engine.kernels import card_bit, skoejarth_strength, standard_strength
+from engine.sim_kernels import EVERYONE_DEAD, SHOWDOWN, UNCONTESTED
 
 # action kinds, in the order of ``ACTION_KINDS``
 POST, FOLD, CHECK, CALL, BET, RAISE, DISCARD, DEAL = range(8)
 ACTION_KINDS = ("post", "fold", "check", "call", "bet", "raise", "discard", "deal")
-SHOWDOWN, UNCONTESTED, EVERYONE_DEAD = 0, 1, 2
 STATION, RANDOM, TAG = 0, 1, 2
 POLICY_CODES = {"station": STATION, "random": RANDOM, "tag": TAG}
 MAX_CARDS = 6  # hole cards per seat, and cards per recorded action

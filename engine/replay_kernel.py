@@ -15,20 +15,32 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.betting_kernel import BET, CALL, CHECK, DEAL, FOLD, MAX_BOARD, MAX_CARDS, POST, RAISE, record
+from engine.betting_kernel import (
+    BET,
+    CALL,
+    CHECK,
+    DEAL,
+    FOLD,
+    HAND_ACTIONS,
+    MAX_BOARD,
+    MAX_CARDS,
+    POST,
+    RAISE,
+    record,
+)
+from engine.sim_kernels import SHOWDOWN, UNCONTESTED
 
 SHOW, MUCK = 8, 9  # action kinds beyond engine.betting_kernel.ACTION_KINDS
 OK, FALLBACK = 0, 1
 NO_LIMIT, POT_LIMIT, FIXED_LIMIT = 0, 1, 2
 DEAL_PHASE, BET_PHASE, SHOWDOWN_PHASE, OVER = 0, 1, 2, 3
-UNCONTESTED_END, SHOWDOWN_END = 1, 0
 # scalars of a hand (``sc``)
 PHASE, STREET, N_LIVE, NEXT, RAISES, LAST_INC, BOARD_DUE, ENDING, COUNT = range(9)
 # per-seat rows (``ss``)
 STACK, BET_, CONTRIB, ANTE, FOLDED, MUCKED, DUE, PENDING, HAS_ACTED, ACTED, N_HOLE = range(11)
 # hand settings (``cfg``)
 N, STRUCT, MIN_BET, SMALL_BET, BIG_BET, START_BET, CAP = range(7)
-SPACE, SLASH, NEWLINE = 32, 47, 10
+SPACE, SLASH = 32, 47
 
 
 @njit(cache=True, inline="always")
@@ -88,7 +100,7 @@ def _betting_needed(ss, n):
 def _close_uncontested(sc, ss, n):
     _refund(ss, n)
     sc[PHASE] = OVER
-    sc[ENDING] = UNCONTESTED_END
+    sc[ENDING] = UNCONTESTED
 
 
 @njit(cache=True)
@@ -100,7 +112,7 @@ def _close_round(sc, ss, n, n_streets) -> bool:
     sc[NEXT] = -1
     if sc[STREET] + 1 >= n_streets:
         sc[PHASE] = SHOWDOWN_PHASE
-        sc[ENDING] = SHOWDOWN_END
+        sc[ENDING] = SHOWDOWN
         return False
     sc[STREET] += 1
     return True
@@ -473,8 +485,8 @@ def replay_hands(
     cards = np.full(MAX_CARDS, -1, dtype=np.int8)
     tokens = np.empty((5, 2), dtype=np.int64)  # (start, end) of an action's words
     all_cards = np.empty(n_boards * MAX_BOARD, dtype=np.int8)
-    scratch = np.zeros((4096, rec.shape[1]), dtype=np.int64)
-    scratch_cards = np.full((4096, MAX_CARDS), -1, dtype=np.int8)
+    scratch = np.zeros((HAND_ACTIONS, rec.shape[1]), dtype=np.int64)
+    scratch_cards = np.full((HAND_ACTIONS, MAX_CARDS), -1, dtype=np.int8)
     position = 0
     for h in range(settings.shape[0]):
         hand_start[h] = position

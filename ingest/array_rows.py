@@ -21,11 +21,12 @@ from engine import betting_showdown as bs
 from engine.evaluate import HIGH_CATEGORIES, SKOEJARTH_CATEGORIES
 from engine.games.base import GameSpec, ShowdownInput
 from engine.pots import pots_with_antes
+from engine.simulate import ENDINGS
 from engine.tables import SCARNEY_POINTS, SKOEJARTH_TABLES, STANDARD_TABLES
 from ingest.schema import ACTIONS, PLAYERS
+from ingest.sim_rows import constant
 
 ACTION_KINDS = (*bk.ACTION_KINDS, "show", "muck")  # record kinds 0..9
-ENDINGS = ("showdown", "uncontested", "everyone_dead")
 COMPILED_RULES = {"holdem": bs.BEST_HAND, "skoejarth": bs.SKOEJARTH, "scarney": bs.SCARNEY,
                   "cry-me-a-river": bs.CRY}  # fmt: skip
 
@@ -160,7 +161,8 @@ def card_texts(cards: np.ndarray, game: GameSpec) -> np.ndarray:
 
 def repeated(values, index: np.ndarray) -> pa.Array:
     """Strings ``values[index]`` as an Arrow array, built in Arrow (far faster than Python objects)."""
-    return pa.array(values, type=pa.string()).take(pa.array(index, type=pa.int64()))
+    strings = values if isinstance(values, pa.Array) else pa.array(values, type=pa.string())
+    return strings.take(pa.array(index, type=pa.int64()))
 
 
 def actions_table(game: GameSpec, records: np.ndarray, record_cards: np.ndarray, hand_start: np.ndarray,
@@ -175,8 +177,8 @@ def actions_table(game: GameSpec, records: np.ndarray, record_cards: np.ndarray,
     return pa.table(
         {
             "hand_id": repeated(hand_ids, owner),
-            "run_id": repeated([run_id], np.zeros(count, np.int64)),
-            "variant": repeated([game.name], np.zeros(count, np.int64)),
+            "run_id": constant(run_id, count),
+            "variant": constant(game.name, count),
             "seq": np.arange(count) - hand_start[owner],
             "street": repeated([s.name for s in game.streets], records[:, 0]),
             "seat": pa.array(seat, mask=seat < 0, type=pa.int8()),
@@ -217,8 +219,8 @@ def players_table(game: GameSpec, hands: Hands, settled: Settled, hand_ids: np.n
     return pa.table(
         {
             "hand_id": repeated(hand_ids, np.broadcast_to(np.arange(count)[:, None], seated.shape)[seated]),
-            "run_id": repeated([run_id], np.zeros(rows, np.int64)),
-            "variant": repeated([game.name], np.zeros(rows, np.int64)),
+            "run_id": constant(run_id, rows),
+            "variant": constant(game.name, rows),
             "seat": np.broadcast_to(np.arange(width, dtype=np.int8)[None, :], seated.shape)[seated],
             "player": names[seated],
             "hole_cards": card_texts(hands.dealt, game)[seated],
@@ -256,7 +258,7 @@ def showdown_columns(game: GameSpec, hands: Hands, settled: Settled) -> dict:
     return {
         "pot": hands.contributed.sum(axis=1),
         "showdown": showdown_hand,
-        "ending": np.array(ENDINGS, dtype=object)[hands.ending.astype(np.int64)],
+        "ending": repeated(ENDINGS, hands.ending),
         "split": settled.split,
         "boards": card_texts(hands.boards, game).tolist(),
         "surviving_boards": [masks[m] for m in np.where(showdown_hand, settled.survivors, all_mask).tolist()],

@@ -3,8 +3,8 @@
 Each hand has blinds of 1% and 2% of the stack (Skœjarth: antes and the starting
 bet), stacks of ``stake`` chips and a policy per seat (the run's policies,
 repeated round the table). The compiled ``engine.betting_kernel.play_hands``
-deals and bets a chunk of hands; the game's own showdown rule settles the pots;
-the rows are then built column by column, with the hand's PHH text, so
+deals and bets a chunk of hands and ``ingest.array_rows.settle`` settles their pots
+(compiled); the rows are then built column by column, with the hand's PHH text, so
 ``scooplab export`` writes it back and replaying it gives the same rows.
 """
 
@@ -21,10 +21,10 @@ from engine.games import variant_code
 from engine.games.base import GameSpec, Structure
 from engine.state import HandState
 from engine.tables import SKOEJARTH_TABLES, STANDARD_TABLES
+from ingest import sim_rows
 from ingest.array_rows import Hands, actions_table, card_texts, players_table, settle, showdown_columns
 from ingest.phh import toml_value, write_hand
 from ingest.schema import HANDS, SEAT_ARRAYS
-from ingest.simulation import BETTING_CHUNK
 from ingest.warehouse import Warehouse
 
 
@@ -112,7 +112,7 @@ def batch_tables(game: GameSpec, batch: Batch, *, run_id: str, shard: int, first
     settled = settle(game, batch.hands, options)
     if settled.failed.any():
         raise AssertionError("a betting-mode pot that nobody can win")
-    hand_ids = np.array([f"{run_id}:{shard}:{first + i}" for i in range(count)], dtype=object)
+    hand_ids = sim_rows.hand_ids(run_id, shard, first, count)
     actions = actions_table(game, batch.records, batch.record_cards, batch.hand_start, hand_ids, run_id)
     players = players_table(
         game, batch.hands, settled, hand_ids, run_id,
@@ -201,8 +201,8 @@ def write_betting_shard(spec, game: GameSpec, warehouse: Warehouse, run_id: str,
         warehouse.writer("actions", game.name, run_id, name) as actions_file,
         warehouse.writer("players", game.name, run_id, name) as players_file,
     ):
-        for start in range(0, count, BETTING_CHUNK):
-            size = min(BETTING_CHUNK, count - start)
+        for start in range(0, count, spec.chunk):
+            size = min(spec.chunk, count - start)
             batch = play_batch(game, spec.players, spec.stake, spec.options, policies, seed_words, size)
             hands, players, actions = batch_tables(
                 game, batch, run_id=run_id, shard=shard, first=first + start, stake=spec.stake,

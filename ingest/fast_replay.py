@@ -160,6 +160,7 @@ def _defaults(game_name: str) -> tuple[dict[str, Any], str]:
     return _resolved(game_name, ())
 
 
+@cache
 def _resolved(game_name: str, given: tuple) -> tuple[dict[str, Any], str]:
     options = GAMES[game_name].resolve_options(dict(given))
     return options, json.dumps(options, sort_keys=True)

@@ -18,7 +18,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ingest.fast_replay import Prepared, prepare, replay_batch
 from ingest.phh import RawHand, iter_hands
 from ingest.replay import HandError, replay
 from ingest.rows import Columns, HandRows, hand_id
@@ -100,9 +99,12 @@ class _Batches:
     """
 
     def __init__(self, warehouse: Warehouse, report: IngestReport, on_reject) -> None:
+        from ingest import fast_replay  # the compiled replay loads only when hands are ingested
+
+        self.fast_replay = fast_replay
         self.warehouse, self.report, self.on_reject = warehouse, report, on_reject
         self.known = warehouse.hand_ids()
-        self.waiting: dict[tuple[str, str], list[Prepared]] = {}
+        self.waiting: dict[tuple[str, str], list] = {}
         self.queued: set[str] = set()
         self.copies: list[tuple[RawHand, str]] = []
         self.slow: dict[str, HandRows] = {}
@@ -124,7 +126,7 @@ class _Batches:
             self.copies.append((raw, identity))
             return
         self.order.setdefault(identity, len(self.order))
-        prepared = prepare(raw, identity)
+        prepared = self.fast_replay.prepare(raw, identity)
         if prepared is None:
             self._replay(raw, identity)
             return
@@ -139,7 +141,7 @@ class _Batches:
         if not batch:
             return
         try:
-            tables, fallback = replay_batch(batch, self.report.run_id)
+            tables, fallback = self.fast_replay.replay_batch(batch, self.report.run_id)
         except (ValueError, TypeError, LookupError, OverflowError, ArithmeticError, pa.ArrowException):
             tables, fallback = None, batch  # never lose the batch: the state machine replays each hand
         back = {id(p) for p in fallback}
@@ -240,14 +242,6 @@ def _reject(report, rejects: Columns, raw: RawHand, error: str, on_reject) -> No
     )
     if on_reject:
         on_reject(describe_reject(raw, error))
-
-
-def write_rows(
-    warehouse: Warehouse, game: str, run_id: str, batch: HandRows, name: str | None = None
-) -> None:
-    """Write a batch as three files of one name (see ``write_tables``)."""
-    write_tables(warehouse, game, run_id, batch.hands.to_arrow(), batch.players.to_arrow(),
-                 batch.actions.to_arrow(), name=name)  # fmt: skip
 
 
 def write_tables(warehouse: Warehouse, game: str, run_id: str, hands: pa.Table, players: pa.Table,

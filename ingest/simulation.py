@@ -70,6 +70,16 @@ class SimSpec:
         return SimSpec(**(asdict(self) | {"options": options, "policies": tuple(self.policies)}))
 
     @property
+    def chunk(self) -> int:
+        """Hands simulated and written at a time."""
+        return CHUNK if self.mode == "showdown" else BETTING_CHUNK
+
+    @property
+    def bit_generator(self) -> str:
+        """What draws the random numbers (betting mode: the compiled loop's own, seeded by PCG64)."""
+        return BIT_GENERATOR if self.mode == "showdown" else BETTING_BIT_GENERATOR
+
+    @property
     def shards(self) -> int:
         return math.ceil(self.hands / self.shard_size)
 
@@ -174,7 +184,7 @@ def _manifest(spec: SimSpec, run_id: str, status: str, shard_status: list[str]) 
         rejected=0,
         duplicates=0,
         scooplab_version=__version__,
-        details=json.dumps({"chunk": CHUNK if spec.mode == "showdown" else BETTING_CHUNK}),
+        details=json.dumps({"chunk": spec.chunk}),
         mode=spec.mode,
         players=spec.players,
         seed=str(spec.seed),
@@ -186,7 +196,7 @@ def _manifest(spec: SimSpec, run_id: str, status: str, shard_status: list[str]) 
         shard_status=shard_status,
         status=status,
         numpy_version=np.__version__,
-        bit_generator=BIT_GENERATOR if spec.mode == "showdown" else BETTING_BIT_GENERATOR,
+        bit_generator=spec.bit_generator,
     )
 
 
@@ -200,7 +210,7 @@ def _same_run(existing: dict[str, Any], spec: SimSpec) -> str | None:
         "hands": spec.hands,
         "shard_size": spec.shard_size,
         # betting runs of older scooplab versions drew from another generator: no mixed runs
-        "bit_generator": BIT_GENERATOR if spec.mode == "showdown" else BETTING_BIT_GENERATOR,
+        "bit_generator": spec.bit_generator,
     }
     for key, value in checks.items():
         if existing.get(key) != value:
