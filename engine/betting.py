@@ -11,9 +11,64 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from engine.games.base import RaiseRule, Structure
+from engine.games.base import GameSpec, RaiseRule, Structure
+
+FIXED_LIMIT_CAP = 4  # bets and raises in a fixed-limit round
+
+
+@dataclass(frozen=True)
+class ForcedBets:
+    """A hand's forced bets and bet sizes, in seat order as played (reversed heads-up)."""
+
+    antes: list[int]
+    blinds: list[int]
+    min_bet: int
+    small_bet: int
+    big_bet: int
+    starting_bet: int  # 0 unless the game has a starting bet
+
+
+def forced_bets(game: GameSpec, structure: Structure, n: int, antes: list[int] | None,
+                blinds: list[int] | None, min_bet: int | None, small_bet: int | None, big_bet: int | None,
+                starting_bet: int | None) -> ForcedBets:  # fmt: skip
+    """The forced bets of a hand from its PHH fields; ValueError when they cannot be played.
+
+    >>> from engine.games import GAMES
+    >>> forced_bets(GAMES["holdem"], Structure.NO_LIMIT, 2, None, [1, 2], None, None, None, None)
+    ForcedBets(antes=[0, 0], blinds=[2, 1], min_bet=2, small_bet=2, big_bet=2, starting_bet=0)
+    """
+    antes = list(antes) if antes is not None else [0] * n
+    blinds = list(blinds) if blinds is not None else [0] * n
+    if len(antes) != n or len(blinds) != n:
+        raise ValueError(f"antes and blinds must list one amount per player ({n})")
+    if n == 2:  # PHH: forced bets are reverse-assigned heads-up
+        antes.reverse()
+        blinds.reverse()
+    starting_bet = starting_bet or 0
+    if game.starting_bet and starting_bet <= 0:
+        raise ValueError(f"{game.title} needs a positive starting bet")
+    if structure is Structure.FIXED_LIMIT:
+        if not small_bet or not big_bet:
+            raise ValueError("fixed-limit needs small_bet and big_bet")
+        min_bet = small_bet
+    else:
+        min_bet = min_bet or starting_bet or max(blinds) or 0
+        if min_bet <= 0:
+            raise ValueError("no-limit and pot-limit need a positive min_bet")
+        small_bet = big_bet = min_bet
+    return ForcedBets(antes, blinds, min_bet, small_bet, big_bet, starting_bet if game.starting_bet else 0)
+
+
+def bets_per_round(game: GameSpec, structure: Structure, options: Mapping[str, Any],
+                   fixed_limit_cap: int = FIXED_LIMIT_CAP) -> int | None:  # fmt: skip
+    """Bets and raises a round allows (Skœjarth's option, the fixed-limit cap), or None for no cap."""
+    if game.max_raises_option is not None:
+        return 1 + int(options[game.max_raises_option])
+    return fixed_limit_cap if structure is Structure.FIXED_LIMIT else None
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from engine.betting import RoundLimits, is_full_raise, raise_bounds
+from engine.betting import RoundLimits, bets_per_round, forced_bets, is_full_raise, raise_bounds
 from engine.cards import UNKNOWN_CARD, format_cards
 from engine.games.base import GameSpec, SeatOutcome, ShowdownInput, Street, Structure
 from engine.games.scarney import forced_out
@@ -121,27 +121,16 @@ class HandState:
 
     def _set_bet_sizes(self, antes, blinds, min_bet, small_bet, big_bet, starting_bet) -> None:
         n = self.n
-        self.antes = list(antes) if antes is not None else [0] * n
-        self.blinds = list(blinds) if blinds is not None else [0] * n
-        if len(self.antes) != n or len(self.blinds) != n:
-            raise IllegalAction(f"antes and blinds must list one amount per player ({n})")
-        self.phh_antes, self.phh_blinds = list(self.antes), list(self.blinds)  # as written
-        if n == 2:  # PHH: forced bets are reverse-assigned heads-up
-            self.antes.reverse()
-            self.blinds.reverse()
-        self.starting_bet = starting_bet or 0
-        if self.game.starting_bet and self.starting_bet <= 0:
-            raise IllegalAction(f"{self.game.title} needs a positive starting bet")
-        if self.structure is Structure.FIXED_LIMIT:
-            if not small_bet or not big_bet:
-                raise IllegalAction("fixed-limit needs small_bet and big_bet")
-            self.small_bet, self.big_bet = small_bet, big_bet
-            self.min_bet = small_bet
-        else:
-            self.min_bet = min_bet or self.starting_bet or max(self.blinds) or 0
-            if self.min_bet <= 0:
-                raise IllegalAction("no-limit and pot-limit need a positive min_bet")
-            self.small_bet = self.big_bet = self.min_bet
+        self.phh_antes = list(antes) if antes is not None else [0] * n  # as written
+        self.phh_blinds = list(blinds) if blinds is not None else [0] * n
+        try:
+            sizes = forced_bets(self.game, self.structure, n, antes, blinds, min_bet, small_bet, big_bet,
+                                starting_bet)  # fmt: skip
+        except ValueError as error:
+            raise IllegalAction(str(error)) from None
+        self.antes, self.blinds, self.starting_bet = sizes.antes, sizes.blinds, sizes.starting_bet
+        self.min_bet, self.small_bet, self.big_bet = sizes.min_bet, sizes.small_bet, sizes.big_bet
+        self.round_cap = bets_per_round(self.game, self.structure, self.options, self.raise_cap)
 
     def _post(self, seat: int, amount: int, live: bool) -> None:
         amount = min(amount, self.stacks[seat])
@@ -447,12 +436,10 @@ class HandState:
     def _raise_refusal(self, seat: int) -> str | None:
         if self.street.call_only:
             return f"the {self.street.name} round allows only call or fold"
-        if self.game.max_raises_option is not None:
-            cap = 1 + int(self.options[self.game.max_raises_option])
-            if self.raise_count >= cap:
-                return f"a round allows one bet and {cap - 1} raise(s)"
-        elif self.structure is Structure.FIXED_LIMIT and self.raise_count >= self.raise_cap:
-            return f"the betting is capped at {self.raise_cap} bets and raises"
+        if self.round_cap is not None and self.raise_count >= self.round_cap:
+            if self.game.max_raises_option is not None:
+                return f"a round allows one bet and {self.round_cap - 1} raise(s)"
+            return f"the betting is capped at {self.round_cap} bets and raises"
         if seat in self.acted:
             # reopened only by raises adding up to a full raise since this seat acted (TDA)
             full = max(self.last_increment, self._limits().min_bet)

@@ -66,9 +66,7 @@ def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies
     n, n_boards = players, len(game.board_names)
     streets = game.streets
     width = bk.MAX_CARDS
-    cap = -1
-    if game.max_raises_option is not None:
-        cap = 1 + int(reference.options[game.max_raises_option])
+    cap = reference.round_cap  # betting mode is no-limit: only Skœjarth caps a round
     hands = Hands.empty(count, n, n_boards)
     dealt_n = np.zeros((count, n), np.int64)
     hand_start = np.zeros(count + 1, np.int64)
@@ -89,7 +87,7 @@ def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies
             np.array([s.betting for s in streets], np.bool_),
             np.array([s.call_only for s in streets], np.bool_),
             n_boards, -1 if game.discard_board is None else game.discard_board, game.deck.size,
-            game.raise_rule == "double", cap, seat_policies, skoejarth,
+            game.raise_rule == "double", -1 if cap is None else cap, seat_policies, skoejarth,
             reference.options.get("tiebreak") == "kickers",
             SKOEJARTH_TABLES if skoejarth else STANDARD_TABLES, seed_words, fixed[done:],
             records, record_cards, hand_start[done:], a["ending"], a["stacks"], a["contributed"],

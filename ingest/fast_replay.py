@@ -23,17 +23,17 @@ import pyarrow as pa
 
 from engine import betting_kernel as bk
 from engine import replay_kernel as rk
+from engine.betting import bets_per_round, forced_bets
 from engine.games import GAMES
 from engine.games.base import GameSpec, Structure
 from ingest.array_rows import Hands, Settled, actions_table, players_table, settle, showdown_columns
 from ingest.phh import RawHand
-from ingest.replay import MAX_CHIPS, STANDARD_FIELDS
+from ingest.replay import MAX_CHIPS, hand_number, hand_number_problem, unknown_field_notes
 from ingest.rows import REQUIRED_FIELDS, SORTED_JSON
 from ingest.schema import HANDS, SEAT_ARRAYS
 
 STRUCTURE_CODES = {Structure.NO_LIMIT: rk.NO_LIMIT, Structure.POT_LIMIT: rk.POT_LIMIT,
                    Structure.FIXED_LIMIT: rk.FIXED_LIMIT}  # fmt: skip
-FIXED_LIMIT_CAP = 4  # bets and raises per round (HandState's raise_cap)
 
 
 @cache
@@ -103,14 +103,13 @@ def prepare(raw: RawHand, identity: str) -> Prepared | None:
     found = _variants().get(variant) if type(variant) is str else None
     stacks = fields.get("starting_stacks")
     actions = fields.get("actions")
-    hand = fields.get("hand")
     if found is None or type(stacks) is not list or type(actions) is not list:
         return None
     game, structure = found
     n = len(stacks)
     if not game.min_players <= n <= game.max_players or not _all_whole(stacks) or min(stacks) <= 0:
         return None
-    if (actions and set(map(type, actions)) != {str}) or (isinstance(hand, int) and not 0 <= hand < 2**62):
+    if (actions and set(map(type, actions)) != {str}) or hand_number_problem(fields) is not None:
         return None
     antes, blinds = _amounts(fields, "antes", n), _amounts(fields, "blinds_or_straddles", n)
     min_bet, small_bet, big_bet = (
@@ -128,31 +127,15 @@ def prepare(raw: RawHand, identity: str) -> Prepared | None:
         options, options_text = _resolved(game.name, tuple(given.items())) if given else _defaults(game.name)
     except (ValueError, TypeError):
         return None
-    if n == 2:  # PHH: forced bets are reverse-assigned heads-up
-        antes, blinds = antes[::-1], blinds[::-1]
-    if game.starting_bet and starting_bet <= 0:
+    try:
+        bets = forced_bets(game, structure, n, antes, blinds, min_bet, small_bet, big_bet, starting_bet)
+    except ValueError:
         return None
-    if structure is Structure.FIXED_LIMIT:
-        if not small_bet or not big_bet:
-            return None
-        min_bet = small_bet
-    else:
-        min_bet = min_bet or starting_bet or max(blinds) or 0
-        if min_bet <= 0:
-            return None
-        small_bet = big_bet = min_bet
-    if not game.starting_bet:
-        starting_bet = 0  # only a default for min_bet above: nobody posts it
-    if game.max_raises_option is not None:
-        cap = 1 + int(options[game.max_raises_option])
-    else:
-        cap = FIXED_LIMIT_CAP if structure is Structure.FIXED_LIMIT else -1
-    settings = (n, STRUCTURE_CODES[structure], min_bet, small_bet, big_bet, starting_bet, cap)
-    notes = [
-        f"unknown field {name!r} kept" for name in fields if name not in STANDARD_FIELDS and name[:1] != "_"
-    ]
-    return Prepared(raw, identity, game, structure, options, options_text, settings,
-                    antes, blinds, stacks, max(max(blinds), min_bet), notes)  # fmt: skip
+    cap = bets_per_round(game, structure, options)
+    settings = (n, STRUCTURE_CODES[structure], bets.min_bet, bets.small_bet, bets.big_bet, bets.starting_bet,
+                -1 if cap is None else cap)  # fmt: skip
+    return Prepared(raw, identity, game, structure, options, options_text, settings, bets.antes, bets.blinds,
+                    stacks, max(max(bets.blinds), bets.min_bet), unknown_field_notes(fields))  # fmt: skip
 
 
 @cache
@@ -298,7 +281,6 @@ def _tables(game: GameSpec, kept: list[Prepared], hands: Hands, settled: Settled
     players = players_table(game, hands, settled, hand_ids, run_id, names=names,
                             starting=_pad([p.stacks for p in kept], width))  # fmt: skip
     fields = [p.raw.fields for p in kept]
-    hand_numbers = [f.get("hand") for f in fields]
     table = pa.table(
         {
             "hand_id": hand_ids,
@@ -309,10 +291,7 @@ def _tables(game: GameSpec, kept: list[Prepared], hands: Hands, settled: Settled
             "source": np.full(count, "phh", dtype=object),
             "source_file": [p.raw.source_file for p in kept],
             "hand_index": [p.raw.hand_index for p in kept],
-            "hand_no": [
-                number if type(number) is int else p.raw.hand_index + 1
-                for number, p in zip(hand_numbers, kept, strict=True)
-            ],
+            "hand_no": [hand_number(f, p.raw.hand_index) for f, p in zip(fields, kept, strict=True)],
             "n_players": hands.seats.astype(np.int8),
             "button": (hands.seats - 1).astype(np.int8),
             "big_blind": [p.big_blind for p in kept],

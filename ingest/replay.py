@@ -173,14 +173,9 @@ def replay(fields: dict[str, Any]) -> Replay:
     actions = fields.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise HandError("actions must be an array of strings")
-    hand = fields.get("hand")
-    if isinstance(hand, int) and not 0 <= hand < 2**62:
-        raise HandError(f"hand is {hand}: a hand number must be between 0 and 2**62")
-    notes = [
-        f"unknown field {name!r} kept"
-        for name in fields
-        if name not in STANDARD_FIELDS and not name.startswith("_")
-    ]
+    if (problem := hand_number_problem(fields)) is not None:
+        raise HandError(problem)
+    notes = unknown_field_notes(fields)
     for number, text in enumerate(actions, start=1):
         try:
             apply_action(state, text)
@@ -197,6 +192,27 @@ def replay(fields: dict[str, Any]) -> Replay:
             if state.voided[seat]:
                 replayed.notes.append(f"p{seat + 1} kept a card the Bottom Board forced out: voided")
     return replayed
+
+
+def hand_number_problem(fields: dict[str, Any]) -> str | None:
+    """Why the ``hand`` field cannot be a hand number, or None."""
+    hand = fields.get("hand")
+    if isinstance(hand, int) and not 0 <= hand < 2**62:
+        return f"hand is {hand}: a hand number must be between 0 and 2**62"
+    return None
+
+
+def hand_number(fields: dict[str, Any], hand_index: int) -> int:
+    """The hand's number: its ``hand`` field when that is an integer, else its place in its file."""
+    hand = fields.get("hand")
+    return hand if type(hand) is int else hand_index + 1  # a boolean is not a number here
+
+
+def unknown_field_notes(fields: dict[str, Any]) -> list[str]:
+    """A note for each field that is neither standard PHH nor ``_``-prefixed (kept all the same)."""
+    return [
+        f"unknown field {name!r} kept" for name in fields if name not in STANDARD_FIELDS and name[:1] != "_"
+    ]
 
 
 def _check_finishing_stacks(replayed: Replay) -> None:

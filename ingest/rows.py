@@ -10,7 +10,7 @@ import pyarrow as pa
 
 from engine.cards import format_cards
 from engine.state import HandState
-from ingest.replay import Replay
+from ingest.replay import Replay, hand_number
 from ingest.schema import ACTIONS, HANDS, PLAYERS, SEAT_ARRAYS
 
 NO_SEAT_ARRAYS = dict.fromkeys(SEAT_ARRAYS)
@@ -81,7 +81,6 @@ class HandRows:
         variant = game.name
         showdown = result.ending == "showdown"
         pot = sum(state.contributed)
-        hand_no = fields.get("hand")
         self.hands.add(
             hand_id=hand_id,
             run_id=run_id,
@@ -91,7 +90,7 @@ class HandRows:
             source=source,
             source_file=source_file,
             hand_index=hand_index,
-            hand_no=hand_no if type(hand_no) is int else hand_index + 1,  # not a bool
+            hand_no=hand_number(fields, hand_index),
             n_players=state.n,
             button=state.n - 1,
             big_blind=max(max(state.blinds), state.min_bet),
