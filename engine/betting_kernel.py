@@ -472,11 +472,6 @@ def play_hands(
             if result < 0 and s >= n_streets:
                 result = SHOWDOWN
         _refund_uncalled(bets, contributed, stacks, n)
-        if result == UNCONTESTED:
-            for seat in range(n):
-                if not folded[seat]:
-                    won_out[h, seat] = contributed.sum()
-                    break
         if k > HAND_ACTIONS:
             raise ValueError("a hand has more actions than play_hands has room for")
         if position + k > rec.shape[0]:

@@ -87,12 +87,14 @@ class Settled:
     failed: np.ndarray  # a pot nobody can win: the hand is left to the state machine
 
 
-def settle(game: GameSpec, hands: Hands, options: dict, compiled: bool = True) -> Settled:
-    """Pots and showdowns of the hands that reach one, by the game's rule.
+def settle(game: GameSpec, hands: Hands, options: dict, chosen: np.ndarray | None = None,
+           compiled: bool = True) -> Settled:  # fmt: skip
+    """Chips won: an uncontested pot to the seat left, every other pot by the game's rule.
 
-    Compiled (``engine.betting_showdown``) for the four games; ``compiled=False``, or a game
-    without a compiled rule, calls the game's own Python showdown hand by hand. Mucked
-    hands cannot win: their chips play like a fold's.
+    Showdowns are compiled (``engine.betting_showdown``) for the four games; ``compiled=False``,
+    or a game without a compiled rule, calls the game's own Python showdown hand by hand.
+    Mucked hands cannot win: their chips play like a fold's. ``chosen`` limits the hands
+    settled (the others keep what the kernel left: their ``won``, if any).
     """
     count, width = hands.stacks.shape
     out = Settled(
@@ -102,9 +104,14 @@ def settle(game: GameSpec, hands: Hands, options: dict, compiled: bool = True) -
         triple=np.zeros((count, width), np.bool_), survivors=np.zeros(count, np.int8),
         split=np.zeros(count, np.bool_), failed=np.zeros(count, np.bool_),
     )  # fmt: skip
-    showdown = hands.ending == bk.SHOWDOWN
+    chosen = np.ones(count, np.bool_) if chosen is None else chosen
+    showdown = (hands.ending == bk.SHOWDOWN) & chosen
     out_of_it = hands.folded | hands.mucked | (np.arange(width)[None, :] >= hands.seats[:, None])
     won = np.zeros_like(out.won)
+    uncontested = np.flatnonzero((hands.ending == bk.UNCONTESTED) & chosen)
+    seated = np.arange(width)[None, :] < hands.seats[uncontested, None]
+    winner = np.argmax(~hands.folded[uncontested] & seated, axis=1)  # the one seat left
+    won[uncontested, winner] = hands.contributed[uncontested].sum(axis=1)
     if compiled and game.name in COMPILED_RULES:
         skoejarth = game.deck.size == 28
         bs.settle_hands(

@@ -219,15 +219,8 @@ def replay_batch(batch: list[Prepared], run_id: str) -> tuple[tuple[pa.Table, pa
     records, record_cards = records[:used], record_cards[:used]
     hands.dealt = hands.hole  # no discards: the hole cards are the cards dealt
     hands.seats = np.array([p.settings[0] for p in batch], dtype=np.int64)
-    # an uncontested pot goes to the one seat left
-    uncontested = np.flatnonzero((status == rk.OK) & (hands.ending == bk.UNCONTESTED))
-    seated = np.arange(width)[None, :] < hands.seats[:, None]
-    winner = np.argmax(~hands.folded[uncontested] & seated[uncontested], axis=1)
-    hands.won[uncontested, winner] = hands.contributed[uncontested].sum(axis=1)
-    hands.stacks += hands.won
     ok = status == rk.OK
-    hands.ending[~ok] = bk.UNCONTESTED  # nothing to settle in hands the state machine takes back
-    settled = settle(game, hands, options)
+    settled = settle(game, hands, options, ok)  # hands the state machine takes back are not settled
     ok &= ~settled.failed
     finishing = settled.stacks.tolist()
     for h in np.flatnonzero(ok).tolist():
