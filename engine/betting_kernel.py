@@ -115,7 +115,7 @@ def record(rec, rec_cards, k, street, seat, kind, amount, cards, n_cards, board,
 
 
 @njit(cache=True, inline="always")
-def _next_pending(pending, after, n):
+def next_pending(pending, after, n):
     for step in range(1, n + 1):
         seat = (after + step + n) % n
         if pending[seat]:
@@ -124,7 +124,7 @@ def _next_pending(pending, after, n):
 
 
 @njit(cache=True, inline="always")
-def _betting_needed(folded, stacks, bets, n):
+def betting_needed(folded, stacks, bets, n):
     current = bets.max()
     can_act = 0
     behind = False
@@ -137,7 +137,7 @@ def _betting_needed(folded, stacks, bets, n):
 
 
 @njit(cache=True, inline="always")
-def _refund_uncalled(bets, contributed, stacks, n):
+def refund_uncalled(bets, contributed, stacks, n):
     top = 0
     for s in range(1, n):
         if bets[s] > bets[top]:
@@ -154,9 +154,57 @@ def _refund_uncalled(bets, contributed, stacks, n):
 
 
 @njit(cache=True, inline="always")
+def post_forced_bets(antes, blinds, starting_bet, stacks, bets, contributed, antes_paid, n, rec, rec_cards, k,
+                     cards):  # fmt: skip
+    """Post the antes (dead), the blinds and seat 0's starting bet (live), each at most the stack."""
+    for phase in range(3):
+        for seat in range(n):
+            if phase == 0:
+                amount = antes[seat]
+            elif phase == 1:
+                amount = blinds[seat]
+            else:
+                amount = starting_bet if seat == 0 else 0
+            amount = min(amount, stacks[seat])
+            if amount <= 0:
+                continue
+            stacks[seat] -= amount
+            contributed[seat] += amount
+            if phase == 0:
+                antes_paid[seat] += amount
+            else:
+                bets[seat] += amount
+            k = record(rec, rec_cards, k, 0, seat, POST, amount, cards, 0, -1, 1)
+    return k
+
+
+@njit(cache=True, inline="always")
+def first_to_act(blinds, starting_bet, n):
+    """The seat after the largest blind, straddle or starting bet (the last such seat); else seat 0."""
+    largest = 0
+    last = 0
+    for seat in range(n):
+        forced = blinds[seat]
+        if seat == 0 and starting_bet > forced:
+            forced = starting_bet
+        if forced >= largest and forced > 0:
+            largest = forced
+            last = seat
+    return (last + 1) % n if largest > 0 else 0
+
+
+@njit(cache=True, inline="always")
+def min_raise_to(current, last_increment, round_min, double_raise):
+    """The smallest full bet or raise (no-limit, pot-limit): ``engine.betting.raise_bounds``."""
+    if double_raise:
+        return 2 * current if current else round_min
+    return current + max(last_increment, round_min)
+
+
+@njit(cache=True, inline="always")
 def _end_round(bets, contributed, stacks, pending, n):
     """Close a betting round: return the uncalled part of the largest bet, clear the bets."""
-    _refund_uncalled(bets, contributed, stacks, n)
+    refund_uncalled(bets, contributed, stacks, n)
     bets[:] = 0
     pending[:] = False
 
@@ -211,26 +259,8 @@ def play_hands(
         disc_n[h, :] = 0
         board_n[h, :] = 0
         won_out[h, :] = 0
-        k = 0
-        # forced bets: antes (dead), blinds, the starting bet (live)
-        for phase in range(3):
-            for seat in range(n):
-                if phase == 0:
-                    amount = antes[seat]
-                elif phase == 1:
-                    amount = blinds[seat]
-                else:
-                    amount = starting_bet if seat == 0 else 0
-                amount = min(amount, stacks[seat])
-                if amount <= 0:
-                    continue
-                stacks[seat] -= amount
-                contributed[seat] += amount
-                if phase == 0:
-                    antes_paid[seat] += amount
-                else:
-                    bets[seat] += amount
-                k = record(scratch_rec, scratch_cards, k, 0, seat, POST, amount, cards, 0, -1, 1)
+        k = post_forced_bets(antes, blinds, starting_bet, stacks, bets, contributed, antes_paid, n,
+                             scratch_rec, scratch_cards, 0, cards)  # fmt: skip
         last_increment = max(bets.max(), min_bet)
         if fixed_decks.shape[0]:
             deck[:] = fixed_decks[h]
@@ -282,28 +312,19 @@ def play_hands(
             if n_live <= 1:
                 result = UNCONTESTED
                 break
-            if street_betting[s] and _betting_needed(folded, stacks, bets, n):
+            if street_betting[s] and betting_needed(folded, stacks, bets, n):
                 betting = True
                 has_acted[:] = False
                 for seat in range(n):
                     pending[seat] = not folded[seat] and stacks[seat] > 0
                 if s == 0:
-                    largest = 0
-                    last = 0
-                    for seat in range(n):
-                        forced = blinds[seat]
-                        if seat == 0 and starting_bet > forced:
-                            forced = starting_bet
-                        if forced >= largest and forced > 0:
-                            largest = forced
-                            last = seat
-                    first = (last + 1) % n if largest > 0 else 0
+                    first = first_to_act(blinds, starting_bet, n)
                     if starting_bet > 0:
                         pending[0] = False
                 else:
                     first = 0
                     last_increment = 0
-                next_seat = _next_pending(pending, first - 1, n)
+                next_seat = next_pending(pending, first - 1, n)
                 if next_seat < 0:
                     raise ValueError("a betting round with nobody to act")
             else:
@@ -340,7 +361,7 @@ def play_hands(
                     if not folded[seat] and n_hole[seat] == 0:
                         dying += 1
                 if dying == n_live:  # everyone left dies at once: they share the pot equally
-                    _refund_uncalled(bets, contributed, stacks, n)
+                    refund_uncalled(bets, contributed, stacks, n)
                     pot = contributed.sum()
                     share = pot // dying
                     odd = pot - share * dying
@@ -366,14 +387,14 @@ def play_hands(
                         result = UNCONTESTED
                         break
                     if betting:
-                        if not pending.any() or not _betting_needed(folded, stacks, bets, n):
+                        if not pending.any() or not betting_needed(folded, stacks, bets, n):
                             betting = False
                             _end_round(bets, contributed, stacks, pending, n)
                             s += 1
                             if s < n_streets:
                                 label = s
                         elif not pending[next_seat]:
-                            next_seat = _next_pending(pending, next_seat, n)
+                            next_seat = next_pending(pending, next_seat, n)
             # the betting round
             while betting:
                 seat = next_seat
@@ -394,11 +415,7 @@ def play_hands(
                 low = 0
                 high = 0
                 if can_raise:
-                    if double_raise:
-                        low = 2 * current if current else round_min
-                    else:
-                        low = current + max(last_increment, round_min)
-                    low = min(low, all_in)
+                    low = min(min_raise_to(current, last_increment, round_min, double_raise), all_in)
                     high = all_in
                 # the policy decides: 0 fold, 1 check or call, 2 raise to ``to``
                 choice = 1
@@ -441,11 +458,7 @@ def play_hands(
                     contributed[seat] += put
                     kind = RAISE if current else BET
                     k = record(scratch_rec, scratch_cards, k, label, seat, kind, to, cards, 0, -1, 0)
-                    if double_raise:
-                        full = to >= (2 * current if current else round_min)
-                    else:
-                        full = to - current >= max(last_increment, round_min)
-                    if full:
+                    if to >= min_raise_to(current, last_increment, round_min, double_raise):  # a full raise
                         raise_count += 1
                         last_increment = to - current
                         has_acted[:] = False
@@ -468,10 +481,10 @@ def play_hands(
                     if s < n_streets:
                         label = s
                 else:
-                    next_seat = _next_pending(pending, seat, n)
+                    next_seat = next_pending(pending, seat, n)
             if result < 0 and s >= n_streets:
                 result = SHOWDOWN
-        _refund_uncalled(bets, contributed, stacks, n)
+        refund_uncalled(bets, contributed, stacks, n)
         if k > HAND_ACTIONS:
             raise ValueError("a hand has more actions than play_hands has room for")
         if position + k > rec.shape[0]:

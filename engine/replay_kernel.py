@@ -24,9 +24,14 @@ from engine.betting_kernel import (
     HAND_ACTIONS,
     MAX_BOARD,
     MAX_CARDS,
-    POST,
     RAISE,
+    betting_needed,
+    first_to_act,
+    min_raise_to,
+    next_pending,
+    post_forced_bets,
     record,
+    refund_uncalled,
 )
 from engine.sim_kernels import SHOWDOWN, UNCONTESTED
 
@@ -59,46 +64,8 @@ def _max_bet(ss, n):
 
 
 @njit(cache=True)
-def _refund(ss, n):
-    top = 0
-    for s in range(1, n):
-        if ss[BET_, s] > ss[BET_, top]:
-            top = s
-    second = 0
-    for s in range(n):
-        if s != top:
-            second = max(second, ss[BET_, s])
-    excess = ss[BET_, top] - second
-    if excess > 0:
-        ss[BET_, top] -= excess
-        ss[CONTRIB, top] -= excess
-        ss[STACK, top] += excess
-
-
-@njit(cache=True)
-def _next_pending(ss, after, n):
-    for step in range(1, n + 1):
-        seat = (after + step + n) % n
-        if ss[PENDING, seat]:
-            return seat
-    return -1
-
-
-@njit(cache=True)
-def _betting_needed(ss, n):
-    current = _max_bet(ss, n)
-    can_act = 0
-    behind = False
-    for s in range(n):
-        if not ss[FOLDED, s] and ss[STACK, s] > 0:
-            can_act += 1
-            behind = behind or ss[BET_, s] < current
-    return can_act > 1 or behind
-
-
-@njit(cache=True)
 def _close_uncontested(sc, ss, n):
-    _refund(ss, n)
+    refund_uncalled(ss[BET_], ss[CONTRIB], ss[STACK], n)
     sc[PHASE] = OVER
     sc[ENDING] = UNCONTESTED
 
@@ -106,7 +73,7 @@ def _close_uncontested(sc, ss, n):
 @njit(cache=True)
 def _close_round(sc, ss, n, n_streets) -> bool:
     """``HandState._next_street``: uncalled bets back, bets cleared; True when a street follows."""
-    _refund(ss, n)
+    refund_uncalled(ss[BET_], ss[CONTRIB], ss[STACK], n)
     ss[BET_, :n] = 0
     ss[PENDING, :n] = 0
     sc[NEXT] = -1
@@ -147,7 +114,7 @@ def _maybe_start_betting(sc, ss, cfg, game, blinds):
     if sc[N_LIVE] <= 1:
         _close_uncontested(sc, ss, n)
         return False
-    if not game[2][sc[STREET]] or not _betting_needed(ss, n):
+    if not game[2][sc[STREET]] or not betting_needed(ss[FOLDED], ss[STACK], ss[BET_], n):
         return True
     sc[PHASE] = BET_PHASE
     for s in range(n):
@@ -156,21 +123,12 @@ def _maybe_start_betting(sc, ss, cfg, game, blinds):
     sc[RAISES] = 0
     first = 0
     if sc[STREET] == 0:
-        largest = 0
-        last = 0
-        for s in range(n):
-            forced = blinds[s]
-            if s == 0 and cfg[START_BET] > forced:
-                forced = cfg[START_BET]
-            if forced >= largest and forced > 0:
-                largest = forced
-                last = s
-        first = (last + 1) % n if largest > 0 else 0
+        first = first_to_act(blinds, cfg[START_BET], n)
         if cfg[START_BET] > 0:
             ss[PENDING, 0] = 0
     else:
         sc[LAST_INC] = 0
-    sc[NEXT] = _next_pending(ss, first - 1, n)
+    sc[NEXT] = next_pending(ss[PENDING], first - 1, n)
     return False
 
 
@@ -188,7 +146,7 @@ def _after_action(sc, ss, cfg, game, blinds, seat, raised):
     for s in range(n):
         any_pending = any_pending or ss[PENDING, s] != 0
     if any_pending:
-        sc[NEXT] = _next_pending(ss, seat, n)
+        sc[NEXT] = next_pending(ss[PENDING], seat, n)
     elif _close_round(sc, ss, n, game[0].shape[0]):
         _start_street(sc, ss, cfg, game, blinds)
 
@@ -225,10 +183,7 @@ def _bet_or_raise(sc, ss, cfg, game, blinds, seat, to, double_raise, rec, rec_ca
     if cfg[STRUCT] == FIXED_LIMIT:
         low = high = current + round_min
     else:
-        if double_raise:
-            low = 2 * current if current else round_min
-        else:
-            low = current + max(sc[LAST_INC], round_min)
+        low = min_raise_to(current, sc[LAST_INC], round_min, double_raise)
         high = all_in
         if cfg[STRUCT] == POT_LIMIT:
             pot = 0
@@ -243,12 +198,10 @@ def _bet_or_raise(sc, ss, cfg, game, blinds, seat, to, double_raise, rec, rec_ca
     ss[CONTRIB, seat] += put
     _record(rec, rec_cards, sc, seat, RAISE if current else BET, to, cards, 0, -1, 0)
     if cfg[STRUCT] == FIXED_LIMIT:
-        full = to >= current + round_min
-    elif double_raise:
-        full = to >= (2 * current if current else round_min)
+        full_to = current + round_min
     else:
-        full = to - current >= max(sc[LAST_INC], round_min)
-    if full:
+        full_to = min_raise_to(current, sc[LAST_INC], round_min, double_raise)
+    if to >= full_to:  # a full raise
         sc[RAISES] += 1
         sc[LAST_INC] = to - current
         ss[HAS_ACTED, :n] = 0
@@ -508,24 +461,8 @@ def replay_hands(
         if not ok:
             continue
         # forced bets: antes (dead), blinds and the starting bet (live)
-        for phase in range(3):
-            for s in range(n):
-                if phase == 0:
-                    amount = antes[h, s]
-                elif phase == 1:
-                    amount = blinds[h, s]
-                else:
-                    amount = cfg[START_BET] if s == 0 else 0
-                amount = min(amount, ss[STACK, s])
-                if amount <= 0:
-                    continue
-                ss[STACK, s] -= amount
-                ss[CONTRIB, s] += amount
-                if phase == 0:
-                    ss[ANTE, s] += amount
-                else:
-                    ss[BET_, s] += amount
-                _record(scratch, scratch_cards, sc, s, POST, amount, cards, 0, -1, 1)
+        sc[COUNT] = post_forced_bets(antes[h], blinds[h], cfg[START_BET], ss[STACK], ss[BET_], ss[CONTRIB],
+                                     ss[ANTE], n, scratch, scratch_cards, sc[COUNT], cards)  # fmt: skip
         sc[LAST_INC] = max(_max_bet(ss, n), cfg[MIN_BET])
         _start_street(sc, ss, cfg, game, blinds[h])
         for a in range(hand_actions[h], hand_actions[h + 1]):
@@ -537,7 +474,7 @@ def replay_hands(
         if not ok or sc[PHASE] < SHOWDOWN_PHASE or sc[COUNT] > scratch.shape[0]:
             continue  # an illegal action, or the hand ends before it is over
         if sc[PHASE] == SHOWDOWN_PHASE:
-            _refund(ss, n)
+            refund_uncalled(ss[BET_], ss[CONTRIB], ss[STACK], n)
             contenders = 0
             for s in range(n):
                 contenders += not ss[FOLDED, s] and not ss[MUCKED, s]
