@@ -64,7 +64,6 @@ def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies
     fixed = np.zeros((0, game.deck.size), np.int8) if decks is None else np.asarray(decks, np.int8)
     reference = new_hand(game, players, stake, options)  # the forced bets, as the state machine sets them
     n, n_boards = players, len(game.board_names)
-    streets = game.streets
     width = bk.MAX_CARDS
     cap = reference.round_cap  # betting mode is no-limit: only Skœjarth caps a round
     hands = Hands.empty(count, n, n_boards)
@@ -74,6 +73,13 @@ def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies
     record_cards = np.full((len(records), width), -1, np.int8)
     seat_policies = np.array([bk.POLICY_CODES[policies[s % len(policies)]] for s in range(n)], np.int64)
     skoejarth = game.deck.size == 28
+    streets = (
+        np.array([s.hole_cards for s in game.streets], np.int64),
+        np.array([s.board_cards for s in game.streets], np.int64),
+        np.array([game.burns(s, reference.options) for s in game.streets], np.int64),
+        np.array([s.betting for s in game.streets], np.bool_),
+        np.array([s.call_only for s in game.streets], np.bool_),
+    )
     done = 0
     while done < count:
         a = {k: v[done:] for k, v in vars(hands).items()}
@@ -81,11 +87,7 @@ def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies
             count - done, n, stake,
             np.array(reference.antes, np.int64), np.array(reference.blinds, np.int64),
             reference.starting_bet, reference.min_bet,
-            np.array([s.hole_cards for s in streets], np.int64),
-            np.array([s.board_cards for s in streets], np.int64),
-            np.array([game.burns(s, reference.options) for s in streets], np.int64),
-            np.array([s.betting for s in streets], np.bool_),
-            np.array([s.call_only for s in streets], np.bool_),
+            *streets,
             n_boards, -1 if game.discard_board is None else game.discard_board, game.deck.size,
             game.raise_rule == "double", -1 if cap is None else cap, seat_policies, skoejarth,
             reference.options.get("tiebreak") == "kickers",

@@ -195,11 +195,12 @@ class _Batches:
         self.stored[game] = 0
         if parts:
             hands, players, actions = (pa.concat_tables(tables) for tables in zip(*parts, strict=True))
-            seq = np.array([self.order[h] for h in hands.column("hand_id").to_pylist()])
-            if len(seq) > 1 and not (np.diff(seq) > 0).all():  # both paths stored hands: reading order again
-                hands = hands.take(np.argsort(seq))
-                ids = hands.column("hand_id")
-                players, actions = (_in_hand_order(table, ids) for table in (players, actions))
+            if len(parts) > 1:  # several batches (or both replay paths): back to reading order
+                seq = np.array([self.order[h] for h in hands.column("hand_id").to_pylist()])
+                if not (np.diff(seq) > 0).all():
+                    hands = hands.take(np.argsort(seq))
+                    ids = hands.column("hand_id")
+                    players, actions = (_in_hand_order(table, ids) for table in (players, actions))
             write_tables(self.warehouse, game, self.report.run_id, hands, players, actions)
 
     def finish(self) -> None:
