@@ -216,7 +216,7 @@ def play_hands(
     n_boards, discard_board, deck_size, double_raise, raise_cap,
     policies, skoejarth, kickers, tables, rng_state, fixed_decks,
     rec, rec_cards, hand_start, ending, stacks_out, contributed_out, antes_out, folded_out, dead_out,
-    won_out, dealt_out, dealt_n, hole_out, hole_n, disc_out, disc_n, boards_out, board_n,
+    won_out, dealt_out, hole_out, hole_n, disc_out, disc_n, boards_out, board_n,
 ):  # fmt: skip
     """Play up to ``n_hands`` hands; returns how many fit in ``rec`` (the rest wait for a bigger one).
 
@@ -239,6 +239,7 @@ def play_hands(
     acted = np.empty(n, dtype=np.int64)
     hole = np.empty((n, MAX_CARDS), dtype=np.int8)
     n_hole = np.empty(n, dtype=np.int64)
+    n_dealt = np.empty(n, dtype=np.int64)
     cards = np.empty(MAX_CARDS, dtype=np.int8)
     scratch_rec = np.empty((HAND_ACTIONS, rec.shape[1]), dtype=np.int64)
     scratch_cards = np.empty((HAND_ACTIONS, MAX_CARDS), dtype=np.int8)
@@ -255,7 +256,7 @@ def play_hands(
         pending[:] = False
         has_acted[:] = False
         n_hole[:] = 0
-        dealt_n[h, :] = 0
+        n_dealt[:] = 0
         disc_n[h, :] = 0
         board_n[h, :] = 0
         won_out[h, :] = 0
@@ -286,8 +287,8 @@ def play_hands(
                             top += 1
                             hole[seat, n_hole[seat]] = card
                             n_hole[seat] += 1
-                            dealt_out[h, seat, dealt_n[h, seat]] = card
-                            dealt_n[h, seat] += 1
+                            dealt_out[h, seat, n_dealt[seat]] = card
+                            n_dealt[seat] += 1
                 for seat in range(n):
                     if not folded[seat]:
                         for i in range(per_seat):

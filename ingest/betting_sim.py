@@ -67,7 +67,6 @@ def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies
     width = bk.MAX_CARDS
     cap = reference.round_cap  # betting mode is no-limit: only Skœjarth caps a round
     hands = Hands.empty(count, n, n_boards)
-    dealt_n = np.zeros((count, n), np.int64)
     hand_start = np.zeros(count + 1, np.int64)
     records = np.zeros((count * 48 + bk.HAND_ACTIONS, 7), np.int64)
     record_cards = np.full((len(records), width), -1, np.int8)
@@ -93,7 +92,7 @@ def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies
             reference.options.get("tiebreak") == "kickers",
             SKOEJARTH_TABLES if skoejarth else STANDARD_TABLES, seed_words, fixed[done:],
             records, record_cards, hand_start[done:], a["ending"], a["stacks"], a["contributed"],
-            a["antes_paid"], a["folded"], a["dead"], a["won"], a["dealt"], dealt_n[done:], a["hole"],
+            a["antes_paid"], a["folded"], a["dead"], a["won"], a["dealt"], a["hole"],
             a["hole_n"], a["discarded"], a["discarded_n"], a["boards"], a["board_n"],
         )  # fmt: skip
         done += played
