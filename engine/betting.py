@@ -108,10 +108,47 @@ def raise_bounds(
     return minimum, all_in_to
 
 
-def is_full_raise(structure: Structure, limits: RoundLimits, to: int, raise_rule: RaiseRule) -> bool:
-    """Whether a bet or raise to ``to`` is large enough to reopen the betting."""
+def full_raise_size(structure: Structure, limits: RoundLimits) -> int:
+    """The increment of a full bet or raise now: the street's bet in fixed-limit, else the last one.
+
+    >>> full_raise_size(Structure.FIXED_LIMIT, RoundLimits(current_bet=6, last_increment=1, min_bet=4))
+    4
+    >>> full_raise_size(Structure.NO_LIMIT, RoundLimits(current_bet=6, last_increment=5, min_bet=2))
+    5
+    """
     if structure is Structure.FIXED_LIMIT:
-        return to >= limits.current_bet + limits.min_bet
-    if raise_rule is RaiseRule.DOUBLE:
+        return limits.min_bet
+    return max(limits.last_increment, limits.min_bet)
+
+
+def reopens(structure: Structure, full: int, raised_by: int) -> bool:
+    """Whether raises adding up to ``raised_by`` reopen the betting for a player who already acted.
+
+    TDA Rule 47 as ruled: in no-limit and pot-limit only a full raise (``full``) reopens it;
+    in fixed-limit an all-in of at least half a full bet or raise does.
+
+    >>> reopens(Structure.FIXED_LIMIT, 2, 1), reopens(Structure.NO_LIMIT, 2, 1)
+    (True, False)
+    >>> reopens(Structure.FIXED_LIMIT, 5, 2), reopens(Structure.FIXED_LIMIT, 5, 3)
+    (False, True)
+    """
+    if structure is Structure.FIXED_LIMIT:
+        return 2 * raised_by >= full
+    return raised_by >= full
+
+
+def is_full_raise(structure: Structure, limits: RoundLimits, to: int, raise_rule: RaiseRule) -> bool:
+    """Whether a bet or raise to ``to`` counts as a full one: it reopens the betting for everyone.
+
+    In fixed-limit an all-in of at least half the street's bet counts (TDA Rule 47), and it
+    uses up one of the round's bets and raises.
+
+    >>> limits = RoundLimits(current_bet=2, last_increment=2, min_bet=2)
+    >>> is_full_raise(Structure.FIXED_LIMIT, limits, 3, RaiseRule.LAST_INCREMENT)
+    True
+    >>> is_full_raise(Structure.NO_LIMIT, limits, 3, RaiseRule.LAST_INCREMENT)
+    False
+    """
+    if raise_rule is RaiseRule.DOUBLE and structure is not Structure.FIXED_LIMIT:
         return to >= (2 * limits.current_bet if limits.current_bet else limits.min_bet)
-    return to - limits.current_bet >= max(limits.last_increment, limits.min_bet)
+    return reopens(structure, full_raise_size(structure, limits), to - limits.current_bet)

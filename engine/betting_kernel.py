@@ -1,9 +1,10 @@
 """Compiled betting-mode play: deal, bet by built-in policies, discard, until the showdown.
 
-``play_hands`` plays a chunk of no-limit hands in one call and never returns to
-Python per hand or per action. It follows ``engine.state.HandState`` rule for
-rule (posts, who acts first, minimum raises, short all-ins that do not reopen the
-betting, Skœjarth's raise cap and call-only first round, uncalled bets returned,
+``play_hands`` plays a chunk of no-limit, pot-limit or fixed-limit hands in one call and
+never returns to Python per hand or per action. It follows ``engine.state.HandState`` rule
+for rule (posts, who acts first, bet sizes of each structure, short all-ins that reopen the
+betting only as ``engine.betting.reopens`` says, raise caps, Skœjarth's call-only first
+round, uncalled bets returned,
 Scarney forced discards and dead hands) and records every action as the state
 machine does; a test replays its output through the state machine and compares
 every row. The kernel stops where ``HandState.finish`` would start: the pots and
@@ -18,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engine.games.base import Structure
 from engine.kernels import card_bit, skoejarth_strength, standard_strength
 from engine.sim_kernels import EVERYONE_DEAD, SHOWDOWN, UNCONTESTED
 
@@ -26,6 +28,12 @@ POST, FOLD, CHECK, CALL, BET, RAISE, DISCARD, DEAL = range(8)
 ACTION_KINDS = ("post", "fold", "check", "call", "bet", "raise", "discard", "deal")
 STATION, RANDOM, TAG = 0, 1, 2
 POLICY_CODES = {"station": STATION, "random": RANDOM, "tag": TAG}
+NO_LIMIT, POT_LIMIT, FIXED_LIMIT = 0, 1, 2  # betting structures, for both kernels
+STRUCTURE_CODES = {
+    Structure.NO_LIMIT: NO_LIMIT,
+    Structure.POT_LIMIT: POT_LIMIT,
+    Structure.FIXED_LIMIT: FIXED_LIMIT,
+}
 MAX_CARDS = 6  # hole cards per seat, and cards per recorded action
 MAX_BOARD = 5
 HAND_ACTIONS = 4096  # room for one hand's actions; no-limit with these blinds needs far fewer
@@ -202,6 +210,45 @@ def min_raise_to(current, last_increment, round_min, double_raise):
 
 
 @njit(cache=True, inline="always")
+def reopened_for(fixed_limit, current, acted_at, last_increment, round_min):
+    """``engine.betting.reopens`` for a seat that acted at ``acted_at``: may it raise again?"""
+    if fixed_limit:
+        return 2 * (current - acted_at) >= round_min
+    return current - acted_at >= max(last_increment, round_min)
+
+
+@njit(cache=True, inline="always")
+def full_raise(fixed_limit, current, to, last_increment, round_min, double_raise):
+    """``engine.betting.is_full_raise``: does a bet or raise to ``to`` reopen the betting for all?"""
+    if fixed_limit:
+        return 2 * (to - current) >= round_min
+    return to >= min_raise_to(current, last_increment, round_min, double_raise)
+
+
+@njit(cache=True, inline="always")
+def round_min_of(structure, starting_bet, min_bet, small_bet, big_bet, big_street):
+    """``HandState._limits().min_bet``: the starting bet, the street's fixed bet, or the minimum bet."""
+    if starting_bet > 0:
+        return starting_bet
+    if structure == FIXED_LIMIT:
+        return big_bet if big_street else small_bet
+    return min_bet
+
+
+@njit(cache=True, inline="always")
+def raise_bounds_to(structure, current, last_increment, round_min, double_raise, bet, all_in, pot):
+    """``engine.betting.raise_bounds``, both ends at most all in."""
+    if structure == FIXED_LIMIT:
+        low = high = current + round_min
+    else:
+        low = min_raise_to(current, last_increment, round_min, double_raise)
+        high = all_in
+        if structure == POT_LIMIT:
+            high = max(current + pot + current - bet, low)
+    return min(low, all_in), min(high, all_in)
+
+
+@njit(cache=True, inline="always")
 def _end_round(bets, contributed, stacks, pending, n):
     """Close a betting round: return the uncalled part of the largest bet, clear the bets."""
     refund_uncalled(bets, contributed, stacks, n)
@@ -211,8 +258,8 @@ def _end_round(bets, contributed, stacks, pending, n):
 
 @njit(cache=True)
 def play_hands(
-    n_hands, n, stake, antes, blinds, starting_bet, min_bet,
-    street_hole, street_board, street_burns, street_betting, street_call_only,
+    n_hands, n, stake, antes, blinds, starting_bet, min_bet, structure, small_bet, big_bet,
+    street_hole, street_board, street_burns, street_betting, street_call_only, street_big_bet,
     n_boards, discard_board, deck_size, double_raise, raise_cap,
     policies, skoejarth, kickers, tables, rng_state, fixed_decks,
     rec, rec_cards, hand_start, ending, stacks_out, contributed_out, antes_out, folded_out, dead_out,
@@ -224,9 +271,11 @@ def play_hands(
     seat or -1, kind, amount or -1, board or -1, automatic, card count; cards in ``rec_cards``);
     the seat arrays hold the state where ``HandState.finish`` starts (``won_out`` is filled for
     hands that end without a showdown). ``fixed_decks`` (one row per hand, or no rows) deals
-    given decks instead of shuffled ones, for tests.
+    given decks instead of shuffled ones, for tests. ``structure`` is ``NO_LIMIT``, ``POT_LIMIT``
+    or ``FIXED_LIMIT`` (with ``small_bet`` and ``big_bet``, the latter on ``street_big_bet`` streets).
     """
     n_streets = street_hole.shape[0]
+    fixed_limit = structure == FIXED_LIMIT
     deck = np.empty(deck_size, dtype=np.int8)
     stacks = np.empty(n, dtype=np.int64)
     bets = np.empty(n, dtype=np.int64)
@@ -403,9 +452,10 @@ def play_hands(
                 call = min(current - bets[seat], stacks[seat])
                 cap_reached = raise_cap >= 0 and raise_count >= raise_cap
                 reopened = True
-                round_min = starting_bet if starting_bet > 0 else min_bet
+                round_min = round_min_of(structure, starting_bet, min_bet, small_bet, big_bet,
+                                         street_big_bet[s])  # fmt: skip
                 if has_acted[seat]:
-                    reopened = current - acted[seat] >= max(last_increment, round_min)
+                    reopened = reopened_for(fixed_limit, current, acted[seat], last_increment, round_min)
                 others = False
                 for o in range(n):
                     if o != seat and not folded[o] and stacks[o] > 0:
@@ -416,8 +466,8 @@ def play_hands(
                 low = 0
                 high = 0
                 if can_raise:
-                    low = min(min_raise_to(current, last_increment, round_min, double_raise), all_in)
-                    high = all_in
+                    low, high = raise_bounds_to(structure, current, last_increment, round_min, double_raise,
+                                              bets[seat], all_in, contributed.sum())  # fmt: skip
                 # the policy decides: 0 fold, 1 check or call, 2 raise to ``to``
                 choice = 1
                 to = 0
@@ -459,7 +509,7 @@ def play_hands(
                     contributed[seat] += put
                     kind = RAISE if current else BET
                     k = record(scratch_rec, scratch_cards, k, label, seat, kind, to, cards, 0, -1, 0)
-                    if to >= min_raise_to(current, last_increment, round_min, double_raise):  # a full raise
+                    if full_raise(fixed_limit, current, to, last_increment, round_min, double_raise):
                         raise_count += 1
                         last_increment = to - current
                         has_acted[:] = False

@@ -87,7 +87,41 @@ def build_pots(contributed, antes_paid, folded, amounts, eligible) -> int:
         for s in range(n):
             eligible[0, s] = not folded[s]
         count = 1
-    return count
+    return join_unclaimed(amounts, eligible, count)
+
+
+@njit(cache=True, inline="always")
+def join_unclaimed(amounts, eligible, count) -> int:
+    """``engine.pots.join_unclaimed``: a pot nobody can win joins the next smaller one; the new count."""
+    kept = 0
+    carried = 0
+    for p in range(count):
+        if eligible[p].any():
+            amounts[kept] = amounts[p] + carried
+            eligible[kept] = eligible[p]
+            carried = 0
+            kept += 1
+        elif kept:
+            amounts[kept - 1] += amounts[p]
+        else:
+            carried += amounts[p]
+    return kept if kept else count
+
+
+@njit(cache=True, inline="always")
+def claimants(eligible, contender, muck_order, among) -> int:
+    """``engine.pots.claimants`` into ``among``: who may win a pot; returns how many contend."""
+    live = 0
+    last = -1
+    for s in range(eligible.shape[0]):
+        among[s] = eligible[s] and contender[s]
+        live += among[s]
+        if eligible[s] and muck_order[s] > 0 and (last < 0 or muck_order[s] > muck_order[last]):
+            last = s
+    if live == 0:
+        for s in range(eligible.shape[0]):
+            among[s] = s == last if last >= 0 else eligible[s]
+    return live
 
 
 @njit(cache=True, inline="always")
@@ -123,14 +157,15 @@ def best_of(scores, among, lowest, winners) -> int:
 
 @njit(cache=True)
 def settle_hands(
-    rule, kickers, must_use, tables, points, showdown, contributed, antes_paid, folded, hole, hole_n,
-    boards, board_n, won, strength, low, won_high, won_low, board_won, triple, survivors, split, failed,
+    rule, kickers, must_use, tables, points, showdown, contributed, antes_paid, folded, muck_order, hole,
+    hole_n, boards, board_n, won, strength, low, won_high, won_low, board_won, triple, survivors, split,
 ):  # fmt: skip
     """Settle every hand with ``showdown[h]``: chips won and each seat's showdown facts.
 
+    ``folded`` marks the seats out of the pots, ``muck_order`` (0, or k for the k-th muck) the
+    seats that mucked: they win a pot only when every claimant of it mucked, the last alone.
     ``strength``/``low`` hold -1 for seats without a showdown hand; ``survivors`` is a bit
-    mask of surviving boards; the other outputs start at zero. A hand with a pot nobody can
-    win (the Python rules raise on it) is left unsettled with ``failed[h]``.
+    mask of surviving boards; the other outputs start at zero.
     """
     n = contributed.shape[1]
     n_boards = boards.shape[1]
@@ -148,7 +183,7 @@ def settle_hands(
         if not showdown[h]:
             continue
         for s in range(n):
-            contender[s] = not folded[h, s]
+            contender[s] = not folded[h, s] and muck_order[h, s] == 0
         pots = build_pots(contributed[h], antes_paid[h], folded[h], amounts, eligible)
         # each contender's hand, on each board it plays
         for b in range(n_boards):
@@ -188,16 +223,7 @@ def settle_hands(
         else:
             survivors[h] = 3 if rule == SCARNEY else 1
         for p in range(pots):
-            if not eligible[p].any():
-                failed[h] = True
-                break
-            # the pot's seats that can win; if none can, every eligible seat shares
-            live_count = 0
-            for s in range(n):
-                among[s] = eligible[p, s] and contender[s]
-                live_count += among[s]
-            if live_count == 0:
-                among[:] = eligible[p]
+            live_count = claimants(eligible[p], contender, muck_order[h], among)
             if rule == CRY:
                 share = amounts[p] // n_alive
                 odd = amounts[p] - share * n_alive
@@ -220,11 +246,7 @@ def settle_hands(
                 among[s] = among[s] and per_board[0, s] != NO_VALUE
                 has_hand += among[s]
             if has_hand == 0:
-                if live_count == 0:
-                    among[:] = eligible[p]
-                else:
-                    for s in range(n):
-                        among[s] = eligible[p, s] and contender[s]
+                claimants(eligible[p], contender, muck_order[h], among)
                 award(amounts[p], among, won[h], paid)
                 continue
             if rule != SCARNEY:

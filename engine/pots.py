@@ -72,7 +72,49 @@ def pots_with_antes(contributed: list[int], antes_paid: list[int], folded: list[
         ante_pots[-1] = Pot(ante_pots[-1].amount + rest, ante_pots[-1].eligible)
     else:
         pots = [Pot(rest, tuple(s for s in range(n) if not folded[s]))]
-    return ante_pots + pots
+    return join_unclaimed(ante_pots + pots)
+
+
+def join_unclaimed(pots: list[Pot]) -> list[Pot]:
+    """A pot nobody still in can win joins the next smaller pot that has someone (RULINGS).
+
+    Pots are listed smallest level first; a lowest pot with nobody joins the next one up.
+
+    >>> join_unclaimed([Pot(20, (2, 3)), Pot(30, ())])
+    [Pot(amount=50, eligible=(2, 3))]
+    """
+    joined: list[Pot] = []
+    carried = 0  # chips of unclaimed pots below the first claimed one
+    for pot in pots:
+        if pot.eligible:
+            joined.append(Pot(pot.amount + carried, pot.eligible))
+            carried = 0
+        elif joined:
+            joined[-1] = Pot(joined[-1].amount + pot.amount, joined[-1].eligible)
+        else:
+            carried += pot.amount
+    return joined or pots
+
+
+def claimants(pots: list[Pot], contenders: set[int] | frozenset[int], muck_order: list[int]) -> list[Pot]:
+    """Each pot with the seats that may win it at the showdown (RULINGS, "All variants").
+
+    Its eligible seats that still contend (showed a live hand); if every one of them mucked,
+    the last to muck keeps the claim alone; if none can win for another reason (a voided
+    hand), every eligible seat shares it. ``muck_order[s]`` is 0, or k for the k-th muck.
+
+    >>> pots = [Pot(150, (0, 1, 2)), Pot(200, (1, 2))]
+    >>> claimants(pots, {0}, [0, 2, 1])
+    [Pot(amount=150, eligible=(0,)), Pot(amount=200, eligible=(1,))]
+    """
+    out = []
+    for pot in pots:
+        live = tuple(s for s in pot.eligible if s in contenders)
+        if not live:
+            mucked = [s for s in pot.eligible if muck_order[s] > 0]
+            live = (max(mucked, key=lambda s: muck_order[s]),) if mucked else pot.eligible
+        out.append(Pot(pot.amount, live))
+    return out
 
 
 def split_chips(amount: int, order: list[int]) -> list[int]:

@@ -20,6 +20,7 @@ from engine.betting_kernel import (
     CALL,
     CHECK,
     DEAL,
+    FIXED_LIMIT,
     FOLD,
     HAND_ACTIONS,
     MAX_BOARD,
@@ -27,17 +28,19 @@ from engine.betting_kernel import (
     RAISE,
     betting_needed,
     first_to_act,
-    min_raise_to,
+    full_raise,
     next_pending,
     post_forced_bets,
+    raise_bounds_to,
     record,
     refund_uncalled,
+    reopened_for,
+    round_min_of,
 )
 from engine.sim_kernels import SHOWDOWN, UNCONTESTED
 
 SHOW, MUCK = 8, 9  # action kinds beyond engine.betting_kernel.ACTION_KINDS
 OK, FALLBACK = 0, 1
-NO_LIMIT, POT_LIMIT, FIXED_LIMIT = 0, 1, 2
 DEAL_PHASE, BET_PHASE, SHOWDOWN_PHASE, OVER = 0, 1, 2, 3
 # scalars of a hand (``sc``)
 PHASE, STREET, N_LIVE, NEXT, RAISES, LAST_INC, BOARD_DUE, ENDING, COUNT = range(9)
@@ -152,13 +155,19 @@ def _after_action(sc, ss, cfg, game, blinds, seat, raised):
 
 
 @njit(cache=True)
+def _close_idle_round(sc, ss, cfg, game, blinds):
+    """``HandState._close_idle_round``: end a round whose seats to act can only check."""
+    n = cfg[N]
+    idle = sc[PHASE] == BET_PHASE and not betting_needed(ss[FOLDED], ss[STACK], ss[BET_], n)
+    if idle and _close_round(sc, ss, n, game[0].shape[0]):
+        _start_street(sc, ss, cfg, game, blinds)
+
+
+@njit(cache=True)
 def _round_min(sc, cfg, game):
     """``HandState._limits().min_bet``."""
-    if cfg[START_BET] > 0:
-        return cfg[START_BET]
-    if cfg[STRUCT] == FIXED_LIMIT:
-        return cfg[BIG_BET] if game[4][sc[STREET]] else cfg[SMALL_BET]
-    return cfg[MIN_BET]
+    big_street = game[4][sc[STREET]]
+    return round_min_of(cfg[STRUCT], cfg[START_BET], cfg[MIN_BET], cfg[SMALL_BET], cfg[BIG_BET], big_street)
 
 
 @njit(cache=True)
@@ -170,8 +179,9 @@ def _bet_or_raise(sc, ss, cfg, game, blinds, seat, to, double_raise, rec, rec_ca
     if cfg[CAP] >= 0 and sc[RAISES] >= cfg[CAP]:
         return False
     round_min = _round_min(sc, cfg, game)
-    if ss[HAS_ACTED, seat] and current - ss[ACTED, seat] < max(sc[LAST_INC], round_min):
-        return False  # not reopened
+    fixed = cfg[STRUCT] == FIXED_LIMIT
+    if ss[HAS_ACTED, seat] and not reopened_for(fixed, current, ss[ACTED, seat], sc[LAST_INC], round_min):
+        return False
     others = False
     for s in range(n):
         others = others or (s != seat and not ss[FOLDED, s] and ss[STACK, s] > 0)
@@ -180,16 +190,11 @@ def _bet_or_raise(sc, ss, cfg, game, blinds, seat, to, double_raise, rec, rec_ca
     all_in = ss[BET_, seat] + ss[STACK, seat]
     if to > all_in:
         return False
-    if cfg[STRUCT] == FIXED_LIMIT:
-        low = high = current + round_min
-    else:
-        low = min_raise_to(current, sc[LAST_INC], round_min, double_raise)
-        high = all_in
-        if cfg[STRUCT] == POT_LIMIT:
-            pot = 0
-            for s in range(n):
-                pot += ss[CONTRIB, s]
-            high = min(max(current + pot + current - ss[BET_, seat], low), all_in)
+    pot = 0
+    for s in range(n):
+        pot += ss[CONTRIB, s]
+    low, high = raise_bounds_to(cfg[STRUCT], current, sc[LAST_INC], round_min, double_raise, ss[BET_, seat],
+                                all_in, pot)  # fmt: skip
     if (to < low and to != all_in) or to > high:
         return False
     put = to - ss[BET_, seat]
@@ -197,11 +202,7 @@ def _bet_or_raise(sc, ss, cfg, game, blinds, seat, to, double_raise, rec, rec_ca
     ss[BET_, seat] += put
     ss[CONTRIB, seat] += put
     _record(rec, rec_cards, sc, seat, RAISE if current else BET, to, cards, 0, -1, 0)
-    if cfg[STRUCT] == FIXED_LIMIT:
-        full_to = current + round_min
-    else:
-        full_to = min_raise_to(current, sc[LAST_INC], round_min, double_raise)
-    if to >= full_to:  # a full raise
+    if full_raise(fixed, current, to, sc[LAST_INC], round_min, double_raise):
         sc[RAISES] += 1
         sc[LAST_INC] = to - current
         ss[HAS_ACTED, :n] = 0
@@ -316,6 +317,7 @@ def _apply(text, start, end, sc, ss, cfg, game, blinds, hole, boards, board_n, s
                 _start_street(sc, ss, cfg, game, blinds)
             return True
         if count == 3 and _is_word(text, tokens[1], 100, 98, 0):  # "db"
+            _close_idle_round(sc, ss, cfg, game, blinds)
             if sc[PHASE] != DEAL_PHASE or sc[BOARD_DUE] == 0:
                 return False
             for s in range(n):
@@ -359,6 +361,7 @@ def _apply(text, start, end, sc, ss, cfg, game, blinds, hole, boards, board_n, s
         return False
     verb = tokens[1]
     if _is_word(text, verb, 115, 109, 0):  # "sm"
+        _close_idle_round(sc, ss, cfg, game, blinds)
         if count > 3 or sc[PHASE] == BET_PHASE or ss[FOLDED, seat]:
             return False
         if sc[PHASE] == DEAL_PHASE:
@@ -368,7 +371,7 @@ def _apply(text, start, end, sc, ss, cfg, game, blinds, hole, boards, board_n, s
             if with_chips > 1:
                 return False  # the showdown has not been reached
         if count == 2:
-            ss[MUCKED, seat] = 1
+            ss[MUCKED, seat] = 1 + ss[MUCKED, :n].max()  # the muck order: the last keeps unclaimed pots
             _record(rec, rec_cards, sc, seat, MUCK, -1, cards, 0, -1, 0)
             return True
         got = _parse_cards(text, tokens[2, 0], tokens[2, 1], card_table, cards)
@@ -471,15 +474,12 @@ def replay_hands(
                         cards, tokens, all_cards)  # fmt: skip
             if not ok:
                 break
+        if ok:
+            _close_idle_round(sc, ss, cfg, game, blinds[h])
         if not ok or sc[PHASE] < SHOWDOWN_PHASE or sc[COUNT] > scratch.shape[0]:
             continue  # an illegal action, or the hand ends before it is over
         if sc[PHASE] == SHOWDOWN_PHASE:
             refund_uncalled(ss[BET_], ss[CONTRIB], ss[STACK], n)
-            contenders = 0
-            for s in range(n):
-                contenders += not ss[FOLDED, s] and not ss[MUCKED, s]
-            if contenders == 0:
-                continue
         k = sc[COUNT]
         if position + k > rec.shape[0]:
             return -1 - h  # out of room: the caller grows ``rec`` and starts again
@@ -493,7 +493,7 @@ def replay_hands(
             contributed_out[h, s] = ss[CONTRIB, s]
             antes_out[h, s] = ss[ANTE, s]
             folded_out[h, s] = ss[FOLDED, s] != 0
-            mucked_out[h, s] = ss[MUCKED, s] != 0
+            mucked_out[h, s] = ss[MUCKED, s]
             hole_n[h, s] = ss[N_HOLE, s]
             for i in range(ss[N_HOLE, s]):
                 hole_out[h, s, i] = hole[s, i]

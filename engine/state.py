@@ -13,11 +13,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from engine.betting import RoundLimits, bets_per_round, forced_bets, is_full_raise, raise_bounds
+from engine.betting import (
+    RoundLimits,
+    bets_per_round,
+    forced_bets,
+    full_raise_size,
+    is_full_raise,
+    raise_bounds,
+    reopens,
+)
 from engine.cards import UNKNOWN_CARD, format_cards
 from engine.games.base import GameSpec, SeatOutcome, ShowdownInput, Street, Structure
 from engine.games.scarney import forced_out
-from engine.pots import Pot, pots_with_antes, split_among_seats
+from engine.pots import Pot, claimants, pots_with_antes, split_among_seats
 
 
 class IllegalAction(ValueError):
@@ -91,6 +99,7 @@ class HandState:
         self.dead = [False] * n
         self.voided = [False] * n
         self.mucked = [False] * n
+        self.muck_order = [0] * n  # k for the k-th seat to muck: the last keeps an unclaimed pot
         self.shown = [False] * n
         self.hole: list[list[int]] = [[] for _ in range(n)]
         self.dealt_hole: list[list[int]] = [[] for _ in range(n)]
@@ -243,6 +252,7 @@ class HandState:
             return "d db " + "/".join(format_cards(cards, self.game.deck) for cards in per_board)
 
         self._settle_discards()
+        self._close_idle_round()
         if self.phase != "deal" or self._board_due == 0:
             self._fail(text, "no board cards are due now")
         if any(self._hole_due):
@@ -379,6 +389,15 @@ class HandState:
             self.last_increment = 0
         self.next_seat = self._next_pending(first - 1)
 
+    def _close_idle_round(self) -> None:
+        """End a betting round whose seats left to act can only check (everyone else is all in).
+
+        Hand histories differ on whether such a check is written (PokerKit leaves it out when
+        the big blind is called all in): both are accepted, the check being a no-op.
+        """
+        if self.phase == "bet" and not self._betting_needed():
+            self._next_street()
+
     def _betting_needed(self) -> bool:
         """Whether a betting round has anyone to bet against or a bet to answer."""
         can_act = [s for s in self.live_seats if self.stacks[s] > 0]
@@ -431,9 +450,10 @@ class HandState:
         return {"call": call, "can_raise": can_raise, "min_to": low, "max_to": high}
 
     def _may_raise(self, seat: int) -> bool:
-        return self._raise_refusal(seat) is None
+        return self.raise_refusal(seat) is None
 
-    def _raise_refusal(self, seat: int) -> str | None:
+    def raise_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not bet or raise now (the rule that forbids it), or None if it may."""
         if self.street.call_only:
             return f"the {self.street.name} round allows only call or fold"
         if self.round_cap is not None and self.raise_count >= self.round_cap:
@@ -441,9 +461,12 @@ class HandState:
                 return f"a round allows one bet and {self.round_cap - 1} raise(s)"
             return f"the betting is capped at {self.round_cap} bets and raises"
         if seat in self.acted:
-            # reopened only by raises adding up to a full raise since this seat acted (TDA)
-            full = max(self.last_increment, self._limits().min_bet)
-            if max(self.bets) - self.acted[seat] < full:
+            # reopened only by raises adding up to a full raise since this seat acted (TDA Rule 47;
+            # in fixed-limit, half a full bet or raise)
+            full = full_raise_size(self.structure, self._limits())
+            if not reopens(self.structure, full, max(self.bets) - self.acted[seat]):
+                if self.structure is Structure.FIXED_LIMIT:
+                    return "the betting was not reopened (a short all-in of less than half a bet)"
                 return "the betting was not reopened (a short all-in is not a full raise)"
         others = [s for s in self.live_seats if s != seat and self.stacks[s] > 0]
         if not others:
@@ -471,7 +494,7 @@ class HandState:
         text = f"{seat_name(seat)} cbr {to}"
         self._check_turn(seat, text)
         current = max(self.bets)
-        refusal = self._raise_refusal(seat)
+        refusal = self.raise_refusal(seat)
         if refusal:
             self._fail(text, refusal)
         if to <= current:
@@ -551,6 +574,7 @@ class HandState:
             return f"{seat_name(seat)} sm {format_cards(cards or [], self.game.deck)}".rstrip()
 
         self._settle_discards()
+        self._close_idle_round()
         if self.phase == "over":
             self._fail(text, "the hand is over")
         if not self.betting_is_closed():
@@ -559,6 +583,7 @@ class HandState:
             self._fail(text, f"{seat_name(seat)} is not in the hand")
         if not cards:
             self.mucked[seat] = True
+            self.muck_order[seat] = 1 + max(self.muck_order)
             self._record(seat, "muck")
             return
         if sorted(cards) != sorted(self.hole[seat]):
@@ -582,6 +607,7 @@ class HandState:
     def finish(self) -> HandResult:
         """End the hand after its last action: refund, pots, showdown, stacks."""
         self._settle_discards()
+        self._close_idle_round()
         if self.phase == "over":
             assert self.result is not None
             return self.result
@@ -593,9 +619,11 @@ class HandState:
             raise IllegalAction(f"the hand ends before it is over ({where})")
         refunded = self._refund_uncalled()
         contenders = self._contenders()
-        # voided and mucked hands cannot win: their chips stay in, like a fold's
-        out = [s not in contenders for s in range(self.n)]
-        pots = self._pots(out if contenders else self.folded)
+        # a voided hand's chips play like a fold's (unless every hand left is voided: they share);
+        # a mucked hand wins nothing, but a pot every claimant of which mucked stays with the last
+        out = [self.folded[s] or self.voided[s] for s in range(self.n)]
+        pots = self._pots(self.folded if all(out) else out)
+        pots = claimants(pots, set(contenders), self.muck_order)
         showdown = self.game.showdown(
             ShowdownInput(
                 pots=tuple(pots),

@@ -20,7 +20,7 @@ from engine import betting_kernel as bk
 from engine import betting_showdown as bs
 from engine.evaluate import HIGH_CATEGORIES, SKOEJARTH_CATEGORIES
 from engine.games.base import GameSpec, ShowdownInput
-from engine.pots import pots_with_antes
+from engine.pots import claimants, pots_with_antes
 from engine.simulate import ENDINGS
 from engine.tables import SCARNEY_POINTS, SKOEJARTH_TABLES, STANDARD_TABLES
 from ingest.schema import ACTIONS, PLAYERS
@@ -42,7 +42,7 @@ class Hands:
     contributed: np.ndarray
     antes_paid: np.ndarray
     folded: np.ndarray
-    mucked: np.ndarray
+    mucked: np.ndarray  # 0, or k for the k-th seat to muck (the last keeps a pot nobody else claims)
     dead: np.ndarray
     dealt: np.ndarray  # (hands, width, 6) hole cards as dealt, -1 padded
     hole: np.ndarray  # (hands, width, 6) remaining hole cards
@@ -62,7 +62,7 @@ class Hands:
         return cls(
             seats=np.full(count, width, np.int64), ending=np.zeros(count, np.int8), stacks=seats(np.int64),
             won=seats(np.int64), contributed=seats(np.int64), antes_paid=seats(np.int64),
-            folded=seats(np.bool_), mucked=seats(np.bool_), dead=seats(np.bool_),
+            folded=seats(np.bool_), mucked=seats(np.int64), dead=seats(np.bool_),
             dealt=seats(np.int8, -1, bk.MAX_CARDS), hole=seats(np.int8, -1, bk.MAX_CARDS),
             hole_n=seats(np.int64), discarded=seats(np.int8, -1, bk.MAX_CARDS), discarded_n=seats(np.int64),
             boards=np.full((count, n_boards, bk.MAX_BOARD), -1, np.int8),
@@ -84,7 +84,6 @@ class Settled:
     triple: np.ndarray
     survivors: np.ndarray  # bit mask of the surviving boards
     split: np.ndarray
-    failed: np.ndarray  # a pot nobody can win: the hand is left to the state machine
 
 
 def settle(game: GameSpec, hands: Hands, options: dict, chosen: np.ndarray | None = None,
@@ -93,8 +92,8 @@ def settle(game: GameSpec, hands: Hands, options: dict, chosen: np.ndarray | Non
 
     Showdowns are compiled (``engine.betting_showdown``) for the four games; ``compiled=False``,
     or a game without a compiled rule, calls the game's own Python showdown hand by hand.
-    Mucked hands cannot win: their chips play like a fold's. ``chosen`` limits the hands
-    settled (the others keep what the kernel left: their ``won``, if any).
+    Mucked hands cannot win, unless every claimant of a pot mucked: then the last to muck takes
+    it. ``chosen`` limits the hands settled (the others keep what the kernel left: their ``won``, if any).
     """
     count, width = hands.stacks.shape
     out = Settled(
@@ -102,11 +101,11 @@ def settle(game: GameSpec, hands: Hands, options: dict, chosen: np.ndarray | Non
         low=np.full((count, width), -1, np.int64), won_high=np.zeros((count, width), np.int64),
         won_low=np.zeros((count, width), np.int64), board_won=np.zeros((count, width, 3), np.int64),
         triple=np.zeros((count, width), np.bool_), survivors=np.zeros(count, np.int8),
-        split=np.zeros(count, np.bool_), failed=np.zeros(count, np.bool_),
+        split=np.zeros(count, np.bool_),
     )  # fmt: skip
     chosen = np.ones(count, np.bool_) if chosen is None else chosen
     showdown = (hands.ending == bk.SHOWDOWN) & chosen
-    out_of_it = hands.folded | hands.mucked | (np.arange(width)[None, :] >= hands.seats[:, None])
+    folded = hands.folded | (np.arange(width)[None, :] >= hands.seats[:, None])
     won = np.zeros_like(out.won)
     uncontested = np.flatnonzero((hands.ending == bk.UNCONTESTED) & chosen)
     seated = np.arange(width)[None, :] < hands.seats[uncontested, None]
@@ -118,33 +117,34 @@ def settle(game: GameSpec, hands: Hands, options: dict, chosen: np.ndarray | Non
             COMPILED_RULES[game.name], options.get("tiebreak") == "kickers",
             bool(options.get("must_use_hole_card", False)),
             SKOEJARTH_TABLES if skoejarth else STANDARD_TABLES,
-            SCARNEY_POINTS.astype(np.int64), showdown, hands.contributed, hands.antes_paid, out_of_it,
-            hands.hole, hands.hole_n, hands.boards, hands.board_n, won, out.strength, out.low,
-            out.won_high, out.won_low, out.board_won, out.triple, out.survivors, out.split, out.failed,
+            SCARNEY_POINTS.astype(np.int64), showdown, hands.contributed, hands.antes_paid, folded,
+            hands.mucked, hands.hole, hands.hole_n, hands.boards, hands.board_n, won, out.strength, out.low,
+            out.won_high, out.won_low, out.board_won, out.triple, out.survivors, out.split,
         )  # fmt: skip
     else:
-        _settle_in_python(game, hands, options, showdown, out_of_it, won, out)
+        _settle_in_python(game, hands, options, showdown, folded, won, out)
     out.won += won
     out.stacks += won
     return out
 
 
-def _settle_in_python(game: GameSpec, hands: Hands, options: dict, showdown, out_of_it, won, out) -> None:
-    folded_all, hole_all, hole_n_all = out_of_it.tolist(), hands.hole.tolist(), hands.hole_n.tolist()
+def _settle_in_python(game: GameSpec, hands: Hands, options: dict, showdown, folded, won, out) -> None:
+    folded_all, hole_all, hole_n_all = folded.tolist(), hands.hole.tolist(), hands.hole_n.tolist()
+    muck_all = hands.mucked.tolist()
     boards_all, board_n_all = hands.boards.tolist(), hands.board_n.tolist()
     contributed_all, antes_all = hands.contributed.tolist(), hands.antes_paid.tolist()
     for h in np.flatnonzero(showdown).tolist():
         seats = range(int(hands.seats[h]))
         folded, hole, hole_n = folded_all[h][: len(seats)], hole_all[h], hole_n_all[h]
         boards, board_n = boards_all[h], board_n_all[h]
+        contenders = frozenset(s for s in seats if not folded[s] and not muck_all[h][s])
+        pots = pots_with_antes(contributed_all[h][: len(folded)], antes_all[h][: len(folded)], folded)
         result = game.showdown(
             ShowdownInput(
-                pots=tuple(
-                    pots_with_antes(contributed_all[h][: len(folded)], antes_all[h][: len(folded)], folded)
-                ),
+                pots=tuple(claimants(pots, contenders, muck_all[h])),
                 hole_cards=tuple(tuple(hole[s][: hole_n[s]]) for s in seats),
                 boards=tuple(tuple(boards[b][: board_n[b]]) for b in range(len(board_n))),
-                contenders=frozenset(s for s in seats if not folded[s]),
+                contenders=contenders,
                 options=options,
             )
         )
@@ -237,7 +237,7 @@ def players_table(game: GameSpec, hands: Hands, settled: Settled, hand_ids: np.n
             "dead": hands.dead[seated],
             "voided": np.zeros(rows, np.bool_),
             "folded": hands.folded[seated],
-            "mucked": hands.mucked[seated],
+            "mucked": hands.mucked[seated] > 0,
             "showdown": at_showdown & ~no_hand,
             "starting_stack": starting[seated],
             "finishing_stack": stacks[seated],

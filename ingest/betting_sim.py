@@ -1,7 +1,8 @@
 """Betting-mode simulation: hands played by built-in policies, stored like replayed hands.
 
 Each hand has blinds of 1% and 2% of the stack (Skœjarth: antes and the starting
-bet), stacks of ``stake`` chips and a policy per seat (the run's policies,
+bet), no-limit, pot-limit or fixed-limit betting (fixed bets of the big blind, then twice
+it), stacks of ``stake`` chips and a policy per seat (the run's policies,
 repeated round the table). The compiled ``engine.betting_kernel.play_hands``
 deals and bets a chunk of hands and ``ingest.array_rows.settle`` settles their pots
 (compiled); the rows are then built column by column, with the hand's PHH text, so
@@ -34,14 +35,19 @@ def blinds_of(stake: int) -> tuple[int, int]:
     return small, 2 * small
 
 
-def new_hand(game: GameSpec, players: int, stake: int, options: dict) -> HandState:
-    """A betting-mode hand as the state machine plays it (the reference ``play_hands`` follows)."""
+def new_hand(game: GameSpec, players: int, stake: int, options: dict,
+             structure: Structure = Structure.NO_LIMIT) -> HandState:  # fmt: skip
+    """A betting-mode hand as the state machine plays it (the reference ``play_hands`` follows).
+
+    Fixed-limit bets are the big blind on the first two streets and twice it after.
+    """
     small, big = blinds_of(stake)
     if game.starting_bet:
-        return HandState(game, Structure.NO_LIMIT, [stake] * players, antes=[small] * players,
+        return HandState(game, structure, [stake] * players, antes=[small] * players,
                          starting_bet=big, options=options)  # fmt: skip
     blinds = [small, big] + [0] * (players - 2)
-    return HandState(game, Structure.NO_LIMIT, [stake] * players, blinds=blinds, min_bet=big, options=options)
+    return HandState(game, structure, [stake] * players, blinds=blinds, min_bet=big, small_bet=big,
+                     big_bet=2 * big, options=options)  # fmt: skip
 
 
 @dataclass
@@ -56,16 +62,17 @@ class Batch:
 
 
 def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies: list[str],
-               seed_words: np.ndarray, count: int, decks: np.ndarray | None = None) -> Batch:  # fmt: skip
+               seed_words: np.ndarray, count: int, decks: np.ndarray | None = None,
+               structure: Structure = Structure.NO_LIMIT) -> Batch:  # fmt: skip
     """Play ``count`` hands in compiled code from a xoshiro256** state (updated in place).
 
     ``decks`` (one card order per hand) replaces the shuffles: tests deal what they need.
     """
     fixed = np.zeros((0, game.deck.size), np.int8) if decks is None else np.asarray(decks, np.int8)
-    reference = new_hand(game, players, stake, options)  # the forced bets, as the state machine sets them
+    reference = new_hand(game, players, stake, options, structure)  # the forced bets of the state machine
     n, n_boards = players, len(game.board_names)
     width = bk.MAX_CARDS
-    cap = reference.round_cap  # betting mode is no-limit: only Skœjarth caps a round
+    cap = reference.round_cap  # Skœjarth's option, or the fixed-limit cap
     hands = Hands.empty(count, n, n_boards)
     hand_start = np.zeros(count + 1, np.int64)
     records = np.zeros((count * 48 + bk.HAND_ACTIONS, 7), np.int64)
@@ -78,6 +85,7 @@ def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies
         np.array([game.burns(s, reference.options) for s in game.streets], np.int64),
         np.array([s.betting for s in game.streets], np.bool_),
         np.array([s.call_only for s in game.streets], np.bool_),
+        np.array([s.big_bet for s in game.streets], np.bool_),
     )
     done = 0
     while done < count:
@@ -85,8 +93,8 @@ def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies
         played = bk.play_hands(
             count - done, n, stake,
             np.array(reference.antes, np.int64), np.array(reference.blinds, np.int64),
-            reference.starting_bet, reference.min_bet,
-            *streets,
+            reference.starting_bet, reference.min_bet, bk.STRUCTURE_CODES[structure], reference.small_bet,
+            reference.big_bet, *streets,
             n_boards, -1 if game.discard_board is None else game.discard_board, game.deck.size,
             game.raise_rule == "double", -1 if cap is None else cap, seat_policies, skoejarth,
             reference.options.get("tiebreak") == "kickers",
@@ -103,14 +111,14 @@ def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies
     return Batch(count, records[:used], record_cards[:used], hand_start, hands)
 
 
-def batch_tables(game: GameSpec, batch: Batch, *, run_id: str, shard: int, first: int, stake: int,
-                 options: dict, policies: list[str]) -> tuple[pa.Table, pa.Table, pa.Table]:  # fmt: skip
+def batch_tables(
+    game: GameSpec, batch: Batch, *, run_id: str, shard: int, first: int, stake: int, options: dict,
+    policies: list[str], structure: Structure = Structure.NO_LIMIT,
+) -> tuple[pa.Table, pa.Table, pa.Table]:  # fmt: skip
     """The hands, players and actions rows of a batch (``first``: run index of its first hand)."""
     count, n = batch.count, batch.hands.stacks.shape[1]
     names = [f"{policies[s % len(policies)]}-{s + 1}" for s in range(n)]
     settled = settle(game, batch.hands, options)
-    if settled.failed.any():
-        raise AssertionError("a betting-mode pot that nobody can win")
     hand_ids = sim_rows.hand_ids(run_id, shard, first, count)
     actions = actions_table(game, batch.records, batch.record_cards, batch.hand_start, hand_ids, run_id)
     players = players_table(
@@ -119,13 +127,15 @@ def batch_tables(game: GameSpec, batch: Batch, *, run_id: str, shard: int, first
         starting=np.full((count, n), stake, np.int64),
     )  # fmt: skip
     players_json = json.dumps(names)
+    phh = phh_texts(game, batch, settled.stacks, names, first=first, stake=stake, options=options,
+                    structure=structure)  # fmt: skip
     hands = pa.table(
         {
             "hand_id": hand_ids,
             "run_id": np.full(count, run_id, dtype=object),
             "variant": np.full(count, game.name, dtype=object),
-            "variant_code": np.full(count, variant_code(game, Structure.NO_LIMIT), dtype=object),
-            "structure": np.full(count, Structure.NO_LIMIT.value, dtype=object),
+            "variant_code": np.full(count, variant_code(game, structure), dtype=object),
+            "structure": np.full(count, structure.value, dtype=object),
             "source": np.full(count, "simulation", dtype=object),
             "source_file": pa.nulls(count, pa.string()),
             "hand_index": np.arange(first, first + count, dtype=np.int32),
@@ -138,7 +148,7 @@ def batch_tables(game: GameSpec, batch: Batch, *, run_id: str, shard: int, first
             "fractional_stacks": np.zeros(count, np.bool_),
             "notes": [[] for _ in range(count)],
             "extra_fields": [f'{{"hand": {first + i + 1}, "players": {players_json}}}' for i in range(count)],
-            "phh": phh_texts(game, batch, settled.stacks, names, first=first, stake=stake, options=options),
+            "phh": phh,
             **{name: pa.nulls(count, HANDS.field(name).type) for name in SEAT_ARRAYS},
         },
         schema=HANDS,
@@ -147,11 +157,11 @@ def batch_tables(game: GameSpec, batch: Batch, *, run_id: str, shard: int, first
 
 
 def phh_texts(game: GameSpec, batch: Batch, stacks: np.ndarray, names: list[str], *, first: int,
-              stake: int, options: dict) -> list[str]:  # fmt: skip
+              stake: int, options: dict, structure: Structure = Structure.NO_LIMIT) -> list[str]:  # fmt: skip
     """The PHH text of every hand, as ``write_hand(hand_fields(state))`` writes it."""
     from ingest.record import hand_fields
 
-    reference = new_hand(game, len(names), stake, options)
+    reference = new_hand(game, len(names), stake, options, structure)
     header_fields = hand_fields(reference)
     for key in ("actions", "finishing_stacks"):
         header_fields.pop(key, None)
@@ -195,6 +205,7 @@ def write_betting_shard(spec, game: GameSpec, warehouse: Warehouse, run_id: str,
     """Play and store one shard of betting-mode hands; the hands file, renamed last, marks it done."""
     seed_words = rng.integers(0, 2**64, size=4, dtype=np.uint64)
     policies = list(spec.policies)
+    structure = Structure(spec.structure)
     with (
         warehouse.writer("hands", game.name, run_id, name) as hands_file,
         warehouse.writer("actions", game.name, run_id, name) as actions_file,
@@ -202,10 +213,11 @@ def write_betting_shard(spec, game: GameSpec, warehouse: Warehouse, run_id: str,
     ):
         for start in range(0, count, spec.chunk):
             size = min(spec.chunk, count - start)
-            batch = play_batch(game, spec.players, spec.stake, spec.options, policies, seed_words, size)
+            batch = play_batch(game, spec.players, spec.stake, spec.options, policies, seed_words, size,
+                               structure=structure)  # fmt: skip
             hands, players, actions = batch_tables(
                 game, batch, run_id=run_id, shard=shard, first=first + start, stake=spec.stake,
-                options=spec.options, policies=policies,
+                options=spec.options, policies=policies, structure=structure,
             )  # fmt: skip
             players_file.write_table(players)
             actions_file.write_table(actions)

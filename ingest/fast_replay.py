@@ -32,9 +32,6 @@ from ingest.replay import MAX_CHIPS, hand_number, hand_number_problem, unknown_f
 from ingest.rows import REQUIRED_FIELDS, SORTED_JSON
 from ingest.schema import HANDS, SEAT_ARRAYS
 
-STRUCTURE_CODES = {Structure.NO_LIMIT: rk.NO_LIMIT, Structure.POT_LIMIT: rk.POT_LIMIT,
-                   Structure.FIXED_LIMIT: rk.FIXED_LIMIT}  # fmt: skip
-
 
 @cache
 def _variants() -> dict[str, tuple[GameSpec, Structure]]:
@@ -132,8 +129,8 @@ def prepare(raw: RawHand, identity: str) -> Prepared | None:
     except ValueError:
         return None
     cap = bets_per_round(game, structure, options)
-    settings = (n, STRUCTURE_CODES[structure], bets.min_bet, bets.small_bet, bets.big_bet, bets.starting_bet,
-                -1 if cap is None else cap)  # fmt: skip
+    settings = (n, bk.STRUCTURE_CODES[structure], bets.min_bet, bets.small_bet, bets.big_bet,
+                bets.starting_bet, -1 if cap is None else cap)  # fmt: skip
     return Prepared(raw, identity, game, structure, options, options_text, settings, bets.antes, bets.blinds,
                     stacks, max(max(bets.blinds), bets.min_bet), unknown_field_notes(fields))  # fmt: skip
 
@@ -221,7 +218,6 @@ def replay_batch(batch: list[Prepared], run_id: str) -> tuple[tuple[pa.Table, pa
     hands.seats = np.array([p.settings[0] for p in batch], dtype=np.int64)
     ok = status == rk.OK
     settled = settle(game, hands, options, ok)  # hands the state machine takes back are not settled
-    ok &= ~settled.failed
     finishing = settled.stacks.tolist()
     for h in np.flatnonzero(ok).tolist():
         recorded = batch[h].raw.fields.get("finishing_stacks")

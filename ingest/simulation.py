@@ -46,6 +46,7 @@ class SimSpec:
     stake: int = 100
     shard_size: int = DEFAULT_SHARD_SIZE
     policies: tuple[str, ...] = ("tag",)
+    structure: str = "no-limit"  # betting mode's betting structure
 
     def check(self) -> SimSpec:
         """Validate, resolving the options; raises ValueError with a clear message."""
@@ -60,6 +61,11 @@ class SimSpec:
             raise ValueError("shard size and stake must be positive")
         if self.seed < 0:
             raise ValueError("--seed must not be negative")
+        structures = sorted(s.value for s in game.variant_codes.values())
+        if self.structure not in structures:
+            raise ValueError(f"--structure must be one of {', '.join(structures)} for {game.title}")
+        if self.mode == "showdown" and self.structure != "no-limit":
+            raise ValueError("--structure is for betting mode: in showdown mode everyone is all in")
         if self.mode == "betting":
             from engine.policies import POLICIES
 
@@ -171,6 +177,12 @@ class SimReport:
         }
 
 
+def _details(spec: SimSpec) -> str:
+    """The runs table's ``details``: the chunk size, and betting mode's structure."""
+    betting = {"structure": spec.structure} if spec.mode == "betting" else {}
+    return json.dumps({"chunk": spec.chunk} | betting)
+
+
 def _manifest(spec: SimSpec, run_id: str, status: str, shard_status: list[str]) -> Any:
     from scooplab import __version__
 
@@ -184,7 +196,7 @@ def _manifest(spec: SimSpec, run_id: str, status: str, shard_status: list[str]) 
         rejected=0,
         duplicates=0,
         scooplab_version=__version__,
-        details=json.dumps({"chunk": spec.chunk}),
+        details=_details(spec),
         mode=spec.mode,
         players=spec.players,
         seed=str(spec.seed),
@@ -215,6 +227,9 @@ def _same_run(existing: dict[str, Any], spec: SimSpec) -> str | None:
     for key, value in checks.items():
         if existing.get(key) != value:
             return f"{key} {existing.get(key)!r} (asked: {value!r})"
+    structure = json.loads(existing.get("details") or "{}").get("structure", "no-limit")
+    if spec.mode == "betting" and structure != spec.structure:
+        return f"structure {structure!r} (asked: {spec.structure!r})"
     return None
 
 

@@ -357,6 +357,12 @@ class Mode(StrEnum):
     betting = "betting"
 
 
+class Betting(StrEnum):
+    no_limit = "no-limit"
+    pot_limit = "pot-limit"
+    fixed_limit = "fixed-limit"
+
+
 class Executor(StrEnum):
     local = "local"
     dask = "dask"
@@ -378,6 +384,9 @@ def simulate_command(
         list[str] | None,
         typer.Option("--policy", help="Betting mode: policy per seat, repeated round the table."),
     ] = None,
+    structure: Annotated[
+        Betting, typer.Option("--structure", help="Betting mode: the betting structure.")
+    ] = Betting.no_limit,
     stake: Annotated[int, typer.Option("--stake", help="Chips each player brings.")] = 100,
     workers: Annotated[
         int, typer.Option("--workers", "-w", help="Worker processes (default: all cores).")
@@ -405,6 +414,7 @@ def simulate_command(
     * `scooplab simulate --variant scarney --hands 1000000 --players 5 --seed 7`
     * `scooplab simulate --variant skoejarth --rule tiebreak=kickers --hands 500000`
     * `scooplab simulate --variant holdem --mode betting --policy tag --policy station --hands 20000`
+    * `scooplab simulate --variant cry-me-a-river --mode betting --structure fixed-limit --policy random`
     * `scooplab simulate --variant cry-me-a-river --executor dask --scheduler tcp://10.0.0.5:8786`
     """
     import os
@@ -433,6 +443,7 @@ def simulate_command(
             stake=stake,
             shard_size=shard_size,
             policies=tuple(policy or ("tag",)),
+            structure=structure.value,
         ).check()
     except ValueError as error:
         fail(str(error))

@@ -13,6 +13,7 @@ import pytest
 
 from engine.cards import parse_cards
 from engine.games import GAMES
+from engine.games.base import Structure
 from engine.policies import POLICIES
 from ingest.array_rows import settle
 from ingest.betting_sim import batch_tables, play_batch
@@ -44,13 +45,12 @@ def _rows(table, start, stop):
 
 
 def _assert_replays_to_the_same_rows(
-    game, players, options, policies, seed, count, stake, pick=None, decks=None
+    game, players, options, policies, seed, count, stake, pick=None, decks=None, structure=Structure.NO_LIMIT
 ):
     words = np.random.default_rng(seed).integers(0, 2**64, size=4, dtype=np.uint64)
-    batch = play_batch(game, players, stake, options, list(policies), words, count, decks)
-    hands, seats, actions = batch_tables(
-        game, batch, run_id="k", shard=0, first=0, stake=stake, options=options, policies=list(policies)
-    )
+    batch = play_batch(game, players, stake, options, list(policies), words, count, decks, structure)
+    named = {"run_id": "k", "shard": 0, "first": 0, "stake": stake, "options": options}
+    hands, seats, actions = batch_tables(game, batch, **named, policies=list(policies), structure=structure)
     starts = batch.hand_start.tolist()
     texts = hands.column("phh").to_pylist()
     chosen = range(count) if pick is None else np.flatnonzero(pick(batch)).tolist()
@@ -78,6 +78,26 @@ def test_kernel_hands_replay_to_the_same_rows(name, players, given, policies):
     assert "station" in policies or "uncontested" in endings  # a calling station sees every showdown
 
 
+STRUCTURE_CASES = [
+    ("holdem", 6, Structure.FIXED_LIMIT, ("tag", "random", "station")),
+    ("holdem", 3, Structure.POT_LIMIT, ("random", "tag")),
+    ("cry-me-a-river", 5, Structure.FIXED_LIMIT, ("random",)),
+    ("scarney", 4, Structure.POT_LIMIT, ("random", "station")),
+    ("scarney", 6, Structure.FIXED_LIMIT, ("random", "tag")),
+]
+
+
+@pytest.mark.parametrize(("name", "players", "structure", "policies"), STRUCTURE_CASES)
+@pytest.mark.parametrize("stake", [30, 1_000])
+def test_pot_limit_and_fixed_limit_hands_replay_to_the_same_rows(name, players, structure, policies, stake):
+    """Betting mode in every structure; with 30 chips (15 big blinds) fixed-limit all-ins abound."""
+    game = GAMES[name]
+    hands, _ = _assert_replays_to_the_same_rows(game, players, game.resolve_options({}), policies, players,
+                                                count=300, stake=stake, structure=structure)  # fmt: skip
+    assert set(hands.column("structure").to_pylist()) == {structure.value}
+    assert "showdown" in set(hands.column("ending").to_pylist())
+
+
 def test_scarney_hands_that_die_replay_to_the_same_rows():
     game = GAMES["scarney"]
     _, chosen = _assert_replays_to_the_same_rows(
@@ -102,15 +122,19 @@ def test_scarney_players_who_die_together_share_the_pot_as_the_state_machine_say
     assert hands.column("ending").to_pylist() == ["everyone_dead"]
 
 
-@pytest.mark.parametrize("name", ["holdem", "scarney", "cry-me-a-river", "skoejarth"])
-def test_station_and_tag_seats_decide_like_the_python_policies(name):
+@pytest.mark.parametrize(
+    ("name", "structure"),
+    [(n, Structure.NO_LIMIT) for n in ("holdem", "scarney", "cry-me-a-river", "skoejarth")]
+    + [("holdem", Structure.FIXED_LIMIT), ("cry-me-a-river", Structure.POT_LIMIT)],
+)
+def test_station_and_tag_seats_decide_like_the_python_policies(name, structure):
     game = GAMES[name]
     options = game.resolve_options({})
     policies = ["tag", "station", "random"]
     words = np.random.default_rng(11).integers(0, 2**64, size=4, dtype=np.uint64)
-    batch = play_batch(game, 6, 10_000, options, policies, words, 200)
+    batch = play_batch(game, 6, 10_000, options, policies, words, 200, structure=structure)
     hands, _, _ = batch_tables(game, batch, run_id="k", shard=0, first=0, stake=10_000, options=options,
-                               policies=policies)  # fmt: skip
+                               policies=policies, structure=structure)  # fmt: skip
     rng = np.random.default_rng(0)
     checked = 0
     for text in hands.column("phh").to_pylist():

@@ -39,11 +39,8 @@ def _python_replay(raw):
 
 
 def _left_to_the_state_machine(raw, replayed) -> bool:
-    """Unknown cards, comments, half chips, or a showdown where every hand was mucked."""
-    nobody_showed = replayed.result.ending == "showdown" and all(
-        o.high_strength is None for o in replayed.result.outcomes
-    )
-    return "??" in raw.text or "#" in raw.text or replayed.fractional_stacks or nobody_showed
+    """Unknown cards, comments or half chips (a showdown where every hand was mucked is not)."""
+    return "??" in raw.text or "#" in raw.text or replayed.fractional_stacks
 
 
 def _python_rows(raw, identity):

@@ -106,3 +106,32 @@ def test_a_card_is_never_dealt_twice():
     state.deal_hole(0, [0, 1])
     with pytest.raises(IllegalAction, match="2c was already dealt"):
         state.deal_hole(1, [0, 5])
+
+
+@pytest.mark.parametrize(("name", "structure"), GAME_STRUCTURES)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_mucks_in_any_order_never_lose_a_chip(name, structure, data):
+    """Random play to the showdown, then random shows and mucks: every chip goes to a player."""
+    game = GAMES[name]
+    n = data.draw(st.integers(game.min_players, game.max_players))
+    stacks = data.draw(st.lists(st.integers(1, 300), min_size=n, max_size=n))
+    antes = data.draw(st.integers(0 if not game.starting_bet else 1, 3))
+    options = {option.name: data.draw(st.sampled_from(option.choices)) for option in game.options}
+    state = new_state(game, structure, stacks, antes, options)
+    deck = Deck(game.deck.size, np.random.default_rng(data.draw(st.integers(0, 2**32 - 1))))
+    rnd = data.draw(st.randoms(use_true_random=False))
+    while not state.is_over and state.phase != "showdown":
+        if state.phase == "deal":
+            deal_due(state, deck)
+        else:
+            state.check_or_call(state.next_seat) if rnd.random() < 0.7 else state.fold(state.next_seat)
+    if not state.is_over:
+        for seat in data.draw(st.permutations(state.live_seats)):
+            state.show_or_muck(seat, None if data.draw(st.booleans()) else list(state.hole[seat]))
+    result = state.finish()
+    assert sum(result.won) == sum(state.contributed) and sum(state.stacks) == sum(state.starting_stacks)
+    mucked = [s for s in range(state.n) if state.mucked[s]]
+    if state.result.ending == "showdown" and len(mucked) == len(state.live_seats):
+        last = max(mucked, key=lambda s: state.muck_order[s])
+        assert result.won[last] > 0  # every hand mucked: the last to muck takes what it reached

@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 import pyarrow.compute as pc
@@ -167,3 +168,15 @@ def test_a_betting_run_is_not_resumed_with_another_generator(tmp_path, monkeypat
     monkeypatch.setattr(simulation, "BETTING_BIT_GENERATOR", "an older generator")
     with pytest.raises(ValueError, match="different settings: bit_generator"):
         simulate(spec, str(tmp_path), run_id="g")
+
+
+def test_a_betting_run_keeps_its_structure(tmp_path):
+    spec = SimSpec("cry-me-a-river", 300, players=4, seed=4, mode="betting", policies=("random",),
+                   structure="fixed-limit")  # fmt: skip
+    simulate(spec, str(tmp_path), run_id="f")
+    hands = Warehouse(str(tmp_path)).read("hands", ["structure", "variant_code"]).to_pylist()
+    assert {(h["structure"], h["variant_code"]) for h in hands} == {("fixed-limit", "FCMR")}
+    with pytest.raises(ValueError, match="different settings: structure 'fixed-limit'"):
+        simulate(SimSpec(**(asdict(spec) | {"structure": "pot-limit"})), str(tmp_path), run_id="f")
+    with pytest.raises(ValueError, match="must be one of no-limit for"):
+        SimSpec("skoejarth", 10, mode="betting", structure="fixed-limit").check()

@@ -90,7 +90,7 @@ class SeatOutcome:
 class ShowdownInput:
     """Everything a showdown rule needs; seats that cannot win are left out of ``contenders``."""
 
-    pots: tuple[Pot, ...]
+    pots: tuple[Pot, ...]  # each with the seats that may win it (``engine.pots.claimants``)
     hole_cards: tuple[tuple[int, ...], ...]  # remaining hole cards per seat
     boards: tuple[tuple[int, ...], ...]
     contenders: frozenset[int]  # seats that showed a live hand

@@ -17,7 +17,7 @@ from engine.games.base import (
     Structure,
 )
 from engine.games.holdem import high_strengths
-from engine.games.showdown import award, best_seats, contenders_of
+from engine.games.showdown import award, best_seats
 from engine.pots import split_chips
 
 BOARDS = ("top", "middle", "bottom")
@@ -60,7 +60,7 @@ def showdown(hand: ShowdownInput) -> ShowdownResult:
     split = False
     board_won = [[0] * len(BOARDS) for _ in range(n)]
     for pot in hand.pots:
-        seats = contenders_of(pot.eligible, hand.contenders)
+        seats = list(pot.eligible)  # the pot's claimants (engine.pots.claimants)
         shares = split_chips(pot.amount, list(range(len(survivors))))  # top-most first
         for board, share in zip(survivors, shares, strict=True):
             live = [s for s in seats if s in strengths[board]]

@@ -21,7 +21,7 @@ from engine.games.base import (
     Structure,
 )
 from engine.games.holdem import high_strengths
-from engine.games.showdown import award, best_seats, contenders_of, seat_rows
+from engine.games.showdown import award, best_seats, seat_rows
 
 TOP, BOTTOM = 0, 1
 
@@ -64,7 +64,7 @@ def showdown(hand: ShowdownInput) -> ShowdownResult:
     won, won_high, won_low = [0] * n, [0] * n, [0] * n
     split = False
     for pot in hand.pots:
-        eligible = contenders_of(pot.eligible, hand.contenders)
+        eligible = list(pot.eligible)  # the pot's claimants (engine.pots.claimants)
         live = [s for s in eligible if s in high]
         if not live:
             award(pot.amount, eligible, won)

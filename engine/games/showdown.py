@@ -41,12 +41,6 @@ def award(amount: int, winners: list[int], won: list[int]) -> dict[int, int]:
     return shares
 
 
-def contenders_of(eligible: tuple[int, ...], contenders: frozenset[int]) -> list[int]:
-    """Eligible seats that can still win; if none can, every eligible seat shares."""
-    live = [s for s in eligible if s in contenders]
-    return live or list(eligible)
-
-
 def best_hand_takes_each_pot(hand, strengths: dict[int, int], category_name) -> tuple[list[int], tuple, bool]:
     """Each pot to the best strength among its eligible seats (ties split it).
 
@@ -59,7 +53,7 @@ def best_hand_takes_each_pot(hand, strengths: dict[int, int], category_name) -> 
     won = [0] * n
     split = False
     for pot in hand.pots:
-        eligible = contenders_of(pot.eligible, hand.contenders)
+        eligible = list(pot.eligible)  # the pot's claimants (engine.pots.claimants)
         live = [s for s in eligible if s in strengths]
         winners = best_seats(strengths, live) if live else eligible
         split |= bool(live) and len(winners) > 1

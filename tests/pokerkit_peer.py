@@ -1,0 +1,218 @@
+"""Random legal hold'em hands played by PokerKit, with scooplab's rules alongside, as PHH.
+
+``peer_hands(seed, count)`` plays no-limit and fixed-limit hold'em hands (2 to 9 players,
+antes, short and tiny stacks, all-ins, folds to all-ins, mucks) in PokerKit, and writes each
+with PokerKit's own PHH writer. Every action is one both rule sets allow: where PokerKit and
+scooplab's state machine (``engine.state.HandState``, fed the same actions) disagree on what
+is legal, the generator keeps to the intersection and counts the disagreement by name, so a
+differential test can report it. PokerKit deals the cards (seeded), so a seed gives the same
+hands every run.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import warnings
+from collections import Counter
+from dataclasses import dataclass
+
+from pokerkit import (
+    Automation,
+    BoardDealing,
+    CheckingOrCalling,
+    CompletionBettingOrRaisingTo,
+    FixedLimitTexasHoldem,
+    Folding,
+    HandHistory,
+    HoleDealing,
+    NoLimitTexasHoldem,
+)
+
+from engine.cards import STANDARD, parse_cards
+from engine.games import GAMES
+from engine.games.base import Structure
+from engine.state import HandState
+
+AUTOMATIONS = (
+    Automation.ANTE_POSTING,
+    Automation.BET_COLLECTION,
+    Automation.BLIND_OR_STRADDLE_POSTING,
+    Automation.CARD_BURNING,
+    Automation.HOLE_DEALING,
+    Automation.BOARD_DEALING,
+    Automation.HAND_KILLING,
+    Automation.CHIPS_PUSHING,
+    Automation.CHIPS_PULLING,
+)
+
+# legality disagreements the generator steps around: each a named, counted difference
+HALF_BET_REOPENS = "fixed-limit: an all-in of half a bet reopens the betting (RULINGS); PokerKit refuses"
+CAP_COUNT = "fixed-limit: PokerKit counts an all-in of less than half a bet against the raise cap"
+UNCALLABLE = "a raise nobody left can call (returned as uncalled): scooplab allows it, PokerKit refuses it"
+ISSUE_45 = "PokerKit lets a player who acted reraise a short all-in (its issue #45)"
+KNOWN_REFUSALS = {  # (who refuses, the start of the refusal) -> the named difference
+    ("PokerKit", "Short all-in cannot be raised"): HALF_BET_REOPENS,
+    ("PokerKit", "No more completion, betting, or raising"): CAP_COUNT,
+    ("PokerKit", "There is no reason to complete, bet, or raise"): UNCALLABLE,
+    ("scooplab", "the betting was not reopened"): ISSUE_45,
+}
+UNNAMED = "unnamed difference"
+PEER_CANNOT_SETTLE = "PokerKit cannot settle a pot whose every claimant mucked (the muck was not taken)"
+
+
+@dataclass
+class PeerHand:
+    """One hand: its PHH text as PokerKit writes it (no finishing stacks) and PokerKit's result."""
+
+    text: str
+    structure: Structure
+    starting: list[int]
+    finishing: list[int]  # PokerKit's finishing stacks
+    mucked: bool  # some seat mucked at the showdown
+
+
+def _structure_and_sizes(rnd: random.Random) -> tuple[Structure, int, int]:
+    structure = Structure.FIXED_LIMIT if rnd.random() < 0.4 else Structure.NO_LIMIT
+    small_blind = rnd.choice([1, 1, 2, 3, 5])
+    return structure, small_blind, small_blind * 2
+
+
+def _stacks(rnd: random.Random, n: int, big: int, ante: int) -> list[int]:
+    """Deep, short and tiny stacks (some all in for the ante or a blind alone)."""
+    stacks = []
+    for _ in range(n):
+        roll = rnd.random()
+        if roll < 0.15:
+            stacks.append(rnd.randint(1, max(1, ante + big)))
+        elif roll < 0.5:
+            stacks.append(rnd.randint(big, 12 * big))
+        else:
+            stacks.append(rnd.randint(20 * big, 100 * big))
+    return stacks
+
+
+def _new_hand(rnd: random.Random):
+    structure, small, big = _structure_and_sizes(rnd)
+    n = rnd.randint(2, 9)
+    ante = 0 if rnd.random() < 0.5 else rnd.randint(1, big)
+    stacks = _stacks(rnd, n, big, ante)
+    blinds = (small, big)
+    if structure is Structure.FIXED_LIMIT:
+        game = FixedLimitTexasHoldem(AUTOMATIONS, True, ante, blinds, big, 2 * big)
+        ours = HandState(GAMES["holdem"], structure, stacks, antes=[ante] * n,
+                         blinds=[small, big] + [0] * (n - 2), small_bet=big, big_bet=2 * big)  # fmt: skip
+    else:
+        game = NoLimitTexasHoldem(AUTOMATIONS, True, ante, blinds, big)
+        ours = HandState(GAMES["holdem"], structure, stacks, antes=[ante] * n,
+                         blinds=[small, big] + [0] * (n - 2), min_bet=big)  # fmt: skip
+    return game, game(tuple(stacks), n), ours, structure, stacks
+
+
+def _mirror(operations, ours: HandState) -> None:
+    """Apply PokerKit's new operations to scooplab's state (deals and betting)."""
+    for op in operations:
+        if isinstance(op, HoleDealing):
+            ours.deal_hole(op.player_index, parse_cards("".join(map(repr, op.cards)), STANDARD).tolist())
+        elif isinstance(op, BoardDealing):
+            ours.deal_board([parse_cards("".join(map(repr, op.cards)), STANDARD).tolist()])
+        elif isinstance(op, Folding):
+            ours.fold(op.player_index)
+        elif isinstance(op, CheckingOrCalling):
+            ours.check_or_call(op.player_index)
+        elif isinstance(op, CompletionBettingOrRaisingTo):
+            ours.bet_or_raise(op.player_index, op.amount)
+
+
+def _raise_range(state, ours: HandState, seat: int, differences: Counter) -> tuple[int, int] | None:
+    """Raise-to amounts both rule sets allow now, or None; counts a one-sided refusal."""
+    theirs = state.can_complete_bet_or_raise_to()
+    mine = ours.options_for(seat)
+    if theirs and mine["can_raise"]:
+        low = max(state.min_completion_betting_or_raising_to_amount, mine["min_to"])
+        high = min(state.max_completion_betting_or_raising_to_amount, mine["max_to"])
+        if low <= high:
+            return low, high
+    if theirs and not mine["can_raise"]:
+        differences[_named("scooplab", ours.raise_refusal(seat) or "")] += 1
+    elif mine["can_raise"] and not theirs:
+        try:
+            state.verify_completion_betting_or_raising_to()
+        except ValueError as error:
+            differences[_named("PokerKit", str(error))] += 1
+    return None
+
+
+def _named(refuser: str, reason: str) -> str:
+    for (who, start), name in KNOWN_REFUSALS.items():
+        if who == refuser and reason.startswith(start):
+            return name
+    return f"{UNNAMED}: {refuser} refuses a raise: {reason}"
+
+
+def _act(state, ours: HandState, rnd: random.Random, differences: Counter) -> None:
+    seat = state.actor_index
+    bounds = _raise_range(state, ours, seat, differences)
+    roll = rnd.random()
+    if roll < 0.2 and state.can_fold():
+        state.fold()
+    elif roll < 0.55 and bounds is not None:
+        low, high = bounds
+        state.complete_bet_or_raise_to(high if rnd.random() < 0.3 else rnd.randint(low, high))
+    else:
+        state.check_or_call()
+
+
+def _showdown(state, rnd: random.Random, differences: Counter):
+    """Show or muck every hand PokerKit asks for; returns the state and whether a seat mucked.
+
+    Mucks come only at the river's showdown (PokerKit fails on one during an all-in runout).
+    Where mucks leave a pot every claimant of which mucked, PokerKit cannot settle it (it
+    asserts): the showdown is then taken back and played with every hand shown.
+    """
+    before = copy.deepcopy(state)
+    mucked = False
+    try:
+        while state.status and state.can_show_or_muck_hole_cards():
+            show = state.street_index != len(state.streets) - 1 or rnd.random() < 0.85
+            mucked |= not show
+            state.show_or_muck_hole_cards(show)
+        return state, mucked
+    except AssertionError:
+        differences[PEER_CANNOT_SETTLE] += 1
+        while before.status and before.can_show_or_muck_hole_cards():
+            before.show_or_muck_hole_cards(True)
+        return before, False
+
+
+def play_hand(rnd: random.Random, differences: Counter) -> PeerHand:
+    """One random hand, played to its end by both rule sets."""
+    game, state, ours, structure, stacks = _new_hand(rnd)
+    seen = 0
+    mucked = False
+    while state.status:
+        _mirror(state.operations[seen:], ours)
+        seen = len(state.operations)
+        if state.actor_index is not None:
+            _act(state, ours, rnd, differences)
+        elif state.can_show_or_muck_hole_cards():
+            state, did_muck = _showdown(state, rnd, differences)
+            mucked |= did_muck
+        else:
+            raise AssertionError("a PokerKit hand with nothing to do")
+    text = HandHistory.from_game_state(game, state).dumps()
+    return PeerHand(text, structure, stacks, list(state.stacks), mucked)
+
+
+def peer_hands(seed: int, count: int) -> tuple[list[PeerHand], Counter]:
+    """``count`` hands from ``seed``, and the legality disagreements met while playing them."""
+    rnd = random.Random(seed)
+    saved = random.getstate()
+    random.seed(seed)  # PokerKit shuffles with the module's generator
+    differences: Counter = Counter()
+    try:
+        with warnings.catch_warnings():  # "some chips will be burned": the test counts those hands
+            warnings.simplefilter("ignore", UserWarning)
+            return [play_hand(rnd, differences) for _ in range(count)], differences
+    finally:
+        random.setstate(saved)
