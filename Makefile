@@ -36,6 +36,9 @@ demo: setup
 	  $(BIN)/scooplab simulate --variant $$game --mode betting --hands $(DEMO_BETTING_HANDS) --seed 2026 \
 	    --policy tag --policy random --policy station --run-id demo-betting-$$game-$(DEMO_BETTING_HANDS) || exit 1; \
 	done
+	@# a rule-option pair with one seed (the same deals), so Compare shows what the option does
+	$(BIN)/scooplab simulate --variant scarney --hands $(DEMO_HANDS) --seed 2026 --rule must_use_hole_card=on \
+	  --run-id demo-scarney-must-use
 	$(BIN)/scooplab ingest tests/fixtures/examples tests/fixtures/phh
 	@if [ -d ../shared/data/phh ]; then $(BIN)/scooplab ingest ../shared/data/phh; fi
 	$(BIN)/scooplab rankings --game skoejarth --cards 7

@@ -1,4 +1,4 @@
-"""Statistics as flat rows (for tables and CSV), and two runs compared statistic by statistic.
+"""Statistics as flat rows (for tables and CSV); ``analytics.compare`` compares two runs by them.
 
 >>> rows = flatten({"scoop_rate": {"count": 3, "n": 10, "rate": 0.3, "ci95": [0.1, 0.6]}})
 >>> rows[0]["statistic"], rows[0]["rate"]
@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-from math import sqrt
 from typing import Any
 
 RATE_KEYS = {"count", "n", "rate", "ci95"}
@@ -62,31 +61,4 @@ def scalars(stats: dict[str, Any]) -> dict[str, Any]:
         out[key] = stats.get(key)
     for key, value in (stats.get("pot") or {}).items():
         out[f"pot.{key}"] = value
-    return out
-
-
-def compare(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each rate of two statistics dicts side by side, with a two-proportion z test."""
-    rows_b = {row["statistic"]: row for row in flatten(b)}
-    out = []
-    for row_a in flatten(a):
-        row_b = rows_b.get(row_a["statistic"])
-        if row_b is None or not row_a["n"] or not row_b["n"]:
-            continue
-        pooled = (row_a["count"] + row_b["count"]) / (row_a["n"] + row_b["n"])
-        se = sqrt(pooled * (1 - pooled) * (1 / row_a["n"] + 1 / row_b["n"]))
-        difference = row_b["rate"] - row_a["rate"]
-        z = difference / se if se > 0 else None
-        out.append(
-            {
-                "statistic": row_a["statistic"],
-                "rate_a": row_a["rate"],
-                "n_a": row_a["n"],
-                "rate_b": row_b["rate"],
-                "n_b": row_b["n"],
-                "difference": difference,
-                "z": z,
-                "significant": z is not None and abs(z) > 1.959964,
-            }
-        )
     return out

@@ -13,8 +13,8 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
+from analytics.compare import compare_runs
 from analytics.db import QueryError, connect, run_query
-from analytics.report import compare as compare_rows
 from analytics.stats import game_stats
 
 GAMES = {
@@ -46,9 +46,10 @@ def stats(data: str, variant: str, runs: tuple[str, ...]) -> dict[str, Any]:
     return game_stats(data, variant, list(runs))
 
 
-@st.cache_data(show_spinner=False, ttl=60)
-def compare(data: str, variant: str, run_a: str, run_b: str) -> list[dict[str, Any]]:
-    return compare_rows(stats(data, variant, (run_a,)), stats(data, variant, (run_b,)))
+@st.cache_data(show_spinner="Comparing…", ttl=60)
+def compare(data: str, variant: str, run_a: str, run_b: str) -> dict[str, Any]:
+    """``analytics.compare.compare_runs`` over the cached statistics."""
+    return compare_runs(data, variant, run_a, run_b, stats_of=lambda run: stats(data, variant, (run,)))
 
 
 def user_query(data: str, text: str, limit: int = 10_000) -> tuple[pl.DataFrame | None, str | None]:

@@ -48,6 +48,9 @@ FIELD_ORDER = (
 )
 
 
+NOT_TEXT = "not UTF-8 text"  # the reject reason of a file that is not text
+
+
 @dataclass(frozen=True)
 class RawHand:
     """One hand as read: where it came from, its text, and its fields or why they failed."""
@@ -155,7 +158,7 @@ def _decode(data: bytes, source_file: str) -> str | RawHand:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        return RawHand(source_file, 0, data.decode("utf-8", "replace"), None, f"not UTF-8 text: {error}")
+        return RawHand(source_file, 0, "", None, f"{NOT_TEXT}: {error}")  # no text to keep
 
 
 def iter_hands(paths: Iterable[str | Path]) -> Iterator[RawHand]:
@@ -169,6 +172,14 @@ def iter_hands(paths: Iterable[str | Path]) -> Iterator[RawHand]:
             yield from _hands_of_file(path)
         else:
             yield RawHand(str(path), 0, "", None, "no such file or folder")
+
+
+def has_hand_histories(path: str | Path) -> bool:
+    """Whether a path is a file, or a folder holding at least one file ``iter_hands`` reads."""
+    path = Path(path)
+    if not path.is_dir():
+        return path.exists()
+    return any(p.is_file() and _is_input(p.name) for p in path.rglob("*"))
 
 
 def _is_input(name: str) -> bool:

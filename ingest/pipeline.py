@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ingest.phh import RawHand, iter_hands
+from ingest.phh import NOT_TEXT, RawHand, iter_hands
 from ingest.replay import HandError, replay
 from ingest.rows import Columns, HandRows, hand_id
 from ingest.schema import REJECTS, RUNS
@@ -26,6 +26,7 @@ from ingest.warehouse import Warehouse, check_name
 
 FLUSH_HANDS = 50_000  # hands per Parquet file
 FAST_BATCH = 5_000  # hands replayed by the compiled kernel at a time
+MAX_REJECT_TEXT = 100_000  # characters of a rejected hand's text kept in the rejects table
 
 
 @dataclass
@@ -84,6 +85,8 @@ def ingest(
         batches.finish()
     finally:
         gc.set_threshold(*threshold)
+    if not report.hands + report.rejected + report.duplicates:
+        return report  # nothing was read: no run to record
     _write_rejects(warehouse, report.run_id, batches.rejects)
     _write_runs(warehouse, report, paths)
     return report
@@ -239,7 +242,7 @@ def _reject(report, rejects: Columns, raw: RawHand, error: str, on_reject) -> No
         source_file=raw.source_file,
         hand_index=raw.hand_index,
         error=error,
-        raw=raw.text,
+        raw=None if error.startswith(NOT_TEXT) else raw.text[:MAX_REJECT_TEXT],  # text only, capped
     )
     if on_reject:
         on_reject(describe_reject(raw, error))

@@ -57,8 +57,10 @@ class SimSpec:
             raise ValueError("--hands must be positive")
         if self.mode not in MODES:
             raise ValueError(f"--mode must be one of {', '.join(MODES)}")
-        if self.shard_size <= 0 or self.stake <= 0:
-            raise ValueError("shard size and stake must be positive")
+        if self.stake <= 0:
+            raise ValueError(f"--stake must be positive (chips each player brings), not {self.stake}")
+        if self.shard_size <= 0:
+            raise ValueError(f"--shard-size must be positive, not {self.shard_size}")
         if self.seed < 0:
             raise ValueError("--seed must not be negative")
         structures = sorted(s.value for s in game.variant_codes.values())

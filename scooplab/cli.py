@@ -70,12 +70,30 @@ def _write_rows(rows: list[dict], output: TableFormat, title: str = "") -> None:
         writer.writeheader()
         writer.writerows(rows)
         return
+    cells = [[_cell(v) for v in row.values()] for row in rows]
+    columns = list(rows[0]) if rows else []
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+    if sum(w + 3 for w in widths) > console.width:
+        _write_records(columns, cells, title)
+        return
     table = Table(title=title or None, expand=False)
-    for column in rows[0] if rows else []:
+    for column in columns:
         table.add_column(column, justify="left" if column == "statistic" else "right")
-    for row in rows:
-        table.add_row(*(escape(_cell(v)) for v in row.values()))
+    for row in cells:
+        table.add_row(*(escape(cell) for cell in row))
     console.print(table)
+
+
+def _write_records(columns: list[str], cells: list[list[str]], title: str) -> None:
+    """A result too wide for the terminal: one row at a time, a column a line."""
+    if title:
+        console.print(f"[bold]{escape(title)}[/]")
+    width = max(map(len, columns))
+    for number, row in enumerate(cells, 1):
+        console.print(f"[dim]-- row {number} --[/]")
+        for column, cell in zip(columns, row, strict=True):
+            console.print(f"{column:<{width}}  {escape(cell)}", soft_wrap=True)
+    typer.echo("(too wide for the terminal: one row at a time; --format csv or json for files)", err=True)
 
 
 def _cell(value: object) -> str:
@@ -277,6 +295,20 @@ DEFAULT_DATA = "data/warehouse"
 MAX_REJECTS_SHOWN = 20
 
 
+def _check_runs(data: Path, variant: str, runs: list[str]) -> None:
+    """Fail with one line naming a run the warehouse does not have for this game."""
+    if not runs:
+        return
+    from ingest.warehouse import Warehouse
+
+    known = {r["run_id"] for r in Warehouse(data).read("runs", ["run_id", "variant"]).to_pylist()
+             if r["variant"] == variant}  # fmt: skip
+    for name in runs:
+        if name not in known:
+            listed = ", ".join(sorted(known)[:8]) or "none"
+            fail(f"no {variant} run {name!r} in {data} (its runs: {listed})")
+
+
 @app.command("ingest")
 def ingest_command(
     paths: Annotated[
@@ -292,14 +324,23 @@ def ingest_command(
     a one-line reason (file, hand, action) and the rest of the batch goes on.
     A hand already stored is recognised and not stored twice.
 
+    Exit codes: 0 hands were stored (or were already); 2 nothing to read (a missing
+    path, a folder without hand histories), no run recorded; 3 every hand was rejected.
+
     Examples:
 
     * `scooplab ingest ../shared/data/phh/pluribus.tar.gz`
     * `scooplab ingest hands/ --data /tmp/warehouse --format json`
     """
+    from ingest.phh import has_hand_histories
     from ingest.pipeline import ingest
     from ingest.warehouse import Warehouse
 
+    for path in paths:
+        if not path.exists():
+            fail(f"no such file or folder: {path}")
+        if not has_hand_histories(path):
+            fail(f"no hand histories (.phh, .phhs, .tar.gz) in {path}")
     shown = 0
 
     def on_reject(message: str) -> None:
@@ -321,11 +362,22 @@ def ingest_command(
     summary = report.summary()
     if output is OutputFormat.json:
         typer.echo(json.dumps(summary))
-        return
-    console.print(
-        f"run [bold]{report.run_id}[/]: {report.hands:,} hands stored, "
-        f"{report.rejected:,} rejected, {report.duplicates:,} already in {data}"
-    )
+    else:
+        console.print(
+            f"run [bold]{report.run_id}[/]: {report.hands:,} hands stored, "
+            f"{report.rejected:,} rejected, {report.duplicates:,} already in {data}"
+        )
+    if report.rejected:
+        typer.echo(
+            f'the reasons: scooplab query "SELECT error, count(*) FROM rejects WHERE run_id = '
+            f"'{report.run_id}' GROUP BY 1 ORDER BY 2 DESC\"",
+            err=True,
+        )
+    if report.rejected and not report.hands and not report.duplicates:
+        typer.echo("scooplab: every hand was rejected", err=True)
+        raise typer.Exit(3)
+    if not report.rejected + report.hands + report.duplicates:
+        fail("no hands were found in the files given")
 
 
 @app.command("export")
@@ -487,6 +539,7 @@ def stats_command(
     from analytics.report import flatten, scalars
     from analytics.stats import game_stats
 
+    _check_runs(data, variant.value, run or [])
     try:
         stats = game_stats(str(data), variant.value, run or [])
     except Exception as error:
@@ -533,19 +586,21 @@ def compare_command(
         bool, typer.Option("--all", help="Show every statistic, not only the differences.")
     ] = False,
 ) -> None:
-    """Two runs side by side: every rate, the difference and a two-proportion z test.
+    """Two runs side by side: every rate, the difference, a test and its FDR-adjusted p-value.
 
-    The way to see what a rule option does: simulate the same game with and without it,
-    then compare the runs.
+    Runs simulated with the same seed (and shard size and table) deal the same cards, so they
+    are compared hand by hand (McNemar's test on the hands where they differ); other runs as
+    independent samples. The p-values are adjusted for the ~200 statistics tested at once
+    (Benjamini-Hochberg, 5% false discoveries). The way to see what a rule option does:
+    simulate the same game with and without it, with one seed, then compare the runs.
 
     Examples:
 
-    * `scooplab compare scarney-plain scarney-must-use`
+    * `scooplab compare demo-scarney demo-scarney-must-use`
     * `scooplab compare sk-highest sk-kickers --all --format csv`
     """
+    from analytics.compare import compare_runs
     from analytics.db import connect
-    from analytics.report import compare
-    from analytics.stats import game_stats
 
     con = connect(data, tables=("hands",))
     variants = {}
@@ -553,17 +608,24 @@ def compare_command(
         found = con.sql(
             "SELECT DISTINCT variant FROM hands_raw WHERE run_id = $r", params={"r": run_id}
         ).fetchall()
+        if not found:
+            fail(f'no run {run_id!r} in {data} (scooplab query "SELECT * FROM runs" lists them)')
         if len(found) != 1:
             fail(f"run {run_id!r} has hands of {len(found)} games in {data} (needs exactly one)")
         variants[run_id] = found[0][0]
     if variants[run_a] != variants[run_b]:
         fail(f"runs are of different games: {variants[run_a]} and {variants[run_b]}")
-    rows = compare(
-        game_stats(str(data), variants[run_a], [run_a]), game_stats(str(data), variants[run_b], [run_b])
-    )
+    try:
+        result = compare_runs(str(data), variants[run_a], run_a, run_b)
+    except ValueError as error:
+        fail(str(error))
+    for warning in result["warnings"]:
+        typer.echo(f"warning: {warning}", err=True)
+    rows = result["rows"]
     if not all_rows and output is TableFormat.table:
         rows = [r for r in rows if r["significant"]] or rows
-    _write_rows(rows, output, f"{variants[run_a]}: {run_a} (a) against {run_b} (b)")
+    design = "paired: the same deals, hand by hand" if result["paired"] else "independent samples"
+    _write_rows(rows, output, f"{variants[run_a]}: {run_a} (a) against {run_b} (b), {design}")
 
 
 @app.command("query")

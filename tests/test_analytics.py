@@ -5,9 +5,10 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from analytics.compare import compare
 from analytics.db import QueryError, connect, run_query
 from analytics.exact import cry_one_board_survives, wilson
-from analytics.report import compare, flatten
+from analytics.report import flatten
 from analytics.stats import game_stats
 from ingest.pipeline import ingest
 from ingest.simulation import SimSpec, simulate

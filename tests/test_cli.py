@@ -118,3 +118,41 @@ def test_installed_entry_point_runs():
         check=True,
     )
     assert json.loads(result.stdout)["category"] == "straight"
+
+
+def test_ingest_of_nothing_to_read_fails_and_records_no_run(tmp_path):
+    data = tmp_path / "wh"
+    result = invoke("ingest", str(tmp_path / "nosuch.phh"), "--data", str(data))
+    assert result.exit_code == 2 and "no such file or folder" in result.output
+    (tmp_path / "empty").mkdir()
+    result = invoke("ingest", str(tmp_path / "empty"), "--data", str(data))
+    assert result.exit_code == 2 and "no hand histories" in result.output
+    assert not (data / "runs").exists()
+
+
+def test_ingest_where_every_hand_is_rejected_exits_3_and_says_how_to_list_reasons(tmp_path):
+    bad = tmp_path / "bad.phh"
+    bad.write_text('variant = "NT"\n')
+    binary = tmp_path / "binary.phh"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    result = invoke("ingest", str(bad), str(binary), "--data", str(tmp_path / "wh"))
+    assert result.exit_code == 3, result.output
+    assert "every hand was rejected" in result.output and "FROM rejects" in result.output
+    from ingest.warehouse import Warehouse
+
+    rejects = {r["source_file"]: r["raw"] for r in Warehouse(tmp_path / "wh").read("rejects").to_pylist()}
+    assert rejects[str(bad)] == 'variant = "NT"\n' and rejects[str(binary)] is None  # text only
+
+
+def test_stats_of_an_unknown_run_and_a_zero_stake_name_the_problem(tmp_path):
+    result = invoke("stats", "--variant", "scarney", "--run", "nosuch", "--data", str(tmp_path))
+    assert result.exit_code == 2 and "no scarney run 'nosuch'" in result.output
+    result = invoke("simulate", "-v", "holdem", "--stake", "0", "--hands", "9", "--data", str(tmp_path))
+    assert result.exit_code == 2 and "--stake must be positive" in result.output
+
+
+def test_a_wide_query_result_is_shown_one_row_at_a_time(tmp_path):
+    result = invoke("query", "SELECT 1 AS " + ", 2 AS ".join(f"column_number_{i}" for i in range(12)),
+                    "--data", str(tmp_path))  # fmt: skip
+    assert result.exit_code == 0 and "-- row 1 --" in result.output
+    assert "column_number_11" in result.output and "…" not in result.output

@@ -1,4 +1,4 @@
-"""Compare two runs of a game: every rate side by side, with a significance test."""
+"""Compare two runs of a game: every rate side by side, tested (paired when they share deals)."""
 
 import polars as pl
 import streamlit as st
@@ -20,7 +20,17 @@ if len(options) < 2:
 left, right = st.columns(2)
 run_a = left.selectbox("Run A", options, index=0)
 run_b = right.selectbox("Run B", options, index=1)
-rows = pl.DataFrame(data.compare(path, variant, run_a, run_b))
+result = data.compare(path, variant, run_a, run_b)
+for warning in result["warnings"]:
+    st.warning(warning)
+if result["paired"]:
+    st.caption("The two runs dealt the same cards: hand-level rates and categories are tested hand by hand "
+               "(McNemar), the rest as independent samples. p-values are adjusted for testing every "
+               "statistic at once (Benjamini-Hochberg, 5% false discoveries).")  # fmt: skip
+else:
+    st.caption("Independent samples (two-proportion z test); p-values adjusted for testing every "
+               "statistic at once (Benjamini-Hochberg, 5% false discoveries).")  # fmt: skip
+rows = pl.DataFrame(result["rows"])
 only = st.toggle("Only significant differences", value=True)
 if only and rows.height:
     rows = rows.filter(pl.col("significant"))

@@ -1,0 +1,193 @@
+"""Two runs compared statistic by statistic, with the test that fits how they were drawn.
+
+Runs simulated with the same seed and shard size deal the same cards (hand i of one is hand i
+of the other), so their samples are paired: hand-level rates and the showdown categories are
+tested with McNemar's test on the discordant pairs, which sees differences an independent test
+hides. Every other rate, and every rate of runs that share no deals, gets the two-proportion z
+test (for paired runs it is conservative: shared deals make the two rates move together).
+Across the ~200 statistics the false-discovery rate is held at 5% (Benjamini-Hochberg): each
+row has its raw and adjusted p-value, and ``significant`` means adjusted p below 0.05.
+
+>>> round(mcnemar_p(30, 10), 5)
+0.00222
+>>> benjamini_hochberg([0.01, 0.04, 0.03, 0.5])
+[0.04, 0.04, 0.04, 0.5]
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from math import comb, erfc, sqrt
+from pathlib import Path
+from typing import Any
+
+from analytics.report import flatten
+from engine.evaluate import HIGH_CATEGORIES, SKOEJARTH_CATEGORIES
+
+QUERIES = Path(__file__).parent / "queries"
+ALPHA = 0.05
+# hand-level rates: (statistic in game_stats, column prefix in paired_hands.sql, over showdowns)
+PAIRED_HAND_RATES = (
+    ("showdown_rate", "showdown", False),
+    ("scoop_rate", "scoop", True),
+    ("split_rate", "split", True),
+    ("category_tie_rate", "category_tie", True),
+    ("triple_scoop_rate", "triple_scoop", True),
+    ("high_low_same_player_rate", "high_low_same", True),
+    ("high_low_different_players_rate", "high_low_same", True),  # its complement: the same pairs
+    ("surviving_boards.one", "one_board", True),
+    ("surviving_boards.two", "one_board", True),  # one board or two: the complement
+)
+# what must match for two runs to deal the same cards
+DEAL_SETTINGS = ("kind", "seed", "shard_size", "players", "mode")  # showdown mode: one PCG64 per shard
+
+
+def normal_p(z: float) -> float:
+    """Two-sided p-value of a standard normal statistic."""
+    return erfc(abs(z) / sqrt(2))
+
+
+def mcnemar_p(only_a: int, only_b: int) -> float:
+    """McNemar's test on the discordant pairs: exact binomial up to 1,000 of them, else normal."""
+    n = only_a + only_b
+    if n == 0:
+        return 1.0
+    if n > 1_000:
+        return normal_p((only_a - only_b) / sqrt(n))
+    tail = sum(comb(n, k) for k in range(min(only_a, only_b) + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def benjamini_hochberg(p_values: list[float]) -> list[float]:
+    """Benjamini-Hochberg adjusted p-values, in the order given."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [1.0] * m
+    running = 1.0
+    for rank in range(m, 0, -1):
+        i = order[rank - 1]
+        running = min(running, p_values[i] * m / rank)
+        adjusted[i] = running
+    return adjusted
+
+
+def _two_proportion(row_a: dict[str, Any], row_b: dict[str, Any]) -> float:
+    pooled = (row_a["count"] + row_b["count"]) / (row_a["n"] + row_b["n"])
+    se = sqrt(pooled * (1 - pooled) * (1 / row_a["n"] + 1 / row_b["n"]))
+    if se == 0:
+        return 1.0
+    return normal_p((row_b["rate"] - row_a["rate"]) / se)
+
+
+def compare(a: dict[str, Any], b: dict[str, Any], discordant: dict[str, tuple[int, int]] | None = None
+            ) -> list[dict[str, Any]]:  # fmt: skip
+    """Each rate of two statistics dicts side by side, tested, with BH-adjusted p-values.
+
+    ``discordant`` maps a statistic to its paired counts (only in A, only in B), for runs that
+    dealt the same cards; the other statistics are tested as independent samples.
+    """
+    discordant = discordant or {}
+    rows_b = {row["statistic"]: row for row in flatten(b)}
+    out = []
+    for row_a in flatten(a):
+        row_b = rows_b.get(row_a["statistic"])
+        if row_b is None or not row_a["n"] or not row_b["n"]:
+            continue
+        pair = discordant.get(row_a["statistic"])
+        row = {
+            "statistic": row_a["statistic"],
+            "rate_a": row_a["rate"],
+            "n_a": row_a["n"],
+            "rate_b": row_b["rate"],
+            "n_b": row_b["n"],
+            "difference": row_b["rate"] - row_a["rate"],
+            "test": "McNemar (paired)" if pair else "two-proportion z",
+            "only_a": pair[0] if pair else None,
+            "only_b": pair[1] if pair else None,
+            "p_value": mcnemar_p(*pair) if pair else _two_proportion(row_a, row_b),
+        }
+        out.append(row)
+    for row, adjusted in zip(out, benjamini_hochberg([r["p_value"] for r in out]), strict=True):
+        row["p_adjusted"] = adjusted
+        row["significant"] = adjusted < ALPHA
+    return out
+
+
+def _paired_query(con, name: str, variant: str, run_a: str, run_b: str) -> list[dict[str, Any]]:
+    relation = con.sql((QUERIES / f"{name}.sql").read_text(),
+                       params={"variant": variant, "run_a": run_a, "run_b": run_b})  # fmt: skip
+    return [dict(zip(relation.columns, row, strict=True)) for row in relation.fetchall()]
+
+
+def discordant_pairs(con, variant: str, run_a: str, run_b: str) -> dict[str, tuple[int, int]]:
+    """Paired counts (only in A, only in B) of every statistic that can be tested hand by hand."""
+    hands = _paired_query(con, "paired_hands", variant, run_a, run_b)[0]
+    out: dict[str, tuple[int, int]] = {}
+    for statistic, column, _ in PAIRED_HAND_RATES:
+        if f"{column}_a" in hands:
+            out[statistic] = (int(hands[f"{column}_a"] or 0), int(hands[f"{column}_b"] or 0))
+    names = SKOEJARTH_CATEGORIES if variant == "skoejarth" else HIGH_CATEGORIES
+    seats = _paired_query(con, "paired_categories", variant, run_a, run_b)
+    for index, name in enumerate(names):
+        only_a = sum(r["seats"] for r in seats if r["category_a"] == index and r["category_b"] != index)
+        only_b = sum(r["seats"] for r in seats if r["category_b"] == index and r["category_a"] != index)
+        out[f"categories_showdown[category={name}]"] = (only_a, only_b)
+    return out
+
+
+def _settings(run: dict[str, Any]) -> dict[str, Any]:
+    details = json.loads(run.get("details") or "{}")
+    return run | {"structure": details.get("structure")}
+
+
+def warnings_for(run_a: dict[str, Any], run_b: dict[str, Any]) -> list[str]:
+    """What makes the comparison mean less than a user may think (runs rows of the runs table)."""
+    if run_a["run_id"] == run_b["run_id"]:
+        return [f"run {run_a['run_id']} is compared with itself: every difference is 0"]
+    out = []
+    a, b = _settings(run_a), _settings(run_b)
+    for key, what in (("kind", "kinds"), ("mode", "modes"), ("players", "table sizes"),
+                      ("structure", "betting structures"), ("stake", "stakes")):  # fmt: skip
+        if a.get(key) != b.get(key):
+            out.append(f"the runs differ in more than a rule option: {what} {a.get(key)} and {b.get(key)}")
+    return out
+
+
+def same_deals(run_a: dict[str, Any], run_b: dict[str, Any]) -> bool:
+    """Whether two runs dealt the same cards: showdown-mode runs of one seed, shard size and table.
+
+    (Betting runs of one seed part ways at the first decision their policies make differently.)
+    """
+    return (
+        run_a["run_id"] != run_b["run_id"]
+        and run_a.get("kind") == "simulation"
+        and run_a.get("mode") == "showdown"
+        and all(run_a.get(key) == run_b.get(key) for key in DEAL_SETTINGS)
+    )
+
+
+def compare_runs(data: str | Path, variant: str, run_a: str, run_b: str,
+                 stats_of: Callable[[str], dict[str, Any]] | None = None) -> dict[str, Any]:  # fmt: skip
+    """Two runs of one game compared: ``{"variant", "paired", "warnings", "rows"}``.
+
+    ``stats_of(run_id)`` gives a run's statistics (default ``game_stats``; the dashboard passes
+    its cached ones). Raises ValueError naming a run the warehouse does not have.
+    """
+    from analytics.db import connect
+    from analytics.stats import game_stats
+    from ingest.warehouse import Warehouse
+
+    runs = {r["run_id"]: r for r in Warehouse(data).read("runs").to_pylist() if r["variant"] == variant}
+    for run_id in (run_a, run_b):
+        if run_id not in runs:
+            raise ValueError(f"no {variant} run {run_id!r} in {data}")
+    paired = same_deals(runs[run_a], runs[run_b])
+    discordant = None
+    if paired:  # read the two runs' files only
+        con = connect(data, [variant], only_paths=[f"/run={run_a}/", f"/run={run_b}/"])
+        discordant = discordant_pairs(con, variant, run_a, run_b)
+    stats_of = stats_of or (lambda run: game_stats(data, variant, [run]))
+    rows = compare(stats_of(run_a), stats_of(run_b), discordant)
+    return {"variant": variant, "paired": paired, "warnings": warnings_for(runs[run_a], runs[run_b]),
+            "rows": rows}  # fmt: skip

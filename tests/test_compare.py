@@ -1,0 +1,93 @@
+"""Comparing runs: the paired test for runs that share deals, FDR control, warnings."""
+
+from __future__ import annotations
+
+from math import comb
+
+import pytest
+from typer.testing import CliRunner
+
+from analytics.compare import benjamini_hochberg, compare, compare_runs, mcnemar_p, normal_p
+from analytics.db import connect
+from analytics.stats import game_stats
+from ingest.simulation import SimSpec, simulate
+from ingest.warehouse import Warehouse
+from scooplab.cli import app
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    root = str(tmp_path_factory.mktemp("cmp"))
+    simulate(SimSpec("scarney", 20_000, players=5, seed=9), root, run_id="plain")
+    simulate(SimSpec("scarney", 20_000, players=5, seed=9, options={"must_use_hole_card": True}), root,
+             run_id="must-use")  # fmt: skip
+    simulate(SimSpec("scarney", 20_000, players=5, seed=10, options={"must_use_hole_card": True}), root,
+             run_id="other-seed")  # fmt: skip
+    simulate(SimSpec("scarney", 5_000, players=4, seed=9), root, run_id="four")
+    return root
+
+
+def test_mcnemar_is_the_exact_binomial_test_of_the_discordant_pairs():
+    # 9 pairs only in A, 1 only in B: P(X <= 1 | n = 10, 1/2) = 11/1024, doubled
+    assert mcnemar_p(9, 1) == pytest.approx(22 / 1024)
+    assert mcnemar_p(1, 9) == mcnemar_p(9, 1) and mcnemar_p(5, 5) == 1.0 and mcnemar_p(0, 0) == 1.0
+    # past 1,000 pairs the normal approximation: z = (600 - 500) / sqrt(1100)
+    assert mcnemar_p(600, 500) == pytest.approx(normal_p(100 / 1100**0.5))
+    exact = 2 * sum(comb(1000, k) for k in range(481)) / 2**1000  # P(X <= 480), doubled
+    assert mcnemar_p(520, 480) == pytest.approx(exact)
+
+
+def test_benjamini_hochberg_adjusts_in_rank_order_and_stays_monotone():
+    p = [0.001, 0.008, 0.039, 0.041, 0.042, 0.06, 0.074, 0.205, 0.212, 0.216]
+    adjusted = benjamini_hochberg(p)
+    assert adjusted[0] == pytest.approx(0.01) and adjusted[1] == pytest.approx(0.04)
+    assert adjusted[2:5] == pytest.approx([0.084] * 3)  # 0.042 * 10 / 5 carried down
+    assert adjusted == sorted(adjusted) and adjusted[-1] == pytest.approx(0.216)
+
+
+def test_runs_of_one_seed_deal_the_same_cards(runs):
+    con = connect(runs, ["scarney"])
+    rows = con.sql("SELECT run_id, hand_index, seat_hole FROM hands_raw "
+                   "WHERE run_id IN ('plain', 'must-use') AND hand_index < 50").fetchall()  # fmt: skip
+    by_run = {run: {i: hole for r, i, hole in rows if r == run} for run in ("plain", "must-use")}
+    assert by_run["plain"] == by_run["must-use"] and len(by_run["plain"]) == 50
+
+
+def test_same_seed_runs_are_compared_hand_by_hand_and_find_more(runs):
+    result = compare_runs(runs, "scarney", "plain", "must-use")
+    assert result["paired"] and result["warnings"] == []
+    rows = {r["statistic"]: r for r in result["rows"]}
+    paired = [r for r in result["rows"] if r["test"].startswith("McNemar")]
+    assert "scoop_rate" in {r["statistic"] for r in paired} and len(paired) >= 10
+    # the same statistics as independent samples find fewer differences (or none)
+    independent = compare(game_stats(runs, "scarney", ["plain"]), game_stats(runs, "scarney", ["must-use"]))
+    assert sum(r["significant"] for r in paired) > sum(
+        r["significant"] for r in independent if rows[r["statistic"]]["test"].startswith("McNemar")
+    )
+    # discordant pairs are consistent with the two rates: (only B - only A) / n is the difference
+    scoop = rows["scoop_rate"]
+    assert (scoop["only_b"] - scoop["only_a"]) / scoop["n_a"] == pytest.approx(scoop["difference"])
+    assert all(r["significant"] == (r["p_adjusted"] < 0.05) and r["p_adjusted"] >= r["p_value"]
+               for r in result["rows"])  # fmt: skip
+
+
+def test_runs_of_different_seeds_are_independent_samples(runs):
+    result = compare_runs(runs, "scarney", "plain", "other-seed")
+    assert not result["paired"] and {r["test"] for r in result["rows"]} == {"two-proportion z"}
+
+
+def test_warnings_for_another_table_size_and_for_a_run_against_itself(runs):
+    assert any("table sizes 5 and 4" in w for w in compare_runs(runs, "scarney", "plain", "four")["warnings"])
+    itself = compare_runs(runs, "scarney", "plain", "plain")
+    assert not itself["paired"] and "compared with itself" in itself["warnings"][0]
+    assert not any(r["significant"] for r in itself["rows"])
+
+
+def test_compare_command_says_the_design_and_names_an_unknown_run(runs):
+    result = runner.invoke(app, ["compare", "plain", "must-use", "--data", runs])
+    assert result.exit_code == 0 and "paired" in result.output
+    result = runner.invoke(app, ["compare", "plain", "nosuch", "--data", runs])
+    assert result.exit_code != 0 and "no run 'nosuch'" in result.output
+    assert Warehouse(runs).read("runs").num_rows == 4
