@@ -10,8 +10,8 @@ row has its raw and adjusted p-value, and ``significant`` means adjusted p below
 
 >>> round(mcnemar_p(30, 10), 5)
 0.00222
->>> benjamini_hochberg([0.01, 0.04, 0.03, 0.5])
-[0.04, 0.04, 0.04, 0.5]
+>>> [round(p, 4) for p in benjamini_hochberg([0.01, 0.04, 0.03, 0.5])]
+[0.04, 0.0533, 0.0533, 0.5]
 """
 
 from __future__ import annotations
@@ -188,6 +188,9 @@ def compare_runs(data: str | Path, variant: str, run_a: str, run_b: str,
         con = connect(data, [variant], only_paths=[f"/run={run_a}/", f"/run={run_b}/"])
         discordant = discordant_pairs(con, variant, run_a, run_b)
     stats_of = stats_of or (lambda run: game_stats(data, variant, [run]))
-    rows = compare(stats_of(run_a), stats_of(run_b), discordant)
-    return {"variant": variant, "paired": paired, "warnings": warnings_for(runs[run_a], runs[run_b]),
-            "rows": rows}  # fmt: skip
+    a, b = stats_of(run_a), stats_of(run_b)
+    warnings = warnings_for(runs[run_a], runs[run_b])
+    if a["population"]["label"] != b["population"]["label"] and run_a != run_b:
+        warnings.append(f"the runs' hands are of different populations: {a['population']['label']} "
+                        f"and {b['population']['label']}")  # fmt: skip
+    return {"variant": variant, "paired": paired, "warnings": warnings, "rows": compare(a, b, discordant)}

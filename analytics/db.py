@@ -19,6 +19,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
+from analytics.population import Population
 from ingest.schema import TABLES
 from ingest.warehouse import Warehouse
 
@@ -67,6 +68,15 @@ def _files_source(files: list[str], prefix: str) -> str:
     return f"SELECT * FROM read_parquet([{listed}], union_by_name = true, hive_partitioning = false)"
 
 
+def _of_population(source: str, table: str, population: Population | None) -> str:
+    """A raw table's rows limited to one population's hands (hands first, the others by hand id)."""
+    if population is None or table not in ("hands", "players", "actions"):
+        return source
+    if table == "hands":
+        return f"SELECT * FROM ({source}) WHERE {population.hands_filter}"
+    return f"SELECT * FROM ({source}) WHERE hand_id IN (SELECT hand_id FROM hands_raw)"
+
+
 def create_views(
     con: duckdb.DuckDBPyConnection,
     warehouse: Warehouse,
@@ -74,8 +84,12 @@ def create_views(
     skip_runs: list[str] | None = None,
     tables: tuple[str, ...] | None = None,
     only_paths: list[str] | None = None,
+    population: Population | None = None,
 ) -> None:
-    """Create the raw views over the warehouse files (of some games only, if given), then every named view."""
+    """Create the raw views over the warehouse files (of some games only, if given), then every named view.
+
+    With ``population`` the hands (and their players and actions) are only those of that population.
+    """
     skipped = tuple(f"/run={run}/" for run in skip_runs or ())
     wanted = tuple(only_paths) if only_paths is not None else None
     prefix = ""
@@ -97,13 +111,13 @@ def create_views(
             if table == "hands":  # the summarized runs' hands stay readable for sampling
                 kept = [f for f in files if any(s in f for s in skipped) and _in(f, variants)]
                 source = _files_source(kept, prefix) if kept else _empty_select(schema)
-                con.sql(f"CREATE VIEW summarized_hands_raw AS {source}")
+                con.sql(f"CREATE VIEW summarized_hands_raw AS {_of_population(source, table, population)}")
             files = [f for f in files if not any(s in f for s in skipped)]
         files = [f for f in files if _in(f, variants)]
         if wanted is not None and table != "runs":
             files = [f for f in files if any(w in f for w in wanted)]
         source = _files_source(files, prefix) if files else _empty_select(schema)
-        con.sql(f"CREATE VIEW {table}_raw AS {source}")
+        con.sql(f"CREATE VIEW {table}_raw AS {_of_population(source, table, population)}")
     if not skipped and (tables is None or "hands" in tables):
         con.sql(f"CREATE VIEW summarized_hands_raw AS {_empty_select(TABLES['hands'])}")
     if tables is not None:
@@ -119,18 +133,20 @@ def connect(
     skip_runs: list[str] | None = None,
     tables: tuple[str, ...] | None = None,
     only_paths: list[str] | None = None,
+    population: Population | None = None,
 ) -> duckdb.DuckDBPyConnection:
     """A connection with every view of the warehouse at ``data`` (a folder or fsspec URL).
 
     With ``variants`` the views only read those games' partitions; ``skip_runs`` leaves those
     runs' hands, players and actions out (statistics count them from their summaries);
     ``tables`` creates only those raw views (no named views); ``only_paths`` reads only the
-    files whose path contains one of these texts (looking one hand up in its file is quick).
+    files whose path contains one of these texts (looking one hand up in its file is quick);
+    ``population`` keeps only that population's hands (``analytics.population``).
     """
     con = duckdb.connect()
     con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
     con.sql("SET enable_progress_bar = false")
-    create_views(con, Warehouse(data), variants, skip_runs, tables, only_paths)
+    create_views(con, Warehouse(data), variants, skip_runs, tables, only_paths, population)
     return con
 
 

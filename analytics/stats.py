@@ -23,6 +23,7 @@ from analytics.exact import (
     wilson,
     z_score,
 )
+from analytics.population import ALL_IN, Population, choose, populations
 from engine.evaluate import HIGH_CATEGORIES, SKOEJARTH_CATEGORIES
 from ingest.warehouse import Warehouse
 
@@ -164,19 +165,37 @@ def _categories(counts: Counts, variant: str, all_showdown_mode: bool) -> dict[s
 
 
 def game_stats(
-    data: str | Path, variant: str, runs: list[str] | None = None, use_summaries: bool = True
+    data: str | Path,
+    variant: str,
+    runs: list[str] | None = None,
+    use_summaries: bool = True,
+    population: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Every statistic of one game over the chosen runs (all runs when none are given).
+    """Every statistic of one game over one population of the chosen runs (all runs when none).
 
-    Complete showdown-mode runs are counted from their stored summaries, and their files are
-    not read at all; everything else by SQL over the views. With ``use_summaries`` false every
-    hand is counted by SQL (slow on millions of hands; the tests check the two agree).
+    ``population`` may name a ``mode``, ``players`` and ``structure``; what it leaves out is
+    the largest population that matches (``analytics.population``). Complete showdown-mode runs
+    are counted from their stored summaries, and their files are not read at all; everything
+    else by SQL over the views. With ``use_summaries`` false every hand is counted by SQL (slow
+    on millions of hands; the tests check the two agree).
     """
     if variant not in GAMES:
         raise ValueError(f"unknown game {variant!r}; choose from {', '.join(GAMES)}")
     runs = list(runs or [])
     summarized = summarized_runs(data, variant, runs) if use_summaries else []
-    con = connect(data, [variant], skip_runs=summarized)
+    probe = connect(data, [variant], skip_runs=summarized, tables=("hands", "runs"))
+    found = populations(probe, data, variant, runs, summarized)
+    chosen = choose(found, **(population or {}))
+    listed = [p.as_dict(n) for p, n in sorted(found.items(), key=lambda item: -item[1])]
+    if chosen is None and found:
+        raise ValueError(f"no {variant} hands of that population; the game has: "
+                         + "; ".join(f"{p['label']} ({p['hands']:,} hands)" for p in listed))  # fmt: skip
+    chosen = chosen or Population("showdown", 0, ALL_IN)  # no hands at all
+    run_rows = Warehouse(data).read("runs", ["run_id", "players"]).to_pylist()
+    table_size = {r["run_id"]: r["players"] for r in run_rows}
+    skipped = summarized  # their files are never read; their counts come in if they are of the population
+    summarized = [r for r in skipped if chosen.mode == "showdown" and table_size.get(r) == chosen.players]
+    con = connect(data, [variant], skip_runs=skipped, population=chosen)
     counts = Counts(con, variant, runs, summarized)
     overview = {column: 0 for column in OVERVIEW_COLUMNS} | counts.one("overview")
     pot_rows = counts.rows("pots", key="pot")
@@ -187,6 +206,8 @@ def game_stats(
     stats: dict[str, Any] = {
         "variant": variant,
         "runs": runs or "all",
+        "population": chosen.as_dict(found.get(chosen, 0)),
+        "populations": listed,
         "hands": hands,
         "showdown_hands": showdowns,
         "uncontested_hands": overview["uncontested_hands"],

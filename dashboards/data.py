@@ -42,8 +42,10 @@ def sql(data: str, text: str) -> pl.DataFrame:
 
 
 @st.cache_data(show_spinner="Computing statistics…", ttl=60)
-def stats(data: str, variant: str, runs: tuple[str, ...]) -> dict[str, Any]:
-    return game_stats(data, variant, list(runs))
+def stats(data: str, variant: str, runs: tuple[str, ...], population: tuple = ()) -> dict[str, Any]:
+    """``game_stats``; ``population`` is (mode, players, structure), or () for the largest."""
+    asked = dict(zip(("mode", "players", "structure"), population, strict=True)) if population else None
+    return game_stats(data, variant, list(runs), population=asked)
 
 
 @st.cache_data(show_spinner="Comparing…", ttl=60)

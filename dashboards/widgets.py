@@ -10,8 +10,11 @@ import streamlit as st
 
 from dashboards import data
 
+SMALL_SAMPLE = 30  # fewer items than this: a count, not a rate
 SUITS = {"c": ("♣", "#1b7f3b"), "d": ("♦", "#1f5fd1"), "h": ("♥", "#c62828"), "s": ("♠", "#222222")}
-SKOEJARTH_SUITS = {"b": ("𐃉", "#8d5a2b"), "c": ("♥︎", "#c62828"), "o": ("◉", "#b8860b"), "s": ("⚔", "#37474f")}
+# Latin suits as their French counterparts (Batons clubs, Cups hearts, Coins diamonds, Swords
+# spades) in glyphs the default fonts have: a Linear B staff showed as a missing-glyph box
+SKOEJARTH_SUITS = {"b": ("♣", "#8d5a2b"), "c": ("♥︎", "#c62828"), "o": ("◉", "#b8860b"), "s": ("⚔", "#37474f")}
 
 
 def _choice(label: str, options: list[str], key: str) -> str:
@@ -50,6 +53,25 @@ def run_filter(variant: str | None = None) -> list[str]:
     return []
 
 
+def population_choice(path: str, variant: str, runs: list[str], stats: dict[str, Any]) -> dict[str, Any]:
+    """A sidebar choice of the population (mode, table size, structure), kept in the page address.
+
+    ``stats`` are those of the largest population; the statistics of the one chosen are returned,
+    and the page says which population its numbers are over.
+    """
+    found = stats["populations"]
+    labels = [p["label"] for p in found]
+    label = _choice("Population", labels, "population")
+    if label != stats["population"]["label"]:
+        chosen = found[labels.index(label)]
+        key = (chosen["mode"], chosen["players"], chosen["structure"])
+        stats = data.stats(path, variant, tuple(runs), key)
+    others = len(found) - 1
+    more = f" ({others} other population{'s' if others > 1 else ''} in the sidebar)" if others else ""
+    st.caption(f"Over {stats['population']['label']}: {stats['hands']:,} hands{more}")
+    return stats
+
+
 def no_data() -> None:
     st.info(
         "No hands here yet. Simulate some, or ingest hand histories, then reload:\n\n"
@@ -59,8 +81,13 @@ def no_data() -> None:
 
 
 def metric_rate(label: str, value: dict[str, Any] | None) -> None:
+    """A rate as a metric with its interval; over fewer than ``SMALL_SAMPLE`` items, only its count."""
     if not value or value.get("rate") is None:
         st.metric(label, "—")
+        return
+    if value["n"] < SMALL_SAMPLE:
+        st.metric(label, f"{value['count']} of {value['n']}",
+                  help=f"Too few to estimate a rate (fewer than {SMALL_SAMPLE}).")  # fmt: skip
         return
     low, high = value["ci95"]
     st.metric(
@@ -78,7 +105,15 @@ def metric_rates(metrics: list[tuple[str, dict[str, Any] | None]]) -> None:
 
 
 def rate_chart(rows: list[dict[str, Any]], key: str, title: str, sort: list[str] | None = None) -> None:
-    """Bars of observed rates with their 95% intervals, and ticks at the exact values if known."""
+    """Bars of observed rates with their 95% intervals, and ticks at the exact values if known.
+
+    A rate over fewer than ``SMALL_SAMPLE`` items gets no bar: its count is listed under the chart.
+    """
+    small = [r for r in rows if r["n"] < SMALL_SAMPLE]
+    rows = [r for r in rows if r["n"] >= SMALL_SAMPLE]
+    if small:
+        listed = ", ".join(f"{r[key]} {r['count']} of {r['n']}" for r in small)
+        st.caption(f"{title}: too few to chart (fewer than {SMALL_SAMPLE}): {listed}")
     if not rows:
         return
     frame = pl.DataFrame(
@@ -89,17 +124,25 @@ def rate_chart(rows: list[dict[str, Any]], key: str, title: str, sort: list[str]
             "high": [r["ci95"][1] or 0.0 for r in rows],
             "exact": [r.get("exact") for r in rows],
             "count": [r["count"] for r in rows],
+            "n": [r["n"] for r in rows],
         }
     )
-    x = alt.X(f"{key}:N", sort=sort or [str(r[key]) for r in rows], title=None)
+    x = alt.X(f"{key}:N", sort=sort or [str(r[key]) for r in rows], title=key.replace("_", " "),
+              axis=alt.Axis(labelAngle=0, labelLimit=120, labelOverlap=False))  # fmt: skip
+    tooltip = [key, alt.Tooltip("rate:Q", format=".4%"), alt.Tooltip("low:Q", title="95% low", format=".4%"),
+               alt.Tooltip("high:Q", title="95% high", format=".4%"), "count", "n"]  # fmt: skip
+    has_exact = frame["exact"].is_not_null().any()
+    if has_exact:
+        tooltip.append(alt.Tooltip("exact:Q", format=".4%"))
     base = alt.Chart(frame.to_pandas())
     layers = [
         base.mark_bar(opacity=0.8).encode(x=x, y=alt.Y("rate:Q", title="rate", axis=alt.Axis(format="%")),
-                                          tooltip=[key, alt.Tooltip("rate:Q", format=".4%"), "count"]),
+                                          tooltip=tooltip),
         base.mark_rule(color="black").encode(x=x, y="low:Q", y2="high:Q"),
     ]  # fmt: skip
-    if frame["exact"].is_not_null().any():
+    if has_exact:
         layers.append(base.mark_tick(color="#d62728", thickness=3, size=18).encode(x=x, y="exact:Q"))
+        title = f"{title} (red: exact)"
     st.altair_chart(alt.layer(*layers).properties(title=title, height=260), width="stretch")
 
 

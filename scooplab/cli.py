@@ -409,6 +409,12 @@ class Mode(StrEnum):
     betting = "betting"
 
 
+class Population(StrEnum):
+    showdown = "showdown"
+    betting = "betting"
+    replayed = "replayed"
+
+
 class Betting(StrEnum):
     no_limit = "no-limit"
     pot_limit = "pot-limit"
@@ -523,25 +529,37 @@ def simulate_command(
 def stats_command(
     variant: Annotated[Game, typer.Option("--variant", "-v", help="Which game.")],
     run: Annotated[list[str] | None, typer.Option("--run", help="Only these runs (repeatable).")] = None,
+    mode: Annotated[
+        Population | None, typer.Option("--mode", help="Which hands: showdown mode, betting mode, replayed.")
+    ] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Which table size.")] = None,
+    structure: Annotated[
+        str | None, typer.Option("--structure", help="Which betting structure (all-in: showdown mode).")
+    ] = None,
     data: DataOption = DEFAULT_DATA,
     output: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
 ) -> None:
     """Per-game statistics with 95% intervals and exact values where combinatorics gives them.
 
-    Every rate comes with its count, denominator and Wilson interval; definitions and the
-    JSON keys are in docs/statistics.md.
+    A statistic is taken over one population: one mode, one table size, one betting structure.
+    By default the largest among the chosen runs; --mode, --players and --structure pick
+    another (what they leave out is again the largest that matches). The output names the
+    population and lists the others. Every rate comes with its count, denominator and Wilson
+    interval; definitions and the JSON keys are in docs/statistics.md.
 
     Examples:
 
     * `scooplab stats --variant scarney`
+    * `scooplab stats --variant holdem --mode betting --players 6`
     * `scooplab stats --variant cry-me-a-river --run demo-cry-me-a-river --format json`
     """
     from analytics.report import flatten, scalars
     from analytics.stats import game_stats
 
     _check_runs(data, variant.value, run or [])
+    asked = {"mode": mode.value if mode else None, "players": players, "structure": structure}
     try:
-        stats = game_stats(str(data), variant.value, run or [])
+        stats = game_stats(str(data), variant.value, run or [], population=asked)
     except Exception as error:
         fail(" ".join(str(error).split()))
     if output is TableFormat.json:
@@ -556,7 +574,10 @@ def stats_command(
             highlight=False,
         )
         rows = [_display(row) for row in rows]
-    _write_rows(rows, output, f"{variant.value} statistics")
+        others = [f"{p['label']} ({p['hands']:,})" for p in stats["populations"][1:]]
+        if others:
+            typer.echo(f"other populations (--mode, --players, --structure): {'; '.join(others)}", err=True)
+    _write_rows(rows, output, f"{variant.value} statistics: {stats['population']['label']}")
 
 
 def _percent(value: float | None) -> str:

@@ -83,10 +83,21 @@ def test_stored_summaries_give_what_sql_over_every_hand_gives(warehouse, game):
     assert fast == slow
 
 
-def test_mixed_sources_show_no_exact_value(warehouse):
-    stats = game_stats(warehouse, "holdem")  # simulated, betting and replayed hands
-    assert all("exact" not in c for c in stats["categories_showdown"])
-    assert stats["hands"] == 30_000 + 300 + len([p for p in (FIXTURES / "phh").rglob("*.phh")])
+def test_statistics_are_taken_over_one_population_the_largest_by_default(warehouse):
+    stats = game_stats(warehouse, "holdem")  # showdown-mode, betting-mode and replayed hands are stored
+    assert stats["population"] | {"label": None} == {"mode": "showdown", "players": 4, "structure": "all-in",
+                                                     "hands": 30_000, "label": None}  # fmt: skip
+    assert stats["hands"] == 30_000 and all("exact" in c for c in stats["categories_showdown"])
+    found = stats["populations"]
+    assert {p["mode"] for p in found} == {"showdown", "betting", "replayed"}
+    assert sum(p["hands"] for p in found) == 30_000 + 300 + len(list((FIXTURES / "phh").rglob("*.phh")))
+    betting = game_stats(warehouse, "holdem", population={"mode": "betting"})
+    assert betting["hands"] == 300 and betting["population"]["structure"] == "no-limit"
+    assert all("exact" not in c for c in betting["categories_showdown"])  # no exact law for betting hands
+    replayed = game_stats(warehouse, "holdem", population={"mode": "replayed"})
+    assert replayed["hands"] == max(p["hands"] for p in found if p["mode"] == "replayed")
+    with pytest.raises(ValueError, match="no holdem hands of that population; the game has: showdown"):
+        game_stats(warehouse, "holdem", population={"mode": "betting", "players": 9})
 
 
 def test_compare_finds_what_the_tiebreak_option_does(warehouse):

@@ -69,6 +69,27 @@ def test_every_page_renders_without_an_exception(warehouse, page):
         assert len(test.get("vega_lite_chart")) >= 1
 
 
+def test_a_game_page_shows_one_population_and_offers_the_others(warehouse):
+    test = app(warehouse, "pages/holdem.py")
+    assert test.metric[0].value == "20,000"  # the showdown-mode run, not every hold'em hand added up
+    assert any("Over showdown mode (all in), 4 players: 20,000 hands" in c.value for c in test.caption)
+    choice = next(s for s in test.sidebar.selectbox if s.label == "Population")
+    betting = next(o for o in choice.options if o.startswith("betting mode"))
+    choice.set_value(betting).run()
+    assert not test.exception and test.metric[0].value == "300"
+    assert any(f"Over {betting}: 300 hands" in c.value for c in test.caption)
+
+
+def test_rates_over_fewer_than_30_items_show_counts_not_bars(warehouse):
+    test = app(warehouse, "pages/holdem.py")
+    choice = next(s for s in test.sidebar.selectbox if s.label == "Population")
+    choice.set_value(next(o for o in choice.options if o.startswith("replayed"))).run()  # a dozen hands
+    assert not test.exception
+    scoop = next(m for m in test.metric if m.label == "Scoop rate")
+    assert " of " in scoop.value and "%" not in scoop.value
+    assert any("too few to chart (fewer than 30)" in c.value for c in test.caption)
+
+
 def test_run_filter_lives_in_the_address(warehouse):
     test = app(warehouse)
     test.query_params["runs"] = "s-scarney-must-use"

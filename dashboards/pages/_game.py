@@ -18,6 +18,7 @@ def header(variant: str) -> dict[str, Any] | None:
     if stats["hands"] == 0:
         widgets.no_data()
         return None
+    stats = widgets.population_choice(path, variant, runs, stats)
     columns = st.columns(4)
     columns[0].metric("Hands", f"{stats['hands']:,}")
     with columns[1]:
@@ -28,9 +29,7 @@ def header(variant: str) -> dict[str, Any] | None:
         widgets.metric_rate("Showdowns", stats["showdown_rate"])
     left, right = st.columns(2)
     with left:
-        widgets.rate_chart(
-            stats["categories_showdown"], "category", "Categories at the showdown (red: exact)"
-        )
+        widgets.rate_chart(stats["categories_showdown"], "category", "Categories at the showdown")
     with right:
         widgets.rate_chart(stats["categories_winning"], "category", "Categories of the winning hands")
     return stats

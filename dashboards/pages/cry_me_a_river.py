@@ -13,7 +13,7 @@ if stats:
         widgets.rate_chart(
             [{"boards": "one", **survivors["one"]}, {"boards": "two", **survivors["two"]}],
             "boards",
-            "Boards surviving the river (red: exact)",
+            "Boards surviving the river",
         )
     with right:
         widgets.rate_chart(
