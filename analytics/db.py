@@ -191,6 +191,15 @@ def run_query(data: str | Path, sql: str, limit: int | None = None) -> pa.Table:
     Only one SELECT (or EXPLAIN) statement is accepted: nothing that copies, creates,
     attaches or sets anything, even inside the warehouse folder.
     """
+    return _run(data, sql, limit, count=False)[0]
+
+
+def run_query_page(data: str | Path, sql: str, limit: int) -> tuple[pa.Table, int]:
+    """``run_query`` cut at ``limit`` rows, and how many rows the whole result has."""
+    return _run(data, sql, limit, count=True)
+
+
+def _run(data: str | Path, sql: str, limit: int | None, count: bool) -> tuple[pa.Table, int]:
     try:
         statements = duckdb.extract_statements(sql)
     except duckdb.Error as error:
@@ -205,8 +214,10 @@ def run_query(data: str | Path, sql: str, limit: int | None = None) -> pa.Table:
             relation = con.sql(sql)
             if relation is None:
                 raise QueryError("the statement returned no rows (only queries are allowed)")
-            if limit is not None:
-                relation = relation.limit(limit)
-            return relation.to_arrow_table()
+            table = (relation if limit is None else relation.limit(limit)).to_arrow_table()
+            total = table.num_rows
+            if count and limit is not None and total == limit:
+                total = relation.aggregate("count(*)").fetchall()[0][0]
+            return table, total
     except (duckdb.Error, OSError) as error:
         raise QueryError(" ".join(str(error).split())) from None

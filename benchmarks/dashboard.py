@@ -56,7 +56,7 @@ def main() -> None:
             times = []
             for _ in range(2):
                 start = time.perf_counter()
-                test.switch_page(f"pages/{page}.py").run()
+                test.switch_page(f"screens/{page}.py").run()
                 times.append(time.perf_counter() - start)
             failed = " (exception!)" if test.exception else ""
             print(f"  {page:<15} first {times[0]:.2f} s, cached {times[1]:.2f} s{failed}")

@@ -14,7 +14,7 @@ if str(ROOT) not in sys.path:  # run as a script by streamlit
 from dashboards import data  # noqa: E402
 
 st.set_page_config(page_title="scooplab", page_icon="🂡", layout="wide")
-HERE = Path(__file__).parent / "pages"
+HERE = Path(__file__).parent / "screens"  # not "pages": Streamlit would list a folder of that name itself
 pages = {
     "Warehouse": [st.Page(HERE / "overview.py", title="Overview", default=True)],
     "Games": [

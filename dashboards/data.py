@@ -5,6 +5,7 @@ Pages call these and nothing else, so every number on screen comes from ``analyt
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -14,7 +15,7 @@ import polars as pl
 import streamlit as st
 
 from analytics.compare import compare_runs
-from analytics.db import QueryError, connect, run_query
+from analytics.db import QueryError, connect, run_query_page
 from analytics.stats import game_stats
 
 GAMES = {
@@ -54,12 +55,30 @@ def compare(data: str, variant: str, run_a: str, run_b: str) -> dict[str, Any]:
     return compare_runs(data, variant, run_a, run_b, stats_of=lambda run: stats(data, variant, (run,)))
 
 
-def user_query(data: str, text: str, limit: int = 10_000) -> tuple[pl.DataFrame | None, str | None]:
-    """Untrusted SQL from the console: a frame, or DuckDB's one-line message."""
+def user_query(data: str, text: str, limit: int = 10_000) -> tuple[pl.DataFrame | None, int, str | None]:
+    """Untrusted SQL from the console: its first ``limit`` rows, how many there are, or DuckDB's message."""
     try:
-        return pl.from_arrow(run_query(data, text, limit=limit)), None
+        table, total = run_query_page(data, text, limit)
+        return pl.from_arrow(table), total, None
     except QueryError as error:
-        return None, str(error)
+        return None, 0, str(error)
+
+
+def flat_text(frame: pl.DataFrame) -> pl.DataFrame:
+    """Lists and structs written out as text, so that CSV can hold every column."""
+    nested = [name for name, kind in frame.schema.items() if isinstance(kind, pl.List | pl.Array | pl.Struct)]
+    return frame.with_columns(pl.Series(n, _as_text(frame[n].to_list()), dtype=pl.String) for n in nested)
+
+
+def _as_text(values: list) -> list[str | None]:
+    return [None if v is None else json.dumps(v, default=str) for v in values]
+
+
+def view_columns(data: str) -> pl.DataFrame:
+    """Every view and its columns, for the console's browser."""
+    return sql(data, "SELECT table_name AS view, column_name AS column, data_type AS type "
+                     "FROM information_schema.columns WHERE table_name NOT LIKE '%_raw' "
+                     "ORDER BY table_name, ordinal_position")  # fmt: skip
 
 
 SIMULATED_ID = re.compile(r"^(?P<run>[A-Za-z0-9._-]+):(?P<shard>\d+):\d+$")

@@ -690,7 +690,6 @@ def dashboard_command(
     * `scooplab dashboard --data /tmp/warehouse --port 8600`
     """
     import os
-    import subprocess
 
     app_file = Path(__file__).resolve().parents[1] / "dashboards" / "app.py"
     environment = dict(os.environ, SCOOPLAB_DATA=str(data))
@@ -698,12 +697,10 @@ def dashboard_command(
     command = [
         sys.executable, "-m", "streamlit", "run", str(app_file), "--server.port", str(port),
         "--server.address", host, "--server.headless", "true" if not open_browser else "false",
-        "--browser.gatherUsageStats", "false", "--theme.base", "light",
+        "--browser.gatherUsageStats", "false", "--theme.base", "light", "--client.toolbarMode", "viewer",
     ]  # fmt: skip
-    try:
-        raise typer.Exit(subprocess.call(command, env=environment))
-    except KeyboardInterrupt:
-        raise typer.Exit(0) from None
+    # the server replaces this process: one process to stop, and nothing left behind when it is
+    os.execve(sys.executable, command, environment)
 
 
 @contextmanager

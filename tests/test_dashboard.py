@@ -2,15 +2,18 @@
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dashboards import data
 from ingest.pipeline import ingest
 from ingest.simulation import SimSpec, simulate
 from ingest.warehouse import Warehouse
@@ -18,22 +21,22 @@ from tests.test_ingest import FIXTURES
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboards" / "app.py")
 PAGES = {
-    "pages/overview.py": "Overview",
-    "pages/scarney.py": "Scarney",
-    "pages/cry_me_a_river.py": "Cry Me A River",
-    "pages/skoejarth.py": "Skœjarth",
-    "pages/holdem.py": "Hold'em",
-    "pages/players.py": "Players",
-    "pages/replayer.py": "Hand replayer",
-    "pages/compare.py": "Compare runs",
-    "pages/sql.py": "SQL",
+    "screens/overview.py": "Overview",
+    "screens/scarney.py": "Scarney",
+    "screens/cry_me_a_river.py": "Cry Me A River",
+    "screens/skoejarth.py": "Skœjarth",
+    "screens/holdem.py": "Hold'em",
+    "screens/players.py": "Players",
+    "screens/replayer.py": "Hand replayer",
+    "screens/compare.py": "Compare runs",
+    "screens/sql.py": "SQL",
 }
 CHARTED = (
-    "pages/overview.py",
-    "pages/scarney.py",
-    "pages/cry_me_a_river.py",
-    "pages/skoejarth.py",
-    "pages/holdem.py",
+    "screens/overview.py",
+    "screens/scarney.py",
+    "screens/cry_me_a_river.py",
+    "screens/skoejarth.py",
+    "screens/holdem.py",
 )
 
 
@@ -70,7 +73,7 @@ def test_every_page_renders_without_an_exception(warehouse, page):
 
 
 def test_a_game_page_shows_one_population_and_offers_the_others(warehouse):
-    test = app(warehouse, "pages/holdem.py")
+    test = app(warehouse, "screens/holdem.py")
     assert test.metric[0].value == "20,000"  # the showdown-mode run, not every hold'em hand added up
     assert any("Over showdown mode (all in), 4 players: 20,000 hands" in c.value for c in test.caption)
     choice = next(s for s in test.sidebar.selectbox if s.label == "Population")
@@ -81,7 +84,7 @@ def test_a_game_page_shows_one_population_and_offers_the_others(warehouse):
 
 
 def test_rates_over_fewer_than_30_items_show_counts_not_bars(warehouse):
-    test = app(warehouse, "pages/holdem.py")
+    test = app(warehouse, "screens/holdem.py")
     choice = next(s for s in test.sidebar.selectbox if s.label == "Population")
     choice.set_value(next(o for o in choice.options if o.startswith("replayed"))).run()  # a dozen hands
     assert not test.exception
@@ -93,7 +96,7 @@ def test_rates_over_fewer_than_30_items_show_counts_not_bars(warehouse):
 def test_run_filter_lives_in_the_address(warehouse):
     test = app(warehouse)
     test.query_params["runs"] = "s-scarney-must-use"
-    test.switch_page("pages/scarney.py").run()
+    test.switch_page("screens/scarney.py").run()
     assert test.metric[0].value == "20,000"
     assert (
         test.query_params["runs"] == ["s-scarney-must-use"]
@@ -102,14 +105,14 @@ def test_run_filter_lives_in_the_address(warehouse):
 
 
 def test_an_empty_warehouse_explains_what_to_do(tmp_path):
-    for page in ("pages/overview.py", "pages/scarney.py", "pages/replayer.py"):
+    for page in ("screens/overview.py", "screens/scarney.py", "screens/replayer.py"):
         test = app(tmp_path, page)
         assert not test.exception
         assert any("scooplab simulate" in info.value for info in test.info)
 
 
 def test_bad_sql_shows_duckdbs_message_not_a_traceback(warehouse):
-    test = app(warehouse, "pages/sql.py")
+    test = app(warehouse, "screens/sql.py")
     test.text_area[0].input("SELECT nonsense FROM hands").run()
     assert not test.exception
     assert "Referenced column" in test.error[0].value
@@ -119,10 +122,23 @@ def test_bad_sql_shows_duckdbs_message_not_a_traceback(warehouse):
     assert not test.error and test.dataframe[0].value.shape[0] == 4
 
 
+def test_select_star_of_hands_shows_rows_says_the_total_and_downloads_both_ways(warehouse):
+    test = app(warehouse, "screens/sql.py")
+    test.text_area[0].input("SELECT * FROM hands").run()
+    assert not test.exception and not test.error
+    assert test.dataframe[0].value.shape[0] == 10_000  # cut
+    assert any(c.value.startswith("showing the first 10,000 of ") for c in test.caption)
+    frame, total, error = data.user_query(str(warehouse), "SELECT * FROM hands", 50)
+    assert error is None and total > 100_000 and frame.height == 50
+    flat = data.flat_text(frame)
+    assert flat["boards"].dtype == pl.String and flat.write_csv()  # lists as text: CSV holds them
+    assert any(e.label.startswith("hands") for e in test.expander)  # the view browser
+
+
 def test_the_replayer_shows_a_chosen_hand(warehouse):
     test = app(warehouse)
     test.query_params["hand"] = "s-scarney:0:7"
-    test.switch_page("pages/replayer.py").run()
+    test.switch_page("screens/replayer.py").run()
     assert not test.exception
     text = " ".join(m.value for m in test.markdown)
     assert "Top Board" in text and "Bottom Board" in text
@@ -155,7 +171,7 @@ def test_every_page_in_a_real_browser(warehouse, tmp_path):
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "scooplab.cli", "dashboard", "--data", str(warehouse), "--port", str(port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )  # fmt: skip
     shots = Path(__file__).parent / "artifacts"
     shots.mkdir(exist_ok=True)
@@ -169,6 +185,13 @@ def test_every_page_in_a_real_browser(warehouse, tmp_path):
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            # a fresh server's first visit through a deep link: the app's own navigation, no toolbar
+            page.goto(f"http://127.0.0.1:{port}/replayer", wait_until="networkidle")
+            page.get_by_role("heading", name="Hand replayer").first.wait_for(timeout=60_000)
+            nav = page.locator("[data-testid='stSidebarNav']")
+            assert nav.get_by_text("Compare runs").count() == 1
+            assert nav.get_by_text("app", exact=True).count() == 0
+            assert page.get_by_text("Deploy", exact=True).count() == 0
             for path, title in BROWSER_PAGES:
                 page.goto(f"http://127.0.0.1:{port}/{path}", wait_until="networkidle")
                 page.get_by_role("heading", name=title).first.wait_for(timeout=60_000)
@@ -179,18 +202,19 @@ def test_every_page_in_a_real_browser(warehouse, tmp_path):
                 page.screenshot(path=str(shots / f"{path or 'overview'}.png"), full_page=True)
             browser.close()
     finally:
-        server.terminate()
+        os.killpg(server.pid, signal.SIGTERM)  # the server and anything it started
         server.wait(timeout=20)
+    assert subprocess.run(["pgrep", "-f", f"--server.port {port}"], capture_output=True).stdout == b""
 
 
 def test_source_and_player_filters_live_in_the_address(warehouse):
     test = app(warehouse)
     test.query_params["source"] = "phh"
-    test.switch_page("pages/scarney.py").run()
+    test.switch_page("screens/scarney.py").run()
     assert test.metric[0].value == "1"  # the one replayed Scarney example hand
     test = app(warehouse)
     test.query_params["source"] = "simulation"
     test.query_params["players"] = "4"
-    test.switch_page("pages/cry_me_a_river.py").run()
+    test.switch_page("screens/cry_me_a_river.py").run()
     assert test.metric[0].value == "20,000"
     assert not test.exception

@@ -4,7 +4,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards import widgets
-from dashboards.pages._game import header
+from dashboards.screens._game import header
 
 stats = header("skoejarth")
 if stats:

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from dashboards import widgets
-from dashboards.pages._game import header
+from dashboards.screens._game import header
 
 stats = header("scarney")
 if stats:

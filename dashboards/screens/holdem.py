@@ -1,5 +1,5 @@
 """Hold'em, the reference game."""
 
-from dashboards.pages._game import header
+from dashboards.screens._game import header
 
 header("holdem")

@@ -1,0 +1,50 @@
+"""SQL console: read-only queries over the views, results as a table, CSV and Parquet downloads."""
+
+import io
+
+import streamlit as st
+
+from dashboards import data
+
+st.title("SQL")
+LIMIT = 10_000  # rows shown and downloaded
+EXAMPLES = {
+    "Hands per game": "SELECT variant, source, count(*) AS hands FROM hands GROUP BY ALL ORDER BY ALL",
+    "Scoop rate per game": (
+        "SELECT variant, avg(scoop::INT) AS scoop_rate FROM hand_outcomes WHERE showdown GROUP BY 1"
+    ),
+    "Scarney low points": (
+        "SELECT low_points, count(*) AS seats FROM players WHERE variant = 'scarney' AND showdown "
+        "GROUP BY 1 ORDER BY 1"
+    ),
+    "Player statistics": "SELECT * FROM player_stats ORDER BY hands DESC LIMIT 20",
+}
+columns = st.columns(len(EXAMPLES))
+for column, (label, text) in zip(columns, EXAMPLES.items(), strict=True):
+    if column.button(label):
+        st.session_state["sql"] = text
+console, browser = st.columns([3, 1])
+with browser:
+    st.caption("Views and their columns (docs/warehouse.md)")
+    columns_of = data.view_columns(data.data_path())
+    for view in columns_of["view"].unique(maintain_order=True).to_list():
+        with st.expander(view):
+            st.dataframe(columns_of.filter(columns_of["view"] == view).drop("view"), hide_index=True)
+with console:
+    text = st.text_area("Query (one read-only SELECT)", key="sql", height=120,
+                        placeholder="SELECT variant, count(*) FROM hands GROUP BY 1")  # fmt: skip
+if text.strip():
+    frame, total, error = data.user_query(data.data_path(), text, LIMIT)
+    if error:
+        console.error(error)
+    else:
+        cut = total > frame.height
+        console.caption(f"showing the first {frame.height:,} of {total:,} rows" if cut else f"{total:,} rows")
+        console.dataframe(frame, hide_index=True, width="stretch")
+        parquet = io.BytesIO()
+        frame.write_parquet(parquet)
+        left, right = console.columns(2)
+        left.download_button("Download CSV (lists as text)", data.flat_text(frame).write_csv(),
+                             file_name="scooplab-query.csv", mime="text/csv")  # fmt: skip
+        right.download_button("Download Parquet", parquet.getvalue(), file_name="scooplab-query.parquet",
+                              mime="application/octet-stream")  # fmt: skip
