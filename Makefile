@@ -42,7 +42,7 @@ demo: setup
 	$(BIN)/scooplab ingest tests/fixtures/examples tests/fixtures/phh
 	@if [ -d ../shared/data/phh ]; then $(BIN)/scooplab ingest ../shared/data/phh; fi
 	$(BIN)/scooplab rankings --game skoejarth --cards 7
-	$(BIN)/scooplab stats --variant scarney --run demo-scarney
+	$(BIN)/scooplab stats --variant scarney --run demo-scarney --brief
 	$(BIN)/scooplab dashboard
 
 bench: setup

@@ -247,7 +247,7 @@ def player_statistics(
     The counts come from the ``player_stats`` view, summed over the chosen runs.
     """
     rows = con.sql(
-        "SELECT player, sum(hands) AS hands, sum(vpip) AS vpip, sum(pfr) AS pfr, "
+        "SELECT player, sum(hands) AS hands, sum(vpip_chances), sum(vpip), sum(pfr_chances), sum(pfr), "
         "sum(three_bet) AS three_bet, sum(three_bet_chances) AS three_bet_chances, "
         "sum(saw_flop) AS saw_flop, sum(wtsd) AS wtsd, "
         "sum(wsd) AS wsd, sum(net) AS net, sum(bb_won) AS bb_won FROM player_stats "
@@ -256,13 +256,13 @@ def player_statistics(
         params={"variant": variant, "runs": list(runs), "skip": list(skip)},
     ).fetchall()
     out = []
-    for player, hands, vpip, pfr, three, chances, flop, wtsd, wsd, net, bb in rows:
+    for player, hands, vpip_chances, vpip, pfr_chances, pfr, three, chances, flop, wtsd, wsd, net, bb in rows:
         out.append(
             {
                 "player": player,
                 "hands": int(hands),
-                "vpip": rate(int(vpip), int(hands)),
-                "pfr": rate(int(pfr), int(hands)),
+                "vpip": rate(int(vpip), int(vpip_chances)),
+                "pfr": rate(int(pfr), int(pfr_chances)),
                 "three_bet": rate(int(three), int(chances)),
                 "wtsd": rate(int(wtsd), int(flop)),
                 "wsd": rate(int(wsd), int(wtsd)),

@@ -72,6 +72,11 @@ def population_choice(path: str, variant: str, runs: list[str], stats: dict[str,
     return stats
 
 
+def for_display(frame: pl.DataFrame) -> pl.DataFrame:
+    """A frame for a table on screen: empty cells, not "None"."""
+    return frame.with_columns(pl.all().cast(pl.String).fill_null(""))
+
+
 def no_data() -> None:
     st.info(
         "No hands here yet. Simulate some, or ingest hand histories, then reload:\n\n"

@@ -106,6 +106,13 @@ def _cell(value: object) -> str:
     return str(value)
 
 
+def compiling_notice(*modules: str) -> None:
+    """Say so on standard error when numba has no cached machine code for these engine modules yet."""
+    cache = Path(__file__).resolve().parents[1] / "engine" / "__pycache__"
+    if not all(any(cache.glob(f"{module}.*.nbi")) for module in modules):
+        typer.echo("compiling the kernels (first run only, about a minute)…", err=True)
+
+
 def fail(message: str) -> None:
     """Print a one-line error on stderr and exit with code 2."""
     typer.echo(f"scooplab: error: {message}", err=True)
@@ -295,6 +302,22 @@ DEFAULT_DATA = "data/warehouse"
 MAX_REJECTS_SHOWN = 20
 
 
+def _reject_reasons(data: Path, run_id: str) -> None:
+    """The commonest reasons an ingest rejected hands, with their counts, on standard error."""
+    from analytics.db import connect
+
+    rows = (
+        connect(data, tables=None)
+        .sql(
+            "SELECT reason, count(*) FROM rejects WHERE run_id = $run GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 5",
+            params={"run": run_id},
+        )
+        .fetchall()
+    )
+    for reason, count in rows:
+        typer.echo(f"  {count:>7,}  {reason}", err=True)
+
+
 def _check_runs(data: Path, variant: str, runs: list[str]) -> None:
     """Fail with one line naming a run the warehouse does not have for this game."""
     if not runs:
@@ -350,6 +373,7 @@ def ingest_command(
             typer.echo(f"rejected: {message}", err=True)
 
     try:
+        compiling_notice("replay_kernel", "betting_showdown")
         with progress_bar("ingesting") as tick:
             report = ingest(paths, Warehouse(data), run_id=run_id, on_reject=on_reject, on_hand=tick)
     except (ValueError, OSError) as error:
@@ -368,8 +392,9 @@ def ingest_command(
             f"{report.rejected:,} rejected, {report.duplicates:,} already in {data}"
         )
     if report.rejected:
+        _reject_reasons(data, report.run_id)
         typer.echo(
-            f'the reasons: scooplab query "SELECT error, count(*) FROM rejects WHERE run_id = '
+            f'the reasons: scooplab query "SELECT reason, count(*) FROM rejects WHERE run_id = '
             f"'{report.run_id}' GROUP BY 1 ORDER BY 2 DESC\"",
             err=True,
         )
@@ -508,6 +533,8 @@ def simulate_command(
     if seed is None:
         typer.echo(f"seed {spec.seed}", err=True)
     count = workers if workers > 0 else (os.cpu_count() or 1)
+    kernels = ("betting_kernel", "betting_showdown") if spec.mode == "betting" else ("sim_kernels",)
+    compiling_notice(*kernels)
     try:
         with progress_bar("simulating", total=spec.hands) as advance:
             report = simulate(spec, str(data), run_id, count, executor.value, scheduler, on_progress=advance)
@@ -538,6 +565,7 @@ def stats_command(
     ] = None,
     data: DataOption = DEFAULT_DATA,
     output: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
+    brief: Annotated[bool, typer.Option("--brief", help="Only the headline rates (table format).")] = False,
 ) -> None:
     """Per-game statistics with 95% intervals and exact values where combinatorics gives them.
 
@@ -573,6 +601,8 @@ def stats_command(
             ", ".join(f"{k} {_cell(v)}" for k, v in scalars(stats).items() if v is not None),
             highlight=False,
         )
+        if brief:  # the game-wide rates, not each category, card or player
+            rows = [row for row in rows if "[" not in row["statistic"] and "." not in row["statistic"]]
         rows = [_display(row) for row in rows]
         others = [f"{p['label']} ({p['hands']:,})" for p in stats["populations"][1:]]
         if others:

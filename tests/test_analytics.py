@@ -112,9 +112,22 @@ def test_player_statistics_add_up(warehouse):
     assert len(rows) == 4 and all(r["hands"] == 300 for r in rows)
     assert sum(r["net"] for r in rows) == 0
     for r in rows:
-        assert r["pfr"] <= r["vpip"] <= r["hands"]
+        assert r["pfr"] <= r["vpip"] <= r["vpip_chances"] <= r["hands"]
+        assert r["pfr_chances"] == r["vpip_chances"]  # hold'em: both are the preflop round
         assert r["wsd"] <= r["wtsd"] <= r["hands"]
         assert r["three_bet"] <= r["three_bet_chances"]
+
+
+def test_skoejarth_vpip_counts_calls_of_the_starting_bet_and_pfr_the_trunk(tmp_path):
+    spec = SimSpec("skoejarth", 400, players=4, seed=5, mode="betting", policies=("random",))
+    simulate(spec, str(tmp_path), run_id="sk")
+    rows = {r["player"]: r for r in connect(tmp_path).sql("SELECT * FROM player_stats").pl().to_dicts()}
+    assert rows["random-1"]["vpip_chances"] == 0  # seat 1 posts the starting bet and is not asked
+    assert all(rows[f"random-{s}"]["vpip_chances"] == 400 for s in (2, 3, 4))  # asked to call it or fold
+    assert all(0 < r["vpip"] < r["vpip_chances"] for p, r in rows.items() if p != "random-1")
+    assert sum(r["pfr"] for r in rows.values()) > 0  # trunk bets and raises (the fan round has none)
+    stats = game_stats(tmp_path, "skoejarth", population={"mode": "betting"})
+    assert {p["player"]: p["vpip"]["n"] for p in stats["players"]}["random-1"] == 0
 
 
 def test_stats_command_json_and_csv(warehouse):

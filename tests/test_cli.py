@@ -1,6 +1,7 @@
 """The scooplab command line: help texts, eval and rankings, errors."""
 
 import json
+import re
 import subprocess
 import sys
 from math import comb
@@ -138,6 +139,8 @@ def test_ingest_where_every_hand_is_rejected_exits_3_and_says_how_to_list_reason
     result = invoke("ingest", str(bad), str(binary), "--data", str(tmp_path / "wh"))
     assert result.exit_code == 3, result.output
     assert "every hand was rejected" in result.output and "FROM rejects" in result.output
+    # the reasons counted, numbers and quoted values folded: one line for both files' kinds
+    assert re.search(r"^\s+1\s+the field starting_stacks is missing$", result.output, re.MULTILINE)
     from ingest.warehouse import Warehouse
 
     rejects = {r["source_file"]: r["raw"] for r in Warehouse(tmp_path / "wh").read("rejects").to_pylist()}

@@ -1,29 +1,35 @@
 -- player_stats: per player and run, statistics of hands with betting (replayed or betting-mode
 -- simulation), as count/opportunity pairs so that they add up across runs and shards:
---   vpip        put chips in voluntarily before the flop / hands dealt
---   pfr         bet or raised before the flop / hands dealt
---   three_bet   re-raised a single raise before the flop / times facing a single raise
+--   vpip        put chips in by choice in the first betting round / hands with a choice in it
+--               (Skœjarth: called the starting bet in the fan round; the starting bet itself is
+--               forced and its poster is not asked, so that seat has no VPIP chance)
+--   pfr         bet or raised in the first round that allows raises / hands acting in it
+--               (hold'em games: before the flop; Skœjarth: the trunk, the fan round has no raises)
+--   three_bet   re-raised a single raise in that round / times facing a single raise there
 --   wtsd        went to showdown / saw the flop
 --   wsd         won chips at the showdown / went to showdown
 --   net, bb_won chips won or lost, and the same in big blinds (bb/100 = 100 * bb_won / hands)
-WITH first_round AS (
+WITH choices AS (
     SELECT
-        hand_id, seat, action,
+        hand_id, seat, street, action,
         count(*) FILTER (WHERE action IN ('bet', 'raise')) OVER (
-            PARTITION BY hand_id ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+            PARTITION BY hand_id, street ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
         ) AS raises_before
     FROM actions_raw
-    WHERE street IN ('preflop', 'fan') AND action IN ('fold', 'check', 'call', 'bet', 'raise')
+    WHERE street IN ('preflop', 'fan', 'trunk') AND action IN ('fold', 'check', 'call', 'bet', 'raise')
+      AND NOT automatic
 ),
 preflop AS (
     SELECT
         hand_id, seat,
-        bool_or(action IN ('call', 'bet', 'raise')) AS vpip,
-        bool_or(action IN ('bet', 'raise')) AS pfr,
-        bool_or(raises_before = 1) AS faced_raise,
-        bool_or(raises_before = 1 AND action IN ('bet', 'raise')) AS three_bet,
-        bool_or(action = 'fold') AS folded_early
-    FROM first_round
+        bool_or(street IN ('preflop', 'fan')) AS first_choice,
+        bool_or(street IN ('preflop', 'fan') AND action IN ('call', 'bet', 'raise')) AS vpip,
+        bool_or(street IN ('preflop', 'trunk')) AS raise_choice,
+        bool_or(street IN ('preflop', 'trunk') AND action IN ('bet', 'raise')) AS pfr,
+        bool_or(street IN ('preflop', 'trunk') AND raises_before = 1) AS faced_raise,
+        bool_or(street IN ('preflop', 'trunk') AND raises_before = 1 AND action IN ('bet', 'raise')) AS three_bet,
+        bool_or(street IN ('preflop', 'fan') AND action = 'fold') AS folded_early
+    FROM choices
     GROUP BY hand_id, seat
 ),
 flops AS (
@@ -35,7 +41,9 @@ SELECT
     p.variant,
     coalesce(p.player, 'seat ' || (p.seat + 1)) AS player,
     count(*) AS hands,
+    count(*) FILTER (WHERE coalesce(f.first_choice, false)) AS vpip_chances,
     count(*) FILTER (WHERE coalesce(f.vpip, false)) AS vpip,
+    count(*) FILTER (WHERE coalesce(f.raise_choice, false)) AS pfr_chances,
     count(*) FILTER (WHERE coalesce(f.pfr, false)) AS pfr,
     count(*) FILTER (WHERE coalesce(f.three_bet, false)) AS three_bet,
     count(*) FILTER (WHERE coalesce(f.faced_raise, false)) AS three_bet_chances,

@@ -1,4 +1,4 @@
-"""Cry Me A River: surviving boards, kills by river rank, scoops and triple scoops."""
+"""Cry Me A River: surviving boards, kills by river rank, triple scoops (the header has the scoops)."""
 
 import streamlit as st
 
@@ -21,7 +21,6 @@ if stats:
         )
     widgets.metric_rates(
         [
-            ("Scoops", stats["scoop_rate"]),
             ("Triple scoops", stats["triple_scoop_rate"]),
             ("A killed board held a loser's best hand", stats["killed_board_best_hand_of_a_loser_rate"]),
         ]

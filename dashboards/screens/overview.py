@@ -15,20 +15,30 @@ left, right = st.columns(2)
 left.metric("Hands", f"{counts['hands'].sum():,}")
 runs = data.runs(path)
 right.metric("Runs", f"{runs['run_id'].n_unique():,}", help=f"latest: {runs['created_at'].max()}")
-chart = (
+table, chart = st.columns([1, 2])
+table.dataframe(
+    counts.pivot(on="source", index="variant", values="hands").fill_null(0), hide_index=True, width="stretch"
+)
+bars = (
     alt.Chart(counts.to_pandas())
     .mark_bar()
     .encode(
-        x=alt.X("variant:N", title=None),
-        y=alt.Y("hands:Q"),
-        color="source:N",
-        tooltip=["variant", "source", "hands"],
+        x=alt.X("variant:N", title="game", axis=alt.Axis(labelAngle=0)),
+        xOffset="source:N",
+        y=alt.Y("hands:Q", title="hands (log scale)", scale=alt.Scale(type="log")),
+        color=alt.Color("source:N", title="source"),
+        tooltip=["variant", "source", alt.Tooltip("hands:Q", format=",")],
     )
     .properties(title="Hands per game and source", height=260)
 )
-st.altair_chart(chart, width="stretch")
+chart.altair_chart(bars, width="stretch")
 st.subheader("Runs")
-st.dataframe(runs, hide_index=True, width="stretch")
-rejects = data.sql(path, "SELECT source_file, hand_index, error FROM rejects LIMIT 200")
-st.subheader(f"Rejected hands ({rejects.height:,} shown)")
-st.dataframe(rejects, hide_index=True, width="stretch")
+st.dataframe(widgets.for_display(runs), hide_index=True, width="stretch")
+reasons = data.sql(path, "SELECT reason, count(*) AS hands FROM rejects GROUP BY 1 ORDER BY 2 DESC, 1")
+if reasons.height:
+    st.subheader(f"Rejected hands: {reasons['hands'].sum():,}")
+    st.dataframe(reasons, hide_index=True, width="stretch")
+    rejects = data.sql(path, "SELECT source_file, hand_index + 1 AS hand, error FROM rejects "
+                             "ORDER BY source_file, hand LIMIT 200")  # fmt: skip
+    with st.expander(f"The first {rejects.height:,} rejected hands (hands numbered from 1, as the CLI does)"):
+        st.dataframe(rejects, hide_index=True, width="stretch")
