@@ -55,6 +55,45 @@ def compare(data: str, variant: str, run_a: str, run_b: str) -> dict[str, Any]:
     return compare_runs(data, variant, run_a, run_b, stats_of=lambda run: stats(data, variant, (run,)))
 
 
+PLAYER_TABLE = """
+SELECT run_id, variant, player, hands,
+       vpip / nullif(vpip_chances, 0) AS VPIP, pfr / nullif(pfr_chances, 0) AS PFR,
+       three_bet / nullif(three_bet_chances, 0) AS "3-bet", wtsd / nullif(saw_flop, 0) AS WTSD,
+       wsd / nullif(wtsd, 0) AS "W$SD", net, 100 * bb_won / hands AS "bb/100"
+FROM player_stats
+WHERE len($runs) = 0 OR list_contains($runs, run_id)
+ORDER BY run_id, hands DESC, player
+"""
+NET_OVER_HANDS = """
+WITH seat AS (
+    SELECT p.player, h.hand_index, p.net
+    FROM players_raw AS p JOIN hands_raw AS h USING (hand_id)
+    WHERE p.run_id = $run
+),
+running AS (
+    SELECT player, hand_index, sum(net) OVER (PARTITION BY player ORDER BY hand_index) AS net,
+           row_number() OVER (PARTITION BY player ORDER BY hand_index) AS k,
+           count(*) OVER (PARTITION BY player) AS n
+    FROM seat
+)
+SELECT player, hand_index + 1 AS hand, net FROM running
+WHERE k = 1 OR k = n OR k % greatest(1, n // $points) = 0
+ORDER BY player, hand
+"""
+
+
+@st.cache_data(show_spinner="Counting player statistics…", ttl=60)
+def player_table(data: str, runs: tuple[str, ...]) -> pl.DataFrame:
+    """One row per player and run: hands, VPIP, PFR, 3-bet, WTSD, W$SD, net, bb/100."""
+    return connection(data).cursor().sql(PLAYER_TABLE, params={"runs": list(runs)}).pl()
+
+
+@st.cache_data(show_spinner=False, ttl=60)
+def net_over_hands(data: str, run: str, points: int = 1_500) -> pl.DataFrame:
+    """Each player's cumulative net chips over one run's hands, thinned to about ``points`` per player."""
+    return connection(data).cursor().sql(NET_OVER_HANDS, params={"run": run, "points": points}).pl()
+
+
 def user_query(data: str, text: str, limit: int = 10_000) -> tuple[pl.DataFrame | None, int, str | None]:
     """Untrusted SQL from the console: its first ``limit`` rows, how many there are, or DuckDB's message."""
     try:

@@ -135,6 +135,27 @@ def test_select_star_of_hands_shows_rows_says_the_total_and_downloads_both_ways(
     assert any(e.label.startswith("hands") for e in test.expander)  # the view browser
 
 
+def test_players_one_row_per_player_and_run_and_a_thinned_net_chart(tmp_path):
+    warehouse = tmp_path
+    simulate(SimSpec("holdem", 9_000, players=3, seed=8, mode="betting", policies=("random",)),
+             str(warehouse), run_id="bet-long")  # fmt: skip
+    simulate(SimSpec("cry-me-a-river", 300, players=4, seed=8, mode="betting", policies=("random", "tag")),
+             str(warehouse), run_id="bet-short")  # fmt: skip
+    test = app(warehouse, "screens/players.py")
+    assert not test.exception
+    table = test.dataframe[0].value
+    assert list(table.columns[:4]) == ["run_id", "variant", "player", "hands"]
+    keys = set(zip(table["run_id"], table["variant"], table["player"], strict=True))
+    assert len(keys) == len(table) == 7  # one row per player, run and game
+    assert "vpip" not in table.columns and "VPIP" in table.columns  # no duplicate columns
+    assert app(warehouse, "screens/players.py").dataframe[0].value.equals(table)  # a stable order
+    net = data.net_over_hands(str(warehouse), "bet-long", 500)
+    assert net["player"].n_unique() == 3 and net.height <= 3 * 520  # thinned: about 500 points each
+    last = net.group_by("player").agg(pl.col("hand").max())["hand"].to_list()
+    assert last == [9_000] * 3  # every line runs to the run's last hand
+    assert net.group_by("player").agg(pl.col("net").last())["net"].sum() == 0  # chips conserved
+
+
 def test_the_replayer_shows_a_chosen_hand(warehouse):
     test = app(warehouse)
     test.query_params["hand"] = "s-scarney:0:7"

@@ -1,7 +1,6 @@
-"""Players: statistics of hands with betting, and net chips over hands."""
+"""Players: statistics of hands with betting, one row per player and run, and net chips over a run."""
 
 import altair as alt
-import polars as pl
 import streamlit as st
 
 from dashboards import data, widgets
@@ -9,34 +8,25 @@ from dashboards import data, widgets
 st.title("Players")
 path = data.data_path()
 runs = widgets.run_filter()
-table = data.sql(path, "SELECT * FROM player_stats")
-if runs:
-    table = table.filter(pl.col("run_id").is_in(runs))
+table = data.player_table(path, tuple(runs))
 if table.height == 0:
     st.info("No hands with betting yet: ingest hand histories, or `scooplab simulate --mode betting`.")
     st.stop()
-table = (
-    table.group_by("variant", "player")
-    .agg(pl.exclude("run_id").sum())
-    .with_columns(
-        (pl.col("vpip") / pl.col("hands")).alias("VPIP"),
-        (pl.col("pfr") / pl.col("hands")).alias("PFR"),
-        (pl.col("three_bet") / pl.col("three_bet_chances")).alias("3-bet"),
-        (pl.col("wtsd") / pl.col("saw_flop")).alias("WTSD"),
-        (pl.col("wsd") / pl.col("wtsd")).alias("W$SD"),
-        (100 * pl.col("bb_won") / pl.col("hands")).alias("bb/100"),
-    )
-    .sort("hands", descending=True)
-)
+st.caption("One row per player, run and game: one name in two runs or games is two rows. "
+           "VPIP and PFR count the hands with a choice in that round (docs/statistics.md).")  # fmt: skip
 st.dataframe(table, hide_index=True, width="stretch")
-top = table.head(12)["player"].to_list()
-names = ", ".join("'" + p.replace("'", "''") + "'" for p in top)
-net = data.sql(
-    path,
-    "SELECT p.player, h.hand_no, "
-    "sum(p.net) OVER (PARTITION BY p.player ORDER BY h.run_id, h.hand_no) AS net "
-    f"FROM players_raw p JOIN hands_raw h USING (hand_id) WHERE p.player IN ({names}) ORDER BY h.hand_no",
-)
+run = st.selectbox("Net chips over the hands of run", table["run_id"].unique(maintain_order=True).to_list())
+net = data.net_over_hands(path, run)
 if net.height:
-    chart = alt.Chart(net.to_pandas()).mark_line().encode(x="hand_no:Q", y="net:Q", color="player:N")
-    st.altair_chart(chart.properties(title="Net chips over hands", height=300), width="stretch")
+    chart = (
+        alt.Chart(net.to_pandas())
+        .mark_line()
+        .encode(
+            x=alt.X("hand:Q", title="hand of the run"),
+            y=alt.Y("net:Q", title="net chips, cumulative"),
+            color=alt.Color("player:N", title="player"),
+            tooltip=["player", alt.Tooltip("hand:Q", format=","), alt.Tooltip("net:Q", format=",")],
+        )
+        .properties(title=f"Net chips over the hands of {run}", height=320)
+    )
+    st.altair_chart(chart, width="stretch")
