@@ -140,7 +140,8 @@ def hand(data: str, hand_id: str) -> tuple[dict | None, pl.DataFrame, pl.DataFra
         return None, pl.DataFrame(), pl.DataFrame()
     players = cursor.sql("SELECT * FROM players WHERE hand_id = $id ORDER BY seat", params=params).pl()
     actions = cursor.sql(
-        "SELECT street, seat, action, amount, cards, board FROM actions WHERE hand_id = $id ORDER BY seq",
+        "SELECT street, seat, action, amount, cards, board, automatic FROM actions WHERE hand_id = $id "
+        "ORDER BY seq",
         params=params,
     ).pl()
     return hands.row(0, named=True), players, actions

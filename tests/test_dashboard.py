@@ -156,6 +156,18 @@ def test_players_one_row_per_player_and_run_and_a_thinned_net_chart(tmp_path):
     assert net.group_by("player").agg(pl.col("net").last())["net"].sum() == 0  # chips conserved
 
 
+def test_the_replayer_follows_its_filter_and_names_an_unknown_id(warehouse):
+    test = app(warehouse, "screens/replayer.py")
+    test.selectbox[0].set_value("replayed hand histories").run()
+    first = test.text_input[0].value
+    assert not test.exception and ":" not in first  # a replayed hand's id, in the box at once
+    assert " · phh · " in test.caption[0].value
+    test.selectbox[0].set_value("Cry Me A River: two boards killed").run()
+    assert test.text_input[0].value.startswith("s-cry-me-a-river:")  # the new filter's hand
+    test.text_input[0].input("nosuch:0:1").run()
+    assert "No hand 'nosuch:0:1'" in test.error[0].value
+
+
 def test_the_replayer_shows_a_chosen_hand(warehouse):
     test = app(warehouse)
     test.query_params["hand"] = "s-scarney:0:7"

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboards import data, widgets
+from dashboards import data, story, widgets
 
 st.title("Hand replayer")
 path = data.data_path()
@@ -24,58 +24,66 @@ FILTERS = {
     "replayed hand histories": "source = 'phh'",
 }
 choice = st.selectbox("Pick a random hand", list(FILTERS))
-hand_id = st.text_input("… or a hand id", value=st.query_params.get("hand", ""))
-if not hand_id or st.button("Another random hand"):
-    hand_id = data.random_hand(path, FILTERS[choice]) or ""
-if not hand_id:
-    st.warning("No hand matches this filter.")
-    st.stop()
+another = st.button("Another random hand")
+first_visit = "replayer-filter" not in st.session_state
+if first_visit or another or st.session_state["replayer-filter"] != choice:
+    # a new filter (or the button) draws a new hand and puts its id in the box; a link opens its hand
+    st.session_state["replayer-filter"] = choice
+    drawn = (st.query_params.get("hand") if first_visit else None) or data.random_hand(path, FILTERS[choice])
+    if drawn is None:
+        st.warning(f"No hand in this warehouse matches “{choice}”.")
+        st.stop()
+    st.session_state["replayer-id"] = drawn
+hand_id = st.text_input("… or a hand id", key="replayer-id").strip()
 st.query_params["hand"] = hand_id
 hand, players, actions = data.hand(path, hand_id)
 if hand is None:
-    st.error(f"No hand {hand_id!r} in this warehouse.")
+    st.error(f"No hand {hand_id!r} in this warehouse (ids are listed in the hands table: hand_id).")
     st.stop()
 skoejarth = hand["variant"] == "skoejarth"
 st.caption(
-    f"{data.GAMES[hand['variant']]} · {hand['source']} · run {hand['run_id']} · hand {hand['hand_no']} · "
-    f"pot {hand['pot']:,} · {hand['ending']}"
+    f"{data.GAMES[hand['variant']]} · {hand['source']} · run {hand['run_id']} · hand {hand['hand_no']:,} of "
+    f"the run (counting from 1; its id counts from 0) · pot {hand['pot']:,} · {hand['ending']}"
 )
 names = {"scarney": ["Top Board", "Bottom Board"], "cry-me-a-river": ["Top", "Middle", "Bottom"]}
 labels = names.get(hand["variant"], ["Board"])
-seats = {row["seat"]: row["player"] or f"p{row['seat'] + 1}" for row in players.iter_rows(named=True)}
+rows = list(players.iter_rows(named=True))
+seats = {row["seat"]: row["player"] or f"p{row['seat'] + 1}" for row in rows}
+st.markdown("Stacks: " + " · ".join(f"{seats[r['seat']]} {r['starting_stack']:,}" for r in rows))
 STREETS = {"skoejarth": [("fan", 0), ("trunk", 2), ("flower", 1), ("fruit", 1)]}
 streets = STREETS.get(hand["variant"], [("preflop", 0), ("flop", 3), ("turn", 1), ("river", 1)])
+told = {street.name: street for street in story.tell({r["seat"]: r["starting_stack"] for r in rows},
+                                                       actions.to_dicts())}  # fmt: skip
 dealt = 0
 for street, cards in streets:
-    st.markdown(f"#### {street.capitalize()}")
-    if cards:
-        for index, board in enumerate(hand["boards"] or []):
-            part = (board or "")[2 * dealt : 2 * (dealt + cards)]
-            if not part:
-                continue
+    boards = []
+    for index, board in enumerate(hand["boards"] or [] if cards else []):
+        part = (board or "")[2 * dealt : 2 * (dealt + cards)]
+        if part:
             killed = street == streets[-1][0] and index not in (hand["surviving_boards"] or [])
             style = "text-decoration: line-through; opacity: 0.45" if killed else ""
-            st.markdown(
-                f"{labels[index]}: <span style='{style}'>{widgets.cards_html(part, skoejarth)}</span>"
-                + (" — this board dies" if killed else ""),
-                unsafe_allow_html=True,
-            )
-        dealt += cards
-    moves = actions.filter(actions["street"] == street) if actions.height else actions
+            shown_cards = widgets.cards_html(part, skoejarth)
+            boards.append(f"{labels[index]}: <span style='{style}'>{shown_cards}</span>"
+                          + (" — this board dies" if killed else ""))  # fmt: skip
+    dealt += cards
+    moves = told[street].moves if street in told else []
+    if not boards and not moves:
+        continue  # nothing happened on this street (the hand ended before it, or nobody could bet)
+    pot = f" · pot {told[street].pot_before:,}" if street in told and told[street].pot_before else ""
+    st.markdown(f"#### {street.capitalize()}{pot}")
+    for line in boards:
+        st.markdown(line, unsafe_allow_html=True)
     lines = []
-    for move in moves.iter_rows(named=True):
-        if move["action"] == "deal":
-            continue
-        who = seats.get(move["seat"], "dealer") if move["seat"] is not None else "dealer"
-        amount = f" {move['amount']:,}" if move["amount"] is not None else ""
-        cards_shown = f" {widgets.cards_html(move['cards'], skoejarth)}" if move["cards"] else ""
-        face_up = " (face up)" if move["action"] == "discard" else ""
-        lines.append(f"{who} **{move['action']}**{amount}{cards_shown}{face_up}")
+    for move in moves:
+        cards_shown = f" {widgets.cards_html(move.cards, skoejarth)}" if move.cards else ""
+        face_up = " (face up)" if move.words.startswith("discards") else ""
+        all_in = " **all in**" if move.all_in else ""
+        lines.append(f"{seats.get(move.seat, 'dealer')} {move.words}{cards_shown}{face_up}{all_in}")
     if lines:
         st.markdown(" · ".join(lines), unsafe_allow_html=True)
-st.markdown("#### Showdown")
-for row in players.iter_rows(named=True):
-    who = row["player"] or f"p{row['seat'] + 1}"
+st.markdown("#### Showdown" if hand["showdown"] else "#### Result")
+for row in rows:
+    who = seats[row["seat"]]
     line = f"**{who}** {widgets.cards_html(row['hole_cards'] or '', skoejarth)}"
     if row["discarded_cards"]:
         line += f" · kept {widgets.cards_html(row['final_hole_cards'] or '', skoejarth)}"
@@ -91,5 +99,5 @@ for row in players.iter_rows(named=True):
         line += f" · {row['low_points']} points"
     if row["board_won"]:
         line += " · boards " + " / ".join(f"{c:,}" for c in row["board_won"])
-    line += f" · won **{row['won']:,}** (net {row['net']:+,})"
+    line += f" · won **{row['won']:,}** (net {row['net']:+,}) · stack {row['finishing_stack']:,}"
     st.markdown(line, unsafe_allow_html=True)
