@@ -138,7 +138,9 @@ def discordant_pairs(con, variant: str, run_a: str, run_b: str) -> dict[str, tup
 
 def _settings(run: dict[str, Any]) -> dict[str, Any]:
     details = json.loads(run.get("details") or "{}")
-    return run | {"structure": details.get("structure")}
+    return run | {
+        "structure": details.get("structure") or ("all-in" if run.get("mode") == "showdown" else None)
+    }
 
 
 def warnings_for(run_a: dict[str, Any], run_b: dict[str, Any]) -> list[str]:
@@ -149,6 +151,8 @@ def warnings_for(run_a: dict[str, Any], run_b: dict[str, Any]) -> list[str]:
     a, b = _settings(run_a), _settings(run_b)
     for key, what in (("kind", "kinds"), ("mode", "modes"), ("players", "table sizes"),
                       ("structure", "betting structures"), ("stake", "stakes")):  # fmt: skip
+        if key == "structure" and a.get("mode") != b.get("mode"):
+            continue  # said already: showdown mode is all in
         if a.get(key) != b.get(key):
             out.append(f"the runs differ in more than a rule option: {what} {a.get(key)} and {b.get(key)}")
     return out
@@ -165,6 +169,15 @@ def same_deals(run_a: dict[str, Any], run_b: dict[str, Any]) -> bool:
         and run_a.get("mode") == "showdown"
         and all(run_a.get(key) == run_b.get(key) for key in DEAL_SETTINGS)
     )
+
+
+def paired_runs(runs: list[dict[str, Any]]) -> tuple[str, str] | None:
+    """The first two runs (runs-table rows, newest first) that dealt the same cards, if any."""
+    for i, a in enumerate(runs):
+        for b in runs[i + 1 :]:
+            if same_deals(a, b):
+                return b["run_id"], a["run_id"]
+    return None
 
 
 def compare_runs(data: str | Path, variant: str, run_a: str, run_b: str,

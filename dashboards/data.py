@@ -14,7 +14,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from analytics.compare import compare_runs
+from analytics.compare import compare_runs, paired_runs
 from analytics.db import QueryError, connect, run_query_page
 from analytics.stats import game_stats
 
@@ -92,6 +92,13 @@ def player_table(data: str, runs: tuple[str, ...]) -> pl.DataFrame:
 def net_over_hands(data: str, run: str, points: int = 1_500) -> pl.DataFrame:
     """Each player's cumulative net chips over one run's hands, thinned to about ``points`` per player."""
     return connection(data).cursor().sql(NET_OVER_HANDS, params={"run": run, "points": points}).pl()
+
+
+@st.cache_data(show_spinner=False, ttl=60)
+def deal_pair(data: str, variant: str) -> tuple[str, str] | None:
+    """Two runs of a game that dealt the same cards (the natural pair to compare), if any."""
+    frame = sql(data, "SELECT * FROM runs ORDER BY created_at DESC")
+    return paired_runs(frame.filter(pl.col("variant") == variant).to_dicts())
 
 
 def user_query(data: str, text: str, limit: int = 10_000) -> tuple[pl.DataFrame | None, int, str | None]:

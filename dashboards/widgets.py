@@ -132,23 +132,33 @@ def rate_chart(rows: list[dict[str, Any]], key: str, title: str, sort: list[str]
             "n": [r["n"] for r in rows],
         }
     )
-    x = alt.X(f"{key}:N", sort=sort or [str(r[key]) for r in rows], title=key.replace("_", " "),
-              axis=alt.Axis(labelAngle=0, labelLimit=120, labelOverlap=False))  # fmt: skip
+    order = sort or [str(r[key]) for r in rows]
+    names = not all(str(r[key]).isdigit() for r in rows)  # names: bars across, labels never cut
+    label = key.replace("_", " ")
+    if names:
+        place, measure, channel = "y", "x", alt.X
+        axis = alt.Axis(labelLimit=200, labelOverlap=False)
+        category = alt.Y(f"{key}:N", sort=order, title=label, axis=axis)
+    else:  # numbers along the bottom, horizontal, thinned where they would overlap
+        place, measure, channel = "x", "y", alt.Y
+        category = alt.X(f"{key}:N", sort=order, title=label, axis=alt.Axis(labelAngle=0, labelOverlap=True))
     tooltip = [key, alt.Tooltip("rate:Q", format=".4%"), alt.Tooltip("low:Q", title="95% low", format=".4%"),
                alt.Tooltip("high:Q", title="95% high", format=".4%"), "count", "n"]  # fmt: skip
     has_exact = frame["exact"].is_not_null().any()
     if has_exact:
         tooltip.append(alt.Tooltip("exact:Q", format=".4%"))
     base = alt.Chart(frame.to_pandas())
+    rate = channel("rate:Q", title="rate", axis=alt.Axis(format="%"))
     layers = [
-        base.mark_bar(opacity=0.8).encode(x=x, y=alt.Y("rate:Q", title="rate", axis=alt.Axis(format="%")),
-                                          tooltip=tooltip),
-        base.mark_rule(color="black").encode(x=x, y="low:Q", y2="high:Q"),
-    ]  # fmt: skip
+        base.mark_bar(opacity=0.8).encode(**{place: category, measure: rate}, tooltip=tooltip),
+        base.mark_rule(color="black").encode(**{place: category, measure: "low:Q", f"{measure}2": "high:Q"}),
+    ]
     if has_exact:
-        layers.append(base.mark_tick(color="#d62728", thickness=3, size=18).encode(x=x, y="exact:Q"))
+        ticks = base.mark_tick(color="#d62728", thickness=3, size=14)
+        layers.append(ticks.encode(**{place: category, measure: "exact:Q"}))
         title = f"{title} (red: exact)"
-    st.altair_chart(alt.layer(*layers).properties(title=title, height=260), width="stretch")
+    height = 22 * len(rows) + 50 if names else 260
+    st.altair_chart(alt.layer(*layers).properties(title=title, height=height), width="stretch")
 
 
 def cards_html(text: str, skoejarth: bool = False) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from math import comb
 
 import pytest
@@ -20,9 +21,10 @@ runner = CliRunner()
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     root = str(tmp_path_factory.mktemp("cmp"))
-    simulate(SimSpec("scarney", 20_000, players=5, seed=9), root, run_id="plain")
-    simulate(SimSpec("scarney", 20_000, players=5, seed=9, options={"must_use_hole_card": True}), root,
-             run_id="must-use")  # fmt: skip
+    # several shards: hand i of shard s pairs with hand i of shard s (hand_index restarts each shard)
+    plain = SimSpec("scarney", 20_000, players=5, seed=9, shard_size=5_000)
+    simulate(plain, root, run_id="plain")
+    simulate(SimSpec(**(asdict(plain) | {"options": {"must_use_hole_card": True}})), root, run_id="must-use")
     simulate(SimSpec("scarney", 20_000, players=5, seed=10, options={"must_use_hole_card": True}), root,
              run_id="other-seed")  # fmt: skip
     simulate(SimSpec("scarney", 5_000, players=4, seed=9), root, run_id="four")
@@ -49,10 +51,10 @@ def test_benjamini_hochberg_adjusts_in_rank_order_and_stays_monotone():
 
 def test_runs_of_one_seed_deal_the_same_cards(runs):
     con = connect(runs, ["scarney"])
-    rows = con.sql("SELECT run_id, hand_index, seat_hole FROM hands_raw "
+    rows = con.sql("SELECT run_id, substr(hand_id, length(run_id) + 2), seat_hole FROM hands_raw "
                    "WHERE run_id IN ('plain', 'must-use') AND hand_index < 50").fetchall()  # fmt: skip
-    by_run = {run: {i: hole for r, i, hole in rows if r == run} for run in ("plain", "must-use")}
-    assert by_run["plain"] == by_run["must-use"] and len(by_run["plain"]) == 50
+    by_run = {run: {deal: hole for r, deal, hole in rows if r == run} for run in ("plain", "must-use")}
+    assert by_run["plain"] == by_run["must-use"] and len(by_run["plain"]) == 4 * 50  # 4 shards
 
 
 def test_same_seed_runs_are_compared_hand_by_hand_and_find_more(runs):
@@ -67,8 +69,10 @@ def test_same_seed_runs_are_compared_hand_by_hand_and_find_more(runs):
         r["significant"] for r in independent if rows[r["statistic"]]["test"].startswith("McNemar")
     )
     # discordant pairs are consistent with the two rates: (only B - only A) / n is the difference
-    scoop = rows["scoop_rate"]
-    assert (scoop["only_b"] - scoop["only_a"]) / scoop["n_a"] == pytest.approx(scoop["difference"])
+    for name in ("scoop_rate", "categories_showdown[category=flush]", "split_rate"):
+        row = rows[name]  # the discordant pairs account for the difference of the two rates exactly
+        assert (row["only_b"] - row["only_a"]) / row["n_a"] == pytest.approx(row["difference"])
+        assert row["only_a"] + row["only_b"] <= (row["rate_a"] + row["rate_b"]) * row["n_a"] + 1e-6
     assert all(r["significant"] == (r["p_adjusted"] < 0.05) and r["p_adjusted"] >= r["p_value"]
                for r in result["rows"])  # fmt: skip
 

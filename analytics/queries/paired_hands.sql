@@ -1,12 +1,11 @@
--- paired_hands: two runs that dealt the same cards (same seed, same shard size: hand i of one is
--- hand i of the other), hand by hand. For each hand-level outcome, the pairs where only run A
+-- paired_hands: two runs that dealt the same cards (same seed, same shard size: hand i of shard s
+-- of one is hand i of shard s of the other; "deal" is the id's "s:i" part), hand by hand. For each hand-level outcome, the pairs where only run A
 -- had it and where only run B had it: what a McNemar test needs. Rates over showdowns count
 -- the pairs where both runs reached the showdown. $variant, $run_a, $run_b.
 WITH outcomes AS (
-    SELECT o.run_id, h.hand_index, o.showdown, o.scoop, o.split, o.category_tie, o.triple_scoop,
+    SELECT o.run_id, substr(o.hand_id, length(o.run_id) + 2) AS deal, o.showdown, o.scoop, o.split, o.category_tie, o.triple_scoop,
            o.high_low_same, o.surviving
     FROM hand_outcomes AS o
-    JOIN hands_raw AS h USING (hand_id)
     WHERE o.variant = $variant AND o.run_id IN ($run_a, $run_b)
 ),
 pairs AS (
@@ -17,7 +16,7 @@ pairs AS (
            a.high_low_same AS same_a, b.high_low_same AS same_b,
            a.surviving AS surviving_a, b.surviving AS surviving_b
     FROM (SELECT * FROM outcomes WHERE run_id = $run_a) AS a
-    JOIN (SELECT * FROM outcomes WHERE run_id = $run_b) AS b USING (hand_index)
+    JOIN (SELECT * FROM outcomes WHERE run_id = $run_b) AS b USING (deal)
 )
 SELECT
     count(*) AS hands,

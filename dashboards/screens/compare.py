@@ -17,9 +17,11 @@ if len(options) < 2:
     st.info("Two runs of this game are needed: simulate it again with another option, e.g. "
             "`scooplab simulate --variant skoejarth --rule tiebreak=kickers`.")  # fmt: skip
     st.stop()
+pair = data.deal_pair(path, variant)  # by default two runs that dealt the same cards
+first, second = (options.index(pair[0]), options.index(pair[1])) if pair else (0, 1)
 left, right = st.columns(2)
-run_a = left.selectbox("Run A", options, index=0)
-run_b = right.selectbox("Run B", options, index=1)
+run_a = left.selectbox("Run A", options, index=first)
+run_b = right.selectbox("Run B", options, index=second)
 result = data.compare(path, variant, run_a, run_b)
 for warning in result["warnings"]:
     st.warning(warning)
@@ -34,4 +36,13 @@ rows = pl.DataFrame(result["rows"])
 only = st.toggle("Only significant differences", value=True)
 if only and rows.height:
     rows = rows.filter(pl.col("significant"))
-st.dataframe(rows, hide_index=True, width="stretch")
+if rows.height:
+    rates = ["rate_a", "rate_b", "difference"]
+    rows = rows.with_columns(
+        [pl.col(c).map_elements(lambda v: f"{100 * v:.4f}%", return_dtype=pl.String) for c in rates]
+        + [
+            pl.col(c).map_elements(lambda v: f"{v:.3g}", return_dtype=pl.String)
+            for c in ("p_value", "p_adjusted")
+        ]
+    )
+st.dataframe(widgets.for_display(rows), hide_index=True, width="stretch")
