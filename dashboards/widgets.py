@@ -73,8 +73,11 @@ def population_choice(path: str, variant: str, runs: list[str], stats: dict[str,
 
 
 def for_display(frame: pl.DataFrame) -> pl.DataFrame:
-    """A frame for a table on screen: empty cells, not "None"."""
-    return frame.with_columns(pl.all().cast(pl.String).fill_null(""))
+    """A frame for a table on screen: whole numbers with thousands separators, empty cells, not "None"."""
+    whole = [name for name, kind in frame.schema.items() if kind.is_integer()]
+    return frame.with_columns(
+        [pl.col(name).map_elements(lambda v: f"{v:,}", return_dtype=pl.String) for name in whole]
+    ).with_columns(pl.all().cast(pl.String).fill_null(""))
 
 
 def no_data() -> None:

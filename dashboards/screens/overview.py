@@ -17,7 +17,9 @@ runs = data.runs(path)
 right.metric("Runs", f"{runs['run_id'].n_unique():,}", help=f"latest: {runs['created_at'].max()}")
 table, chart = st.columns([1, 2])
 table.dataframe(
-    counts.pivot(on="source", index="variant", values="hands").fill_null(0), hide_index=True, width="stretch"
+    widgets.for_display(counts.pivot(on="source", index="variant", values="hands").fill_null(0)),
+    hide_index=True,
+    width="stretch",
 )
 bars = (
     alt.Chart(counts.to_pandas())
@@ -25,7 +27,7 @@ bars = (
     .encode(
         x=alt.X("variant:N", title="game", axis=alt.Axis(labelAngle=0)),
         xOffset="source:N",
-        y=alt.Y("hands:Q", title="hands (log scale)", scale=alt.Scale(type="log")),
+        y=alt.Y("hands:Q", title="hands (log scale)", scale=alt.Scale(type="symlog")),
         color=alt.Color("source:N", title="source"),
         tooltip=["variant", "source", alt.Tooltip("hands:Q", format=",")],
     )
