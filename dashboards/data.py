@@ -154,6 +154,23 @@ def hand(data: str, hand_id: str) -> tuple[dict | None, pl.DataFrame, pl.DataFra
     return hands.row(0, named=True), players, actions
 
 
+# the replayer's random-hand filters: conditions on hands_raw (the wide showdown-mode columns too)
+REPLAYER_FILTERS = {
+    "any hand": "true",
+    "Scarney: everyone left died at once": "variant = 'scarney' AND ending = 'everyone_dead'",
+    "Scarney: a dead player": "variant = 'scarney' AND (regexp_matches(seat_discards, '^(.{6})*[1-3]{6}') "
+    "OR hand_id IN (SELECT hand_id FROM players_raw WHERE dead))",
+    "Cry Me A River: two boards killed": "variant = 'cry-me-a-river' "
+    "AND (surviving_mask IN (1, 2, 4) OR len(surviving_boards) = 1)",
+    "Cry Me A River: a triple scoop": "variant = 'cry-me-a-river' AND (hand_id IN "
+    "(SELECT hand_id FROM players_raw WHERE triple_scoop) "
+    "OR (seat_winners & 1023 = (seat_winners >> 10) & 1023 "
+    "AND seat_winners & 1023 = (seat_winners >> 20) & 1023 AND bit_count(seat_winners & 1023) = 1))",
+    "a split pot (replayed or betting hands)": "split",
+    "replayed hand histories": "source = 'phh'",
+}
+
+
 def random_hand(data: str, condition: str) -> str | None:
     """A random hand id among (at most the first 200,000) hands matching a condition on hands_raw."""
     found = (

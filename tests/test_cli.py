@@ -154,6 +154,21 @@ def test_stats_of_an_unknown_run_and_a_zero_stake_name_the_problem(tmp_path):
     assert result.exit_code == 2 and "--stake must be positive" in result.output
 
 
+def test_stats_brief_shows_only_game_wide_rates_and_a_first_run_says_it_compiles(tmp_path, capsys):
+    from ingest.simulation import SimSpec, simulate
+    from scooplab.cli import compiling_notice
+
+    simulate(SimSpec("holdem", 2_000, players=3, seed=1), str(tmp_path), run_id="h")
+    result = invoke("stats", "--variant", "holdem", "--brief", "--data", str(tmp_path))
+    assert (
+        result.exit_code == 0 and "scoop_rate" in result.output and "categories_showdown" not in result.output
+    )
+    compiling_notice("no_such_kernel_module")
+    assert "compiling the kernels (first run only" in capsys.readouterr().err
+    compiling_notice("sim_kernels")  # compiled by the simulation above: nothing said
+    assert capsys.readouterr().err == ""
+
+
 def test_a_wide_query_result_is_shown_one_row_at_a_time(tmp_path):
     result = invoke("query", "SELECT 1 AS " + ", 2 AS ".join(f"column_number_{i}" for i in range(12)),
                     "--data", str(tmp_path))  # fmt: skip

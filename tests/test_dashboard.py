@@ -168,6 +168,45 @@ def test_the_replayer_follows_its_filter_and_names_an_unknown_id(warehouse):
     assert "No hand 'nosuch:0:1'" in test.error[0].value
 
 
+def test_the_everyone_dead_filter_finds_such_a_hand(tmp_path):
+    from ingest.phh import write_hand
+    from tests.test_rulings import scarney  # the ruling's hand: both players left die on the river
+
+    fields = scarney([100, 100, 100], [
+        "d dh p1 2c2d3c5c6c6d", "d dh p2 2h3d4c4d5d6h", "d dh p3 AcAdKcKdQcQd", "p3 cbr 6", "p1 cc", "p2 cc",
+        "d db 9c9dTh/2s3h4h", "p1 sd 2c2d3c", "p2 sd 2h3d4c4d", "p1 cbr 10", "p2 cc", "p3 f",
+        "d db Jh/5h", "p1 sd 5c", "p2 sd 5d", "p1 cc", "p2 cc", "d db 8s/6s", "p1 sd 6c6d", "p2 sd 6h",
+    ])  # fmt: skip
+    (tmp_path / "dead.phh").write_text(write_hand(fields))
+    ingest([tmp_path / "dead.phh"], Warehouse(tmp_path / "wh"), run_id="dead")
+    everyone_dead = data.REPLAYER_FILTERS["Scarney: everyone left died at once"]
+    assert data.random_hand(str(tmp_path / "wh"), everyone_dead) is not None
+    test = app(tmp_path / "wh", "screens/replayer.py")
+    test.selectbox[0].set_value("Scarney: everyone left died at once").run()
+    assert not test.exception and "everyone_dead" in test.caption[0].value
+
+
+def test_overview_counts_rejects_by_reason_and_numbers_hands_from_one(warehouse, tmp_path):
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    for i in range(3):
+        (bad / f"{i}.phh").write_text(f'variant = "X{i}"\nstarting_stacks = [1, 1]\nactions = []\n')
+    ingest([bad, FIXTURES / "examples"], Warehouse(tmp_path / "wh"), run_id="bad")
+    test = app(tmp_path / "wh", "screens/overview.py")
+    assert not test.exception
+    reasons = test.dataframe[-2].value
+    assert reasons["hands"].tolist() == [3] and "'…'" in reasons["reason"][0]  # three variants, one reason
+    rejects = test.dataframe[-1].value
+    assert rejects["hand"].tolist() == [1, 1, 1]
+    assert "None" not in test.dataframe[1].value.to_string()  # the runs table: empty cells
+
+
+def test_cry_me_a_river_shows_each_rate_once(warehouse):
+    test = app(warehouse, "screens/cry_me_a_river.py")
+    labels = [m.label for m in test.metric]
+    assert len(labels) == len(set(labels)) and "Scoop rate" in labels
+
+
 def test_the_replayer_shows_a_chosen_hand(warehouse):
     test = app(warehouse)
     test.query_params["hand"] = "s-scarney:0:7"

@@ -9,27 +9,14 @@ path = data.data_path()
 if data.empty(path):
     widgets.no_data()
     st.stop()
-FILTERS = {
-    "any hand": "true",
-    "Scarney: everyone left died at once": "variant = 'scarney' AND ending = 'everyone_dead'",
-    "Scarney: a dead player": "variant = 'scarney' AND (regexp_matches(seat_discards, '^(.{6})*[1-3]{6}') "
-    "OR hand_id IN (SELECT hand_id FROM players_raw WHERE dead))",
-    "Cry Me A River: two boards killed": "variant = 'cry-me-a-river' "
-    "AND (surviving_mask IN (1, 2, 4) OR len(surviving_boards) = 1)",
-    "Cry Me A River: a triple scoop": "variant = 'cry-me-a-river' AND (hand_id IN "
-    "(SELECT hand_id FROM players_raw WHERE triple_scoop) "
-    "OR (seat_winners & 1023 = (seat_winners >> 10) & 1023 "
-    "AND seat_winners & 1023 = (seat_winners >> 20) & 1023 AND bit_count(seat_winners & 1023) = 1))",
-    "a split pot (replayed or betting hands)": "split",
-    "replayed hand histories": "source = 'phh'",
-}
-choice = st.selectbox("Pick a random hand", list(FILTERS))
+choice = st.selectbox("Pick a random hand", list(data.REPLAYER_FILTERS))
 another = st.button("Another random hand")
 first_visit = "replayer-filter" not in st.session_state
 if first_visit or another or st.session_state["replayer-filter"] != choice:
     # a new filter (or the button) draws a new hand and puts its id in the box; a link opens its hand
     st.session_state["replayer-filter"] = choice
-    drawn = (st.query_params.get("hand") if first_visit else None) or data.random_hand(path, FILTERS[choice])
+    linked = st.query_params.get("hand") if first_visit else None
+    drawn = linked or data.random_hand(path, data.REPLAYER_FILTERS[choice])
     if drawn is None:
         st.warning(f"No hand in this warehouse matches “{choice}”.")
         st.stop()
