@@ -30,7 +30,8 @@ if hand is None:
 skoejarth = hand["variant"] == "skoejarth"
 st.caption(
     f"{data.GAMES[hand['variant']]} · {hand['source']} · run {hand['run_id']} · hand {hand['hand_no']:,} of "
-    f"the run (counting from 1; its id counts from 0) · pot {hand['pot']:,} · {hand['ending']}"
+    f"the run (counting from 1; a simulated hand's id is run:shard:index, counting from 0) · "
+    f"pot {hand['pot']:,} · {hand['ending']}"
 )
 names = {"scarney": ["Top Board", "Bottom Board"], "cry-me-a-river": ["Top", "Middle", "Bottom"]}
 labels = names.get(hand["variant"], ["Board"])
