@@ -27,20 +27,22 @@ from engine.evaluate import HIGH_CATEGORIES, SKOEJARTH_CATEGORIES
 
 QUERIES = Path(__file__).parent / "queries"
 ALPHA = 0.05
-# hand-level rates: (statistic in game_stats, column prefix in paired_hands.sql, over showdowns)
+# hand-level rates: (statistic in game_stats, column prefix in paired_hands.sql, is the complement)
 PAIRED_HAND_RATES = (
     ("showdown_rate", "showdown", False),
-    ("scoop_rate", "scoop", True),
-    ("split_rate", "split", True),
-    ("category_tie_rate", "category_tie", True),
-    ("triple_scoop_rate", "triple_scoop", True),
-    ("high_low_same_player_rate", "high_low_same", True),
-    ("high_low_different_players_rate", "high_low_same", True),  # its complement: the same pairs
-    ("surviving_boards.one", "one_board", True),
+    ("scoop_rate", "scoop", False),
+    ("split_rate", "split", False),
+    ("category_tie_rate", "category_tie", False),
+    ("triple_scoop_rate", "triple_scoop", False),
+    ("high_low_same_player_rate", "high_low_same", False),
+    ("high_low_different_players_rate", "high_low_same", True),  # the same pairs, the other way
+    ("surviving_boards.one", "one_board", False),
     ("surviving_boards.two", "one_board", True),  # one board or two: the complement
 )
-# what must match for two runs to deal the same cards
-DEAL_SETTINGS = ("kind", "seed", "shard_size", "players", "mode")  # showdown mode: one PCG64 per shard
+# what must match for two runs to deal the same cards (showdown mode: one PCG64 per shard), before
+# the dealt cards themselves are compared (an option may change how many random numbers a hand uses)
+DEAL_SETTINGS = ("kind", "seed", "shard_size", "players", "mode", "hands")
+DEALS_CHECKED = 200  # hands of each shard whose hole cards must be equal in both runs
 
 
 def normal_p(z: float) -> float:
@@ -120,13 +122,25 @@ def _paired_query(con, name: str, variant: str, run_a: str, run_b: str) -> list[
     return [dict(zip(relation.columns, row, strict=True)) for row in relation.fetchall()]
 
 
+def _dealt_alike(con, run_a: str, run_b: str) -> bool:
+    """Whether the first hands of every shard got the same hole cards in both runs."""
+    different = con.sql(
+        "SELECT count(*) FROM (SELECT hand_id, run_id, seat_hole FROM hands_raw WHERE hand_index < $k) AS a "
+        "JOIN (SELECT hand_id, run_id, seat_hole FROM hands_raw WHERE hand_index < $k) AS b "
+        "ON substr(a.hand_id, length(a.run_id) + 2) = substr(b.hand_id, length(b.run_id) + 2) "
+        "WHERE a.run_id = $a AND b.run_id = $b AND a.seat_hole IS DISTINCT FROM b.seat_hole",
+        params={"k": DEALS_CHECKED, "a": run_a, "b": run_b},
+    ).fetchall()[0][0]
+    return different == 0
+
+
 def discordant_pairs(con, variant: str, run_a: str, run_b: str) -> dict[str, tuple[int, int]]:
     """Paired counts (only in A, only in B) of every statistic that can be tested hand by hand."""
     hands = _paired_query(con, "paired_hands", variant, run_a, run_b)[0]
     out: dict[str, tuple[int, int]] = {}
-    for statistic, column, _ in PAIRED_HAND_RATES:
-        if f"{column}_a" in hands:
-            out[statistic] = (int(hands[f"{column}_a"] or 0), int(hands[f"{column}_b"] or 0))
+    for statistic, column, complement in PAIRED_HAND_RATES:
+        only_a, only_b = int(hands[f"{column}_a"] or 0), int(hands[f"{column}_b"] or 0)
+        out[statistic] = (only_b, only_a) if complement else (only_a, only_b)
     names = SKOEJARTH_CATEGORIES if variant == "skoejarth" else HIGH_CATEGORIES
     seats = _paired_query(con, "paired_categories", variant, run_a, run_b)
     for index, name in enumerate(names):
@@ -197,12 +211,17 @@ def compare_runs(data: str | Path, variant: str, run_a: str, run_b: str,
             raise ValueError(f"no {variant} run {run_id!r} in {data}")
     paired = same_deals(runs[run_a], runs[run_b])
     discordant = None
+    warnings = warnings_for(runs[run_a], runs[run_b])
     if paired:  # read the two runs' files only
         con = connect(data, [variant], only_paths=[f"/run={run_a}/", f"/run={run_b}/"])
-        discordant = discordant_pairs(con, variant, run_a, run_b)
+        paired = _dealt_alike(con, run_a, run_b)
+        if paired:
+            discordant = discordant_pairs(con, variant, run_a, run_b)
+        else:
+            warnings.append("the runs share a seed but not their cards (a rule option changes how they "
+                            "are drawn): compared as independent samples")  # fmt: skip
     stats_of = stats_of or (lambda run: game_stats(data, variant, [run]))
     a, b = stats_of(run_a), stats_of(run_b)
-    warnings = warnings_for(runs[run_a], runs[run_b])
     if a["population"]["label"] != b["population"]["label"] and run_a != run_b:
         warnings.append(f"the runs' hands are of different populations: {a['population']['label']} "
                         f"and {b['population']['label']}")  # fmt: skip

@@ -9,6 +9,7 @@ import json
 import os
 import random
 import re
+import tomllib
 from typing import Any
 
 import polars as pl
@@ -65,18 +66,20 @@ WHERE len($runs) = 0 OR list_contains($runs, run_id)
 ORDER BY run_id, hands DESC, player
 """
 NET_OVER_HANDS = """
-WITH seat AS (
-    SELECT p.player, h.hand_index, p.net
-    FROM players_raw AS p JOIN hands_raw AS h USING (hand_id)
-    WHERE p.run_id = $run
+WITH played AS (  -- the run's hands in reading order: file by file (replayed), then position
+    SELECT hand_id, row_number() OVER (ORDER BY source_file NULLS FIRST, hand_index, hand_id) AS hand
+    FROM hands_raw WHERE run_id = $run
+),
+seat AS (
+    SELECT p.player, h.hand, p.net FROM players_raw AS p JOIN played AS h USING (hand_id)
 ),
 running AS (
-    SELECT player, hand_index, sum(net) OVER (PARTITION BY player ORDER BY hand_index) AS net,
-           row_number() OVER (PARTITION BY player ORDER BY hand_index) AS k,
+    SELECT player, hand, sum(net) OVER (PARTITION BY player ORDER BY hand) AS net,
+           row_number() OVER (PARTITION BY player ORDER BY hand) AS k,
            count(*) OVER (PARTITION BY player) AS n
     FROM seat
 )
-SELECT player, hand_index + 1 AS hand, net FROM running
+SELECT player, hand, net FROM running
 WHERE k = 1 OR k = n OR k % greatest(1, n // $points) = 0
 ORDER BY player, hand
 """
@@ -169,6 +172,17 @@ REPLAYER_FILTERS = {
     "a split pot (replayed or betting hands)": "split",
     "replayed hand histories": "source = 'phh'",
 }
+
+
+def antes_of(hand: dict[str, Any]) -> dict[int, int]:
+    """Each seat's ante, from the hand's PHH text (heads-up reversed, as the rules read it); {} if none."""
+    try:
+        antes = tomllib.loads(hand.get("phh") or "").get("antes") or []
+    except (tomllib.TOMLDecodeError, AttributeError):
+        return {}
+    if not isinstance(antes, list) or not all(isinstance(a, int) for a in antes):
+        return {}
+    return dict(enumerate(reversed(antes) if len(antes) == 2 else antes))
 
 
 def random_hand(data: str, condition: str) -> str | None:

@@ -55,9 +55,23 @@ def _refund(bets: dict[int, int], stacks: dict[int, int]) -> int:
     return back
 
 
-def tell(starting: dict[int, int], actions: list[dict[str, Any]]) -> list[Street]:
-    """The streets of a hand, in order, with what each seat did (deals are left out)."""
+def tell(starting: dict[int, int], actions: list[dict[str, Any]], antes: dict[int, int] | None = None
+         ) -> list[Street]:  # fmt: skip
+    """The streets of a hand, in order, with what each seat did (deals are left out).
+
+    ``antes`` (per seat): a seat's first posts up to its ante are dead money, in the pot but not
+    in the street's bets, so a raise to X adds X less the blind alone.
+
+    >>> moves = [{"street": "preflop", "seat": s, "action": "post", "amount": a, "automatic": True}
+    ...          for s, a in ((0, 5), (1, 5), (0, 1), (1, 2))]
+    >>> moves += [{"street": "preflop", "seat": 0, "action": "raise", "amount": 10, "automatic": False},
+    ...           {"street": "preflop", "seat": 1, "action": "call", "amount": 8, "automatic": False}]
+    >>> street = tell({0: 15, 1: 100}, moves, antes={0: 5, 1: 5})[0]
+    >>> street.pot_after, street.moves[-2].all_in
+    (30, True)
+    """
     stacks = dict(starting)
+    ante_due = dict(antes or {})
     streets: list[Street] = []
     bets: dict[int, int] = {}
     pot = 0
@@ -71,13 +85,16 @@ def tell(starting: dict[int, int], actions: list[dict[str, Any]]) -> list[Street
         kind, seat, amount = action["action"], action["seat"], action["amount"]
         if kind == "deal" or seat is None:
             continue
-        put = 0
+        put = dead = 0
         if kind in ("post", "call"):
             put = amount or 0
+            if kind == "post":
+                dead = min(put, ante_due.get(seat, 0))
+                ante_due[seat] = ante_due.get(seat, 0) - dead
         elif kind in ("bet", "raise"):
             put = amount - bets.get(seat, 0)
         stacks[seat] -= put
-        bets[seat] = bets.get(seat, 0) + put
+        bets[seat] = bets.get(seat, 0) + put - dead
         pot += put
         words = VERBS.get(kind, kind) + (f" {amount:,}" if amount is not None and put else "")
         if kind == "fold" and action.get("automatic"):

@@ -112,15 +112,17 @@ def join_unclaimed(amounts, eligible, count) -> int:
 def claimants(eligible, contender, muck_order, among) -> int:
     """``engine.pots.claimants`` into ``among``: who may win a pot; returns how many contend."""
     live = 0
+    unmucked = 0
     last = -1
     for s in range(eligible.shape[0]):
         among[s] = eligible[s] and contender[s]
         live += among[s]
-        if eligible[s] and muck_order[s] > 0 and (last < 0 or muck_order[s] > muck_order[last]):
+        unmucked += eligible[s] and muck_order[s] == 0
+        if eligible[s] and (last < 0 or muck_order[s] > muck_order[last]):
             last = s
     if live == 0:
         for s in range(eligible.shape[0]):
-            among[s] = s == last if last >= 0 else eligible[s]
+            among[s] = eligible[s] and muck_order[s] == 0 if unmucked else s == last
     return live
 
 

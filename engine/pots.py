@@ -99,20 +99,25 @@ def join_unclaimed(pots: list[Pot]) -> list[Pot]:
 def claimants(pots: list[Pot], contenders: set[int] | frozenset[int], muck_order: list[int]) -> list[Pot]:
     """Each pot with the seats that may win it at the showdown (RULINGS, "All variants").
 
-    Its eligible seats that still contend (showed a live hand); if every one of them mucked,
-    the last to muck keeps the claim alone; if none can win for another reason (a voided
-    hand), every eligible seat shares it. ``muck_order[s]`` is 0, or k for the k-th muck.
+    Its eligible seats that still contend (showed a live hand); if none does, those that did
+    not muck share it (hands that cannot win for another reason: voided ones), since a player
+    who mucks gives up every pot; if every one of them mucked, the last to muck keeps the
+    claim alone. ``muck_order[s]`` is 0, or k for the k-th muck.
 
     >>> pots = [Pot(150, (0, 1, 2)), Pot(200, (1, 2))]
     >>> claimants(pots, {0}, [0, 2, 1])
     [Pot(amount=150, eligible=(0,)), Pot(amount=200, eligible=(1,))]
+    >>> claimants([Pot(4, (0, 1))], set(), [1, 0])  # both voided, seat 0 mucked: seat 1's
+    [Pot(amount=4, eligible=(1,))]
     """
     out = []
     for pot in pots:
         live = tuple(s for s in pot.eligible if s in contenders)
-        if not live:
-            mucked = [s for s in pot.eligible if muck_order[s] > 0]
-            live = (max(mucked, key=lambda s: muck_order[s]),) if mucked else pot.eligible
+        unmucked = tuple(s for s in pot.eligible if muck_order[s] == 0)
+        if not live and unmucked:
+            live = unmucked
+        elif not live:
+            live = (max(pot.eligible, key=lambda s: muck_order[s]),)
         out.append(Pot(pot.amount, live))
     return out
 

@@ -520,7 +520,7 @@ class HandState:
         self._record(seat, word, amount=to)
         others = {s for s in self.live_seats if s != seat and self.stacks[s] > 0}
         if is_full_raise(self.structure, limits, to, self.game.raise_rule):
-            self.raise_count += 1  # a short all-in does not use up a bet or raise
+            self.raise_count += 1  # a short all-in uses up a bet or raise only if it counts as full
             self.last_increment = to - current
             self.acted = {seat: to}
         else:

@@ -108,8 +108,12 @@ def _cell(value: object) -> str:
 
 def compiling_notice(*modules: str) -> None:
     """Say so on standard error when numba has no cached machine code for these engine modules yet."""
-    cache = Path(__file__).resolve().parents[1] / "engine" / "__pycache__"
-    if not all(any(cache.glob(f"{module}.*.nbi")) for module in modules):
+    import os
+
+    custom = os.environ.get("NUMBA_CACHE_DIR")  # numba keeps its cache there instead, in subfolders
+    cache = Path(custom) if custom else Path(__file__).resolve().parents[1] / "engine" / "__pycache__"
+    pattern = "**/" if custom else ""
+    if not all(any(cache.glob(f"{pattern}{module}.*.nbi")) for module in modules):
         typer.echo("compiling the kernels (first run only, about a minute)…", err=True)
 
 

@@ -133,6 +133,8 @@ def _raise_range(state, ours: HandState, seat: int, differences: Counter) -> tup
         high = min(state.max_completion_betting_or_raising_to_amount, mine["max_to"])
         if low <= high:
             return low, high
+        differences[f"{UNNAMED}: the two allowed raise sizes do not overlap ({low} > {high})"] += 1
+        return None
     if theirs and not mine["can_raise"]:
         differences[_named("scooplab", ours.raise_refusal(seat) or "")] += 1
     elif mine["can_raise"] and not theirs:

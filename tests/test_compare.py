@@ -25,6 +25,8 @@ def runs(tmp_path_factory):
     plain = SimSpec("scarney", 20_000, players=5, seed=9, shard_size=5_000)
     simulate(plain, root, run_id="plain")
     simulate(SimSpec(**(asdict(plain) | {"options": {"must_use_hole_card": True}})), root, run_id="must-use")
+    simulate(SimSpec(**(asdict(plain) | {"options": {"burns": True}})), root, run_id="burns")  # other cards
+    simulate(SimSpec(**(asdict(plain) | {"hands": 10_000})), root, run_id="shorter")
     simulate(SimSpec("scarney", 20_000, players=5, seed=10, options={"must_use_hole_card": True}), root,
              run_id="other-seed")  # fmt: skip
     simulate(SimSpec("scarney", 5_000, players=4, seed=9), root, run_id="four")
@@ -69,12 +71,19 @@ def test_same_seed_runs_are_compared_hand_by_hand_and_find_more(runs):
         r["significant"] for r in independent if rows[r["statistic"]]["test"].startswith("McNemar")
     )
     # discordant pairs are consistent with the two rates: (only B - only A) / n is the difference
-    for name in ("scoop_rate", "categories_showdown[category=flush]", "split_rate"):
+    for name in ("scoop_rate", "categories_showdown[category=flush]", "split_rate",
+                 "high_low_same_player_rate", "high_low_different_players_rate"):  # fmt: skip
         row = rows[name]  # the discordant pairs account for the difference of the two rates exactly
         assert (row["only_b"] - row["only_a"]) / row["n_a"] == pytest.approx(row["difference"])
         assert row["only_a"] + row["only_b"] <= (row["rate_a"] + row["rate_b"]) * row["n_a"] + 1e-6
     assert all(r["significant"] == (r["p_adjusted"] < 0.05) and r["p_adjusted"] >= r["p_value"]
                for r in result["rows"])  # fmt: skip
+
+
+def test_one_seed_is_not_enough_the_cards_and_the_length_must_match(runs):
+    burns = compare_runs(runs, "scarney", "plain", "burns")  # burn cards: the deals part ways
+    assert not burns["paired"] and any("share a seed but not their cards" in w for w in burns["warnings"])
+    assert not compare_runs(runs, "scarney", "plain", "shorter")["paired"]
 
 
 def test_runs_of_different_seeds_are_independent_samples(runs):
@@ -94,4 +103,4 @@ def test_compare_command_says_the_design_and_names_an_unknown_run(runs):
     assert result.exit_code == 0 and "paired" in result.output
     result = runner.invoke(app, ["compare", "plain", "nosuch", "--data", runs])
     assert result.exit_code != 0 and "no run 'nosuch'" in result.output
-    assert Warehouse(runs).read("runs").num_rows == 4
+    assert Warehouse(runs).read("runs").num_rows == 6

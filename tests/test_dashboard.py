@@ -136,7 +136,7 @@ def test_select_star_of_hands_shows_rows_says_the_total_and_downloads_both_ways(
 
 
 def test_players_one_row_per_player_and_run_and_a_thinned_net_chart(tmp_path):
-    warehouse = tmp_path
+    warehouse = tmp_path / "sim"
     simulate(SimSpec("holdem", 9_000, players=3, seed=8, mode="betting", policies=("random",)),
              str(warehouse), run_id="bet-long")  # fmt: skip
     simulate(SimSpec("cry-me-a-river", 300, players=4, seed=8, mode="betting", policies=("random", "tag")),
@@ -154,6 +154,9 @@ def test_players_one_row_per_player_and_run_and_a_thinned_net_chart(tmp_path):
     last = net.group_by("player").agg(pl.col("hand").max())["hand"].to_list()
     assert last == [9_000] * 3  # every line runs to the run's last hand
     assert net.group_by("player").agg(pl.col("net").last())["net"].sum() == 0  # chips conserved
+    ingest([FIXTURES / "phh" / "pluribus"], Warehouse(tmp_path / "phh"), run_id="replayed")  # a hand a file
+    replayed = data.net_over_hands(str(tmp_path / "phh"), "replayed", 500)
+    assert sorted(set(replayed["hand"].to_list())) == list(range(1, 7))  # six hands, not six at "hand 1"
 
 
 def test_the_replayer_follows_its_filter_and_names_an_unknown_id(warehouse):

@@ -61,7 +61,10 @@ def classify(hand: PeerHand, ours: list[int]) -> str:
     burned = sum(hand.starting) - sum(theirs)
     if burned > 0:
         assert min(gap) >= 0 and sum(gap) == burned, f"PokerKit burned {burned}, stacks differ by {gap}"
-        assert any(replayed.state.folded) or any(replayed.state.mucked)
+        # the burned chips went to players still in: a pot's contenders, or its last to muck
+        state = replayed.state
+        assert all(not state.folded[s] for s, chips in enumerate(gap) if chips), (gap, hand.text)
+        assert any(state.folded) or any(state.mucked)
         return DROPPED
     pots = len({p for p in replayed.state.contributed if p > 0})  # at most one pot per level
     if replayed.result.split and sum(gap) == 0 and max(map(abs, gap)) <= pots:

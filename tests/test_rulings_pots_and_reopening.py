@@ -4,9 +4,10 @@ RULINGS.md, "All variants": in fixed-limit an all-in of at least half a full bet
 reopens the betting for players who already acted (the next raise is a full increment above
 it); a pot whose every contributor folded joins the next smaller pot that has a contender;
 when every contender of a pot mucks, the last of them to muck keeps it. Every expected stack
-below is worked out by hand in the comments. Each legal hand is replayed both ways (the
-compiled replay must take it and give the state machine's rows); each illegal one is
-rejected by the state machine with its reason and handed back by the compiled replay.
+below is worked out by hand in the comments. Each legal hand of a game the compiled replay
+covers is replayed both ways (it must take the hand and give the state machine's rows); each
+illegal one is rejected by the state machine with its reason and handed back by the compiled
+replay. Scarney hands (forced discards) replay through the state machine only.
 
 Seats: p1 small blind, p2 big blind, then p3, p4 (p3 acts first before the flop). Cards: p1
 AcAd, p2 KcKd, p3 QcQd, p4 JcJd on 2h7s9d Tc 4h, so p1 > p2 > p3 > p4 at every showdown.
@@ -214,3 +215,19 @@ def test_a_check_nobody_needs_may_be_written_or_left_out(check):
     # PokerKit writes no check there, other writers do: both replay the same. p1's aces take 4.
     actions = ["p2 cc", *check, FLOP, TURN, RIVER, *show("p1", "p2")]
     assert assert_stored_both_ways(hand("NT", [100, 2], actions)) == [102, 0]
+
+
+@pytest.mark.parametrize(("showdown", "stacks"), [(["p1 sm 7c2c3c4c5c6c", "p2 sm 7d2d3d4d5d6d"], [100, 100]),
+                                                  (["p1 sm", "p2 sm 7d2d3d4d5d6d"], [98, 102])])  # fmt: skip
+def test_scarney_voided_hands_share_but_a_muck_gives_up_the_pot(showdown, stacks):
+    # heads-up, checked down; the flop's Bottom Board 7h forces out both players' 7 and neither
+    # discards it: both hands are voided, so nobody can win, and the pot of 4 is shared (2, 2).
+    # A player who mucks gives up every pot: p1 mucks, so p2's voided hand keeps the 4 alone.
+    fields = {"variant": "NSCR", "antes": [0, 0], "blinds_or_straddles": [1, 2], "min_bet": 2,
+              "starting_stacks": [100, 100], "actions": [
+                  "d dh p1 7c2c3c4c5c6c", "d dh p2 7d2d3d4d5d6d", "p2 cc", "p1 cc",
+                  "d db AhKhQh/7h8s9s", "p1 cc", "p2 cc", "d db Jh/Ts", "p1 cc", "p2 cc",
+                  "d db 2h/Td", "p1 cc", "p2 cc", *showdown]}  # fmt: skip
+    replayed = replay(fields)
+    assert replayed.state.voided == [True, True]
+    assert replayed.state.stacks == stacks

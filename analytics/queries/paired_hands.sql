@@ -19,10 +19,8 @@ pairs AS (
     JOIN (SELECT * FROM outcomes WHERE run_id = $run_b) AS b USING (deal)
 )
 SELECT
-    count(*) AS hands,
     count(*) FILTER (WHERE sa AND NOT sb) AS showdown_a,
     count(*) FILTER (WHERE sb AND NOT sa) AS showdown_b,
-    count(*) FILTER (WHERE sa AND sb) AS showdowns,
     count(*) FILTER (WHERE sa AND sb AND scoop_a AND NOT scoop_b) AS scoop_a,
     count(*) FILTER (WHERE sa AND sb AND scoop_b AND NOT scoop_a) AS scoop_b,
     count(*) FILTER (WHERE sa AND sb AND split_a AND NOT split_b) AS split_a,

@@ -28,11 +28,12 @@ if hand is None:
     st.error(f"No hand {hand_id!r} in this warehouse (ids are listed in the hands table: hand_id).")
     st.stop()
 skoejarth = hand["variant"] == "skoejarth"
-st.caption(
-    f"{data.GAMES[hand['variant']]} · {hand['source']} · run {hand['run_id']} · hand {hand['hand_no']:,} of "
-    f"the run (counting from 1; a simulated hand's id is run:shard:index, counting from 0) · "
-    f"pot {hand['pot']:,} · {hand['ending']}"
-)
+if hand["source_file"]:
+    where = f"hand {hand['hand_no']:,} of {hand['source_file']}"
+else:
+    where = f"hand {hand['hand_no']:,} of the run (from 1; its id is run:shard:index, from 0)"
+st.caption(f"{data.GAMES[hand['variant']]} · {hand['source']} · run {hand['run_id']} · {where} · "
+           f"pot {hand['pot']:,} · {hand['ending']}")  # fmt: skip
 names = {"scarney": ["Top Board", "Bottom Board"], "cry-me-a-river": ["Top", "Middle", "Bottom"]}
 labels = names.get(hand["variant"], ["Board"])
 rows = list(players.iter_rows(named=True))
@@ -40,8 +41,8 @@ seats = {row["seat"]: row["player"] or f"p{row['seat'] + 1}" for row in rows}
 st.markdown("Stacks: " + " · ".join(f"{seats[r['seat']]} {r['starting_stack']:,}" for r in rows))
 STREETS = {"skoejarth": [("fan", 0), ("trunk", 2), ("flower", 1), ("fruit", 1)]}
 streets = STREETS.get(hand["variant"], [("preflop", 0), ("flop", 3), ("turn", 1), ("river", 1)])
-told = {street.name: street for street in story.tell({r["seat"]: r["starting_stack"] for r in rows},
-                                                       actions.to_dicts())}  # fmt: skip
+starting = {r["seat"]: r["starting_stack"] for r in rows}
+told = {street.name: street for street in story.tell(starting, actions.to_dicts(), data.antes_of(hand))}
 dealt = 0
 for street, cards in streets:
     boards = []
