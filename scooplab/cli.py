@@ -676,6 +676,9 @@ def compare_command(
         fail(str(error))
     for warning in result["warnings"]:
         typer.echo(f"warning: {warning}", err=True)
+    if output is TableFormat.json:  # the design and the warnings with the rows
+        typer.echo(json.dumps(result, default=str))
+        return
     rows = result["rows"]
     if not all_rows and output is TableFormat.table:
         rows = [r for r in rows if r["significant"]] or rows

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict
 from math import comb
 
@@ -101,6 +102,9 @@ def test_warnings_for_another_table_size_and_for_a_run_against_itself(runs):
 def test_compare_command_says_the_design_and_names_an_unknown_run(runs):
     result = runner.invoke(app, ["compare", "plain", "must-use", "--data", runs])
     assert result.exit_code == 0 and "paired" in result.output
+    result = runner.invoke(app, ["compare", "plain", "must-use", "--data", runs, "--format", "json"])
+    parsed = json.loads(result.stdout)
+    assert parsed["paired"] and parsed["warnings"] == [] and len(parsed["rows"]) > 100
     result = runner.invoke(app, ["compare", "plain", "nosuch", "--data", runs])
     assert result.exit_code != 0 and "no run 'nosuch'" in result.output
     assert Warehouse(runs).read("runs").num_rows == 6
