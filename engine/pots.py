@@ -82,6 +82,8 @@ def join_unclaimed(pots: list[Pot]) -> list[Pot]:
 
     >>> join_unclaimed([Pot(20, (2, 3)), Pot(30, ())])
     [Pot(amount=50, eligible=(2, 3))]
+    >>> join_unclaimed([Pot(5, ()), Pot(20, (1,))])  # nothing below: the next one up
+    [Pot(amount=25, eligible=(1,))]
     """
     joined: list[Pot] = []
     carried = 0  # chips of unclaimed pots below the first claimed one
