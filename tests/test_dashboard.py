@@ -293,3 +293,24 @@ def test_source_and_player_filters_live_in_the_address(warehouse):
     test.switch_page("screens/cry_me_a_river.py").run()
     assert test.metric[0].value == "20,000"
     assert not test.exception
+
+
+def test_charts_name_their_axes_and_show_interval_and_exact_on_hover(warehouse):
+    import json
+
+    test = app(warehouse, "screens/holdem.py")
+    specs = [json.loads(chart.proto.spec) for chart in test.get("vega_lite_chart")]
+    categories = next(s for s in specs if "Categories at the showdown" in json.dumps(s.get("title", "")))
+    text = json.dumps(categories)
+    assert "(red: exact)" in text  # showdown-mode hold'em: the exact 7-card frequencies are drawn
+    bars = categories["layer"][0]["encoding"]
+    assert bars["y"]["field"] == "category" and bars["x"]["title"] == "rate"  # names down the side
+    assert {t.get("title", t.get("field")) for t in bars["tooltip"]} >= {"95% low", "95% high", "exact", "n"}
+
+
+def test_skoejarth_suit_glyphs_are_ones_the_default_fonts_draw():
+    from dashboards.widgets import SKOEJARTH_SUITS
+
+    # the Batons glyph was a Linear B sign (U+100C9), a missing-glyph box in Chromium's fonts
+    glyphs = [ch for symbol, _ in SKOEJARTH_SUITS.values() for ch in symbol if ch != "\ufe0e"]  # text style
+    assert all(ord(ch) <= 0x2FFF for ch in glyphs)  # symbols and shapes the DejaVu fonts carry
