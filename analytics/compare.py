@@ -16,7 +16,6 @@ row has its raw and adjusted p-value, and ``significant`` means adjusted p below
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from math import comb, erfc, sqrt
 from pathlib import Path
@@ -151,10 +150,9 @@ def discordant_pairs(con, variant: str, run_a: str, run_b: str) -> dict[str, tup
 
 
 def _settings(run: dict[str, Any]) -> dict[str, Any]:
-    details = json.loads(run.get("details") or "{}")
-    return run | {
-        "structure": details.get("structure") or ("all-in" if run.get("mode") == "showdown" else None)
-    }
+    from ingest.simulation import run_structure
+
+    return run | {"structure": run_structure(run)}
 
 
 def warnings_for(run_a: dict[str, Any], run_b: dict[str, Any]) -> list[str]:

@@ -15,7 +15,6 @@ one asked for, the fields not given defaulting to the largest population that ma
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 MODES = ("showdown", "betting", "replayed")
@@ -53,16 +52,17 @@ def _mode_of(source: str, structure: str) -> str:
     return "showdown" if structure == ALL_IN else "betting"
 
 
-def populations(con, data: str | Path, variant: str, runs: list[str], summarized: list[str]
+def populations(con, variant: str, runs: list[str], summarized: dict[str, tuple[int, int]]
                 ) -> dict[Population, int]:  # fmt: skip
-    """Every population of a game's hands in the chosen runs, with its hand count."""
-    from ingest.warehouse import Warehouse
+    """Every population of a game's hands in the chosen runs, with its hand count.
 
+    ``summarized`` maps each complete showdown-mode run (counted from the runs table, its files
+    unread) to its (players, hands); ``con``'s ``hands_raw`` holds the other hands.
+    """
     counts: dict[Population, int] = {}
-    for run in Warehouse(data).read("runs", ["run_id", "variant", "players", "hands"]).to_pylist():
-        if run["run_id"] in summarized and run["variant"] == variant:
-            key = Population("showdown", int(run["players"]), ALL_IN)
-            counts[key] = counts.get(key, 0) + int(run["hands"])
+    for players, hands in summarized.values():
+        key = Population("showdown", int(players), ALL_IN)
+        counts[key] = counts.get(key, 0) + int(hands)
     rows = con.sql(
         "SELECT source, structure, n_players, count(*) FROM hands_raw "
         "WHERE variant = $variant AND (len($runs) = 0 OR list_contains($runs, run_id)) GROUP BY ALL",

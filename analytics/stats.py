@@ -183,18 +183,19 @@ def game_stats(
         raise ValueError(f"unknown game {variant!r}; choose from {', '.join(GAMES)}")
     runs = list(runs or [])
     summarized = summarized_runs(data, variant, runs) if use_summaries else []
-    probe = connect(data, [variant], skip_runs=summarized, tables=("hands", "runs"))
-    found = populations(probe, data, variant, runs, summarized)
+    sizes = {r["run_id"]: (r["players"], r["hands"]) for r in
+             Warehouse(data).read("runs", ["run_id", "variant", "players", "hands"]).to_pylist()
+             if r["variant"] == variant}  # fmt: skip
+    probe = connect(data, [variant], skip_runs=summarized, tables=("hands",))
+    found = populations(probe, variant, runs, {run: sizes[run] for run in summarized})
     chosen = choose(found, **(population or {}))
     listed = [p.as_dict(n) for p, n in sorted(found.items(), key=lambda item: -item[1])]
     if chosen is None and found:
         raise ValueError(f"no {variant} hands of that population; the game has: "
                          + "; ".join(f"{p['label']} ({p['hands']:,} hands)" for p in listed))  # fmt: skip
     chosen = chosen or Population("showdown", 0, ALL_IN)  # no hands at all
-    run_rows = Warehouse(data).read("runs", ["run_id", "players"]).to_pylist()
-    table_size = {r["run_id"]: r["players"] for r in run_rows}
     skipped = summarized  # their files are never read; their counts come in if they are of the population
-    summarized = [r for r in skipped if chosen.mode == "showdown" and table_size.get(r) == chosen.players]
+    summarized = [r for r in skipped if chosen.mode == "showdown" and sizes[r][0] == chosen.players]
     con = connect(data, [variant], skip_runs=skipped, population=chosen)
     counts = Counts(con, variant, runs, summarized)
     overview = {column: 0 for column in OVERVIEW_COLUMNS} | counts.one("overview")

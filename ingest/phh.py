@@ -165,8 +165,7 @@ def iter_hands(paths: Iterable[str | Path]) -> Iterator[RawHand]:
     """Every hand in files, folders (recursively) and ``.tar.gz``/``.tgz`` archives, in order."""
     for path in map(Path, paths):
         if path.is_dir():
-            files = sorted(p for p in path.rglob("*") if p.is_file() and _is_input(p.name))
-            for file in files:
+            for file in sorted(_input_files(path)):
                 yield from _hands_of_file(file)
         elif path.exists():
             yield from _hands_of_file(path)
@@ -179,7 +178,12 @@ def has_hand_histories(path: str | Path) -> bool:
     path = Path(path)
     if not path.is_dir():
         return path.exists()
-    return any(p.is_file() and _is_input(p.name) for p in path.rglob("*"))
+    return any(True for _ in _input_files(path))
+
+
+def _input_files(folder: Path) -> Iterator[Path]:
+    """The files under a folder (recursively) that ``iter_hands`` reads, in no particular order."""
+    return (p for p in folder.rglob("*") if p.is_file() and _is_input(p.name))
 
 
 def _is_input(name: str) -> bool:

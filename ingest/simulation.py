@@ -179,6 +179,16 @@ class SimReport:
         }
 
 
+def run_structure(run: dict[str, Any]) -> str | None:
+    """A runs-table row's betting structure: betting mode's from its details, ``all-in`` in
+    showdown mode, None for an ingest (its hands may have several)."""
+    if run.get("mode") == "showdown":
+        return "all-in"
+    if run.get("mode") == "betting":
+        return json.loads(run.get("details") or "{}").get("structure", "no-limit")  # older runs: no-limit
+    return None
+
+
 def _details(spec: SimSpec) -> str:
     """The runs table's ``details``: the chunk size, and betting mode's structure."""
     betting = {"structure": spec.structure} if spec.mode == "betting" else {}
@@ -229,7 +239,7 @@ def _same_run(existing: dict[str, Any], spec: SimSpec) -> str | None:
     for key, value in checks.items():
         if existing.get(key) != value:
             return f"{key} {existing.get(key)!r} (asked: {value!r})"
-    structure = json.loads(existing.get("details") or "{}").get("structure", "no-limit")
+    structure = run_structure(existing)
     if spec.mode == "betting" and structure != spec.structure:
         return f"structure {structure!r} (asked: {spec.structure!r})"
     return None
