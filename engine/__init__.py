@@ -1,0 +1,36 @@
+"""The engine: game descriptions, the readable state machine and the compiled rules core.
+
+numba caches each compiled function beside its own source file and only notices changes
+to that file, so a kernel that calls into another module would keep running stale machine
+code after that module changed. Importing ``engine`` therefore points numba's cache at a
+folder named after a hash of every engine source file: any change compiles afresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+_KEY = "SCOOPLAB_NUMBA_KEY"
+
+
+def _cache_by_source() -> None:
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha1()
+    for path in sorted(here.glob("*.py")):
+        digest.update(path.name.encode() + path.read_bytes())
+    key = digest.hexdigest()[:16]
+    if os.environ.get(_KEY) == key:  # set by a parent process with the same sources
+        return
+    base = Path(os.environ.get("NUMBA_CACHE_DIR") or here / "__pycache__" / "numba")
+    folder = base / key
+    if not folder.exists() and base == here / "__pycache__" / "numba" and base.exists():
+        for old in base.iterdir():  # caches of sources that are gone
+            shutil.rmtree(old, ignore_errors=True)
+    os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    os.environ[_KEY] = key
+
+
+_cache_by_source()

@@ -40,3 +40,12 @@ def describe_skoejarth(strength: int, tiebreak: str = "highest_card") -> str:
     if tiebreak == "highest_card" or category in (6, 7):
         return f"{name}, top card {ranks[0]}"
     return f"{name}, {' '.join(ranks[: _SKOEJARTH_KICKER_RANKS_USED[category]])}"
+
+
+def describe(ranking, strength: int, tiebreak: str = "highest_card") -> str:
+    """Category and deciding ranks of a strength under a ranking of ``engine.rankings``."""
+    from engine.rankings import SEVEN_RANK
+
+    if ranking.code == SEVEN_RANK:
+        return describe_skoejarth(strength, tiebreak)
+    return describe_high(strength)

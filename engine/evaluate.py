@@ -22,7 +22,7 @@ import numpy as np
 from engine import kernels
 from engine.cards import NO_CARD, SKOEJARTH, STANDARD, Deck, format_cards
 from engine.kernels import CATEGORY_SHIFT, INVALID
-from engine.tables import SCARNEY_POINTS, SKOEJARTH_TABLES, STANDARD_TABLES
+from engine.tables import SCARNEY_POINTS, SEVEN_RANK_TABLES, STANDARD_TABLES
 
 HIGH_CATEGORIES = (
     "high card",
@@ -156,7 +156,7 @@ def evaluate_skoejarth(cards: np.ndarray, tiebreak: Tiebreak = "highest_card") -
         raise ValueError(f"unknown Skœjarth tiebreak {tiebreak!r}; expected one of {expected}")
     rows = _as_rows(cards, "evaluate_skoejarth", 5, 7)
     out = np.empty(rows.shape[0], dtype=np.int64)
-    kernels.evaluate_skoejarth_rows(rows, tiebreak == "kickers", out, SKOEJARTH_TABLES)
+    kernels.evaluate_seven_rank_rows(rows, tiebreak == "kickers", out, SEVEN_RANK_TABLES)
     _check(out, (rows,), SKOEJARTH, "evaluate_skoejarth", "5 to 7 cards")
     return out
 
@@ -206,5 +206,10 @@ def count_categories(
     deck = SKOEJARTH if game == "skoejarth" else STANDARD
     if not 5 <= k <= (7 if game == "skoejarth" else 11):
         raise ValueError(f"count_categories: k={k} is outside the evaluator's range for {game}")
-    tables = SKOEJARTH_TABLES if game == "skoejarth" else STANDARD_TABLES
+    tables = SEVEN_RANK_TABLES if game == "skoejarth" else STANDARD_TABLES
     return kernels.count_categories(deck.size, k, game == "skoejarth", tiebreak == "kickers", tables)
+
+
+def count_ranking_categories(ranking_code: int, k: int, tiebreak: Tiebreak = "highest_card") -> np.ndarray:
+    """``count_categories`` for a ranking of ``engine.rankings`` by its code (0 standard, 1 seven-rank)."""
+    return count_categories("skoejarth" if ranking_code == 1 else "holdem", k, tiebreak)

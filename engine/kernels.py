@@ -27,7 +27,7 @@ from numba import njit
 INVALID = -1
 CATEGORY_SHIFT = 20
 RANK_MASK_13 = 0x1FFF
-KING = 6  # Skœjarth rank index of the King
+KING = 6  # rank index of the King in the seven-rank deck
 
 
 @njit(cache=True, inline="always")
@@ -121,12 +121,12 @@ def standard_strength(key: int, tables: tuple) -> int:
 
 
 @njit(cache=True, inline="always")
-def skoejarth_strength(key: int, kickers: bool, tables: tuple) -> int:
-    """Strength of the best five-card Skœjarth hand among the cards of a key (at most 7).
+def seven_rank_strength(key: int, kickers: bool, tables: tuple) -> int:
+    """Strength of the best five-card seven-rank hand among the cards of a key (at most 7).
 
     With ``kickers`` False (rule ``highest_card``) a strength is the category and
     the top card of the five-card hand only; with True the category cards, then
-    the other cards, high to low. ``tables`` is ``engine.tables.SKOEJARTH_TABLES``.
+    the other cards, high to low. ``tables`` is ``engine.tables.SEVEN_RANK_TABLES``.
     """
     bit_count, top_bit, top_five, stairs_top = tables
     m0 = key & 0x7F
@@ -244,11 +244,11 @@ def evaluate_high_hole_rows(hole: np.ndarray, board: np.ndarray, out: np.ndarray
 
 
 @njit(cache=True)
-def evaluate_skoejarth_rows(cards: np.ndarray, kickers: bool, out: np.ndarray, tables: tuple) -> None:
-    """Best Skœjarth five-card hand of each row of ``cards`` into ``out``."""
+def evaluate_seven_rank_rows(cards: np.ndarray, kickers: bool, out: np.ndarray, tables: tuple) -> None:
+    """Best seven-rank five-card hand of each row of ``cards`` into ``out``."""
     for i in range(cards.shape[0]):
         key, n = row_key(cards, i, 28)
-        out[i] = skoejarth_strength(key, kickers, tables) if key >= 0 and 5 <= n <= 7 else INVALID
+        out[i] = seven_rank_strength(key, kickers, tables) if key >= 0 and 5 <= n <= 7 else INVALID
 
 
 @njit(cache=True)
@@ -268,7 +268,7 @@ def low_points_rows(cards: np.ndarray, points: np.ndarray, out: np.ndarray) -> N
 
 
 @njit(cache=True)
-def count_categories(deck_size: int, k: int, skoejarth: bool, kickers: bool, tables: tuple) -> np.ndarray:
+def count_categories(deck_size: int, k: int, seven_rank: bool, kickers: bool, tables: tuple) -> np.ndarray:
     """Count every k-card set of the deck by category of its best five-card hand."""
     counts = np.zeros(9, dtype=np.int64)
     index = np.arange(k)
@@ -277,8 +277,8 @@ def count_categories(deck_size: int, k: int, skoejarth: bool, kickers: bool, tab
         prefix[j + 1] = prefix[j] | card_bit(index[j])
     while True:
         key = prefix[k]
-        if skoejarth:
-            counts[skoejarth_strength(key, kickers, tables) >> 20] += 1
+        if seven_rank:
+            counts[seven_rank_strength(key, kickers, tables) >> 20] += 1
         else:
             counts[standard_strength(key, tables) >> 20] += 1
         i = k - 1

@@ -17,9 +17,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from engine.kernels import skoejarth_strength, standard_strength
+from engine.kernels import seven_rank_strength, standard_strength
+from engine.rankings import RANKINGS, SEVEN_RANK
 from engine.state import HandState
-from engine.tables import SKOEJARTH_TABLES, STANDARD_TABLES
+from engine.tables import SEVEN_RANK_TABLES, STANDARD_TABLES
 
 Decision = tuple
 Policy = Callable[[HandState, int, np.random.Generator], Decision]
@@ -36,13 +37,13 @@ def _key(cards: list[int]) -> int:
 def hand_score(state: HandState, seat: int) -> float:
     """How good a seat's hand is now, 0 (hopeless) to 1 (the nuts), from its category and ranks."""
     hole = [c for c in state.hole[seat] if c >= 0]
-    board = [c for c in state.boards[0] if c >= 0]
+    board = [c for c in state.boards[state.game.community_boards[0]] if c >= 0]
     cards = hole + board
-    if state.game.deck.size == 28:
+    if RANKINGS[state.game.ranking].code == SEVEN_RANK:
         if len(cards) < 5:
             return _starting_score(hole, 7)
-        strength = skoejarth_strength(
-            _key(cards), state.options.get("tiebreak") == "kickers", SKOEJARTH_TABLES
+        strength = seven_rank_strength(
+            _key(cards), state.game.tiebreak.value(state.options) == "kickers", SEVEN_RANK_TABLES
         )
         return ((strength >> 20) + ((strength >> 16) & 0xF) / 8) / 9
     if len(cards) < 5:

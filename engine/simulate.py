@@ -22,9 +22,9 @@ from typing import Any
 import numpy as np
 
 from engine import sim_kernels as k
+from engine.core import compile_rules
 from engine.games.base import GameSpec
 from engine.sim_layout import Layout, layout
-from engine.tables import SCARNEY_POINTS, SKOEJARTH_TABLES, STANDARD_TABLES
 
 ENDINGS = ("showdown", "uncontested", "everyone_dead")
 
@@ -84,49 +84,29 @@ def simulate_chunk(
     n = u.shape[0]
     if u.dtype != np.uint64 or u.ndim != 2 or u.shape[1] * 2 < lay.n_cards:
         raise ValueError(f"need ({n}, {(lay.n_cards + 1) // 2}) uint64 random words, got {u.dtype} {u.shape}")
+    n_hole, n_boards = lay.hole.shape[1], lay.board.shape[0]
     cards = np.empty((n, lay.n_cards), dtype=np.int8)
     strength = np.full((n, n_players), -1, dtype=np.int64)
     won = np.zeros((n, n_players), dtype=np.int64)
     ending = np.zeros(n, dtype=np.int8)
-    extra: dict[str, np.ndarray] = {}
-    hole = lay.hole.astype(np.int64)
-    board = lay.board.astype(np.int64)
-    if game.name in ("holdem", "skoejarth"):
-        skoejarth = game.name == "skoejarth"
-        kickers = skoejarth and options["tiebreak"] == "kickers"
-        tables = SKOEJARTH_TABLES if skoejarth else STANDARD_TABLES
-        extra["winners_mask"] = np.zeros(n, dtype=np.int64)
-        k.simulate_one_board(
-            u, hole, board, stake, skoejarth, kickers, tables, cards, strength, won, extra["winners_mask"]
-        )
-    elif game.name == "cry-me-a-river":
-        extra["board_won"] = np.zeros((n, n_players, 3), dtype=np.int64)
-        extra["survivors"] = np.zeros((n, 3), dtype=np.bool_)
-        extra["triple_scoop"] = np.zeros((n, n_players), dtype=np.bool_)
-        extra["winners_mask"] = np.zeros(n, dtype=np.int64)
-        extra["tally"] = np.zeros(k.CRY_TALLY_SIZE, dtype=np.int64)
-        k.simulate_cry_me_a_river(
-            u, hole, board, stake, STANDARD_TABLES, cards, strength, won,
-            extra["board_won"], extra["survivors"], extra["triple_scoop"], extra["winners_mask"],
-            extra["tally"],
-        )  # fmt: skip
-    elif game.name == "scarney":
-        n_hole = hole.shape[1]
-        extra["low"] = np.full((n, n_players), -1, dtype=np.int16)
-        extra["won_high"] = np.zeros((n, n_players), dtype=np.int64)
-        extra["won_low"] = np.zeros((n, n_players), dtype=np.int64)
-        extra["discard_street"] = np.full((n, n_players, n_hole), -1, dtype=np.int8)
-        extra["dead"] = np.zeros((n, n_players), dtype=np.bool_)
-        extra["streets_dealt"] = np.zeros(n, dtype=np.int8)
-        extra["winners_mask"] = np.zeros(n, dtype=np.int64)
-        extra["tally"] = np.zeros(k.TALLY_SIZE, dtype=np.int64)
-        k.simulate_scarney(
-            u, hole, board[0:1], board[1:2], lay.board_street.astype(np.int64), stake,
-            bool(options["must_use_hole_card"]), STANDARD_TABLES, SCARNEY_POINTS.astype(np.int64),
-            cards, strength, extra["low"], won, extra["won_high"], extra["won_low"],
-            extra["discard_street"], extra["dead"], ending, extra["streets_dealt"], extra["winners_mask"],
-            extra["tally"],
-        )  # fmt: skip
-    else:
-        raise ValueError(f"no showdown-mode simulation for {game.title}")
+    extra: dict[str, np.ndarray] = {
+        "low": np.full((n, n_players), -1, dtype=np.int16),
+        "won_high": np.zeros((n, n_players), dtype=np.int64),
+        "won_low": np.zeros((n, n_players), dtype=np.int64),
+        "board_won": np.zeros((n, n_players, n_boards), dtype=np.int64),
+        "survivors": np.zeros((n, n_boards), dtype=np.bool_),
+        "triple_scoop": np.zeros((n, n_players), dtype=np.bool_),
+        "discard_street": np.full((n, n_players, n_hole), -1, dtype=np.int8),
+        "dead": np.zeros((n, n_players), dtype=np.bool_),
+        "streets_dealt": np.zeros(n, dtype=np.int8),
+        "winners_mask": np.zeros(n, dtype=np.int64),
+        "tally": np.zeros(k.TALLY_SIZE, dtype=np.int64),
+    }
+    k.simulate_hands(
+        u, lay.hole.astype(np.int64), lay.board.astype(np.int64), lay.board_street.astype(np.int64),
+        game.deck.size, stake, compile_rules(game, options).args, cards, strength, extra["low"], won,
+        extra["won_high"], extra["won_low"], extra["board_won"], extra["survivors"], extra["triple_scoop"],
+        extra["discard_street"], extra["dead"], ending, extra["streets_dealt"], extra["winners_mask"],
+        extra["tally"],
+    )  # fmt: skip
     return SimBatch(game, n_players, stake, options, lay, cards, strength, won, ending, extra)

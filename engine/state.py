@@ -24,7 +24,7 @@ from engine.betting import (
 )
 from engine.cards import UNKNOWN_CARD, format_cards
 from engine.games.base import GameSpec, SeatOutcome, ShowdownInput, Street, Structure
-from engine.games.scarney import forced_out
+from engine.games.showdown import forced_out
 from engine.pots import Pot, claimants, pots_with_antes, split_among_seats
 
 

@@ -64,11 +64,11 @@ BIT_COUNT = _bit_counts()
 TOP_BIT = _top_bits()
 TOP_FIVE = _top_five_packed(TOP_BIT)
 STANDARD_STRAIGHT_TOP = _straight_tops(13, wheel=True)
-SKOEJARTH_STAIRS_TOP = _straight_tops(7, wheel=False)
+SEVEN_RANK_STAIRS_TOP = _straight_tops(7, wheel=False)
 
 # Scarney low points by standard rank index: 2..9 face value, T J Q K = 10, A = 1.
 SCARNEY_POINTS = np.array([2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1], dtype=np.int8)
 
 # The argument tuples the compiled kernels take (see engine.kernels).
 STANDARD_TABLES = (BIT_COUNT, TOP_BIT, TOP_FIVE, STANDARD_STRAIGHT_TOP)
-SKOEJARTH_TABLES = (BIT_COUNT, TOP_BIT, TOP_FIVE, SKOEJARTH_STAIRS_TOP)
+SEVEN_RANK_TABLES = (BIT_COUNT, TOP_BIT, TOP_FIVE, SEVEN_RANK_STAIRS_TOP)

@@ -18,17 +18,15 @@ import pyarrow as pa
 
 from engine import betting_kernel as bk
 from engine import betting_showdown as bs
-from engine.evaluate import HIGH_CATEGORIES, SKOEJARTH_CATEGORIES
+from engine.core import compile_rules
 from engine.games.base import GameSpec, ShowdownInput
 from engine.pots import claimants, pots_with_antes
+from engine.rankings import RANKINGS
 from engine.simulate import ENDINGS
-from engine.tables import SCARNEY_POINTS, SKOEJARTH_TABLES, STANDARD_TABLES
 from ingest.schema import ACTIONS, PLAYERS
 from ingest.sim_rows import constant
 
 ACTION_KINDS = (*bk.ACTION_KINDS, "show", "muck")  # record kinds 0..9
-COMPILED_RULES = {"holdem": bs.BEST_HAND, "skoejarth": bs.SKOEJARTH, "scarney": bs.SCARNEY,
-                  "cry-me-a-river": bs.CRY}  # fmt: skip
 
 
 @dataclass
@@ -80,7 +78,7 @@ class Settled:
     low: np.ndarray
     won_high: np.ndarray
     won_low: np.ndarray
-    board_won: np.ndarray  # (hands, seats, 3): Cry Me A River
+    board_won: np.ndarray  # (hands, seats, boards): games whose boards take shares
     triple: np.ndarray
     survivors: np.ndarray  # bit mask of the surviving boards
     split: np.ndarray
@@ -90,8 +88,8 @@ def settle(game: GameSpec, hands: Hands, options: dict, chosen: np.ndarray | Non
            compiled: bool = True) -> Settled:  # fmt: skip
     """Chips won: an uncontested pot to the seat left, every other pot by the game's rule.
 
-    Showdowns are compiled (``engine.betting_showdown``) for the four games; ``compiled=False``,
-    or a game without a compiled rule, calls the game's own Python showdown hand by hand.
+    Showdowns are compiled (``engine.betting_showdown`` on ``engine.core``); ``compiled=False``
+    calls the reference showdown (``engine.games.showdown``) hand by hand.
     Mucked hands cannot win, unless every claimant of a pot mucked: then the last to muck takes
     it. ``chosen`` limits the hands settled (the others keep what the kernel left: their ``won``, if any).
     """
@@ -99,7 +97,8 @@ def settle(game: GameSpec, hands: Hands, options: dict, chosen: np.ndarray | Non
     out = Settled(
         stacks=hands.stacks.copy(), won=hands.won.copy(), strength=np.full((count, width), -1, np.int64),
         low=np.full((count, width), -1, np.int64), won_high=np.zeros((count, width), np.int64),
-        won_low=np.zeros((count, width), np.int64), board_won=np.zeros((count, width, 3), np.int64),
+        won_low=np.zeros((count, width), np.int64),
+        board_won=np.zeros((count, width, len(game.boards)), np.int64),
         triple=np.zeros((count, width), np.bool_), survivors=np.zeros(count, np.int8),
         split=np.zeros(count, np.bool_),
     )  # fmt: skip
@@ -111,13 +110,9 @@ def settle(game: GameSpec, hands: Hands, options: dict, chosen: np.ndarray | Non
     seated = np.arange(width)[None, :] < hands.seats[uncontested, None]
     winner = np.argmax(~hands.folded[uncontested] & seated, axis=1)  # the one seat left
     won[uncontested, winner] = hands.contributed[uncontested].sum(axis=1)
-    if compiled and game.name in COMPILED_RULES:
-        skoejarth = game.deck.size == 28
+    if compiled:
         bs.settle_hands(
-            COMPILED_RULES[game.name], options.get("tiebreak") == "kickers",
-            bool(options.get("must_use_hole_card", False)),
-            SKOEJARTH_TABLES if skoejarth else STANDARD_TABLES,
-            SCARNEY_POINTS.astype(np.int64), showdown, hands.contributed, hands.antes_paid, folded,
+            compile_rules(game, options).args, showdown, hands.contributed, hands.antes_paid, folded,
             hands.mucked, hands.hole, hands.hole_n, hands.boards, hands.board_n, won, out.strength, out.low,
             out.won_high, out.won_low, out.board_won, out.triple, out.survivors, out.split,
         )  # fmt: skip
@@ -213,12 +208,12 @@ def players_table(game: GameSpec, hands: Hands, settled: Settled, hand_ids: np.n
     scooper[scoop_hands] = won[scoop_hands].argmax(axis=1)
     strength, low = settled.strength[seated], settled.low[seated]
     no_hand = strength < 0
-    categories = SKOEJARTH_CATEGORIES if game.deck.size == 28 else HIGH_CATEGORIES
+    categories = RANKINGS[game.ranking].categories
     category = pa.array(categories, type=pa.string()).take(
         pa.array(strength >> 20, mask=no_hand, type=pa.int64())
     )  # null where no hand
     at_showdown = np.broadcast_to(showdown_hand[:, None], seated.shape)[seated]
-    if game.name in COMPILED_RULES and COMPILED_RULES[game.name] == bs.CRY:
+    if game.board_shares:
         per_seat = zip(settled.board_won[seated].tolist(), at_showdown.tolist(), strict=True)
         board_won = pa.array([row if shown else None for row, shown in per_seat], type=pa.list_(pa.int64()))
     else:

@@ -18,10 +18,11 @@ import numpy as np
 import pyarrow as pa
 
 from engine import betting_kernel as bk
+from engine.core import compile_rules
 from engine.games import variant_code
 from engine.games.base import GameSpec, Structure
+from engine.rankings import SEVEN_RANK
 from engine.state import HandState
-from engine.tables import SKOEJARTH_TABLES, STANDARD_TABLES
 from ingest import sim_rows
 from ingest.array_rows import Hands, actions_table, card_texts, players_table, settle, showdown_columns
 from ingest.phh import toml_value, write_hand
@@ -72,13 +73,13 @@ def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies
     reference = new_hand(game, players, stake, options, structure)  # the forced bets of the state machine
     n, n_boards = players, len(game.board_names)
     width = bk.MAX_CARDS
-    cap = reference.round_cap  # Skœjarth's option, or the fixed-limit cap
+    cap = reference.round_cap  # the game's raise-cap option, or the fixed-limit cap
     hands = Hands.empty(count, n, n_boards)
     hand_start = np.zeros(count + 1, np.int64)
     records = np.zeros((count * 48 + bk.HAND_ACTIONS, 7), np.int64)
     record_cards = np.full((len(records), width), -1, np.int8)
     seat_policies = np.array([bk.POLICY_CODES[policies[s % len(policies)]] for s in range(n)], np.int64)
-    skoejarth = game.deck.size == 28
+    rules = compile_rules(game, reference.options)
     streets = (
         np.array([s.hole_cards for s in game.streets], np.int64),
         np.array([s.board_cards for s in game.streets], np.int64),
@@ -96,9 +97,9 @@ def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies
             reference.starting_bet, reference.min_bet, bk.STRUCTURE_CODES[structure], reference.small_bet,
             reference.big_bet, *streets,
             n_boards, -1 if game.discard_board is None else game.discard_board, game.deck.size,
-            game.raise_rule == "double", -1 if cap is None else cap, seat_policies, skoejarth,
-            reference.options.get("tiebreak") == "kickers",
-            SKOEJARTH_TABLES if skoejarth else STANDARD_TABLES, seed_words, fixed[done:],
+            game.raise_rule == "double", -1 if cap is None else cap, seat_policies,
+            rules.ranking == SEVEN_RANK, game.community_boards[0], rules.kickers, rules.tables,
+            seed_words, fixed[done:],
             records, record_cards, hand_start[done:], a["ending"], a["stacks"], a["contributed"],
             a["antes_paid"], a["folded"], a["dead"], a["won"], a["dealt"], a["hole"],
             a["hole_n"], a["discarded"], a["discarded_n"], a["boards"], a["board_n"],

@@ -89,19 +89,16 @@ def sim_hands(batch: SimBatch, run_id: str, shard: int, first: int, hand_no_base
     n, p = len(batch), batch.n_players
     ending = batch.ending
     extra = batch.extra
-    scarney = "discard_street" in extra
-    # boards, cut to the streets dealt (a Scarney hand can end early)
+    discards = game.discard_board is not None
+    # boards, cut to the streets dealt (a hand with forced discards can end early)
     boards = batch.boards.copy()
-    if scarney:
+    if discards:
         undealt = batch.layout.board_street[None, :] > extra["streets_dealt"][:, None]
         boards[np.broadcast_to(undealt[:, None, :], boards.shape)] = -1
     n_boards = boards.shape[1]
     board_text = _board_text(boards)
-    if "survivors" in extra:
-        alive = extra["survivors"] | (ending != 0)[:, None]
-        surviving = (alive * (1 << np.arange(n_boards))).sum(axis=1).astype(np.int8)
-    else:
-        surviving = np.full(n, (1 << n_boards) - 1, dtype=np.int8)
+    alive = extra["survivors"] | (ending != 0)[:, None]
+    surviving = (alive * (1 << np.arange(n_boards))).sum(axis=1).astype(np.int8)
     nulls = {name: pa.nulls(n, HANDS.field(name).type) for name in HANDS.names}
     columns = {
         "hand_id": hand_ids(run_id, shard, first, n),
@@ -125,9 +122,8 @@ def sim_hands(batch: SimBatch, run_id: str, shard: int, first: int, hand_no_base
         "board_text": board_text,
         "surviving_mask": pa.array(surviving),
     }
-    if "winners_mask" in extra:
-        columns["seat_winners"] = pa.array(extra["winners_mask"].astype(np.int32))
-    if scarney:
+    columns["seat_winners"] = pa.array(extra["winners_mask"].astype(np.int32))
+    if discards:
         columns["seat_won"] = _per_hand(batch.won, pa.int64())
         columns["seat_low"] = _per_hand(extra["low"], pa.int16())
         streets = extra["discard_street"].reshape(n, -1)

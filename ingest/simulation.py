@@ -200,10 +200,10 @@ def _manifest(spec: SimSpec, run_id: str, status: str, shard_status: list[str]) 
 
     return run_row(
         run_id=run_id,
-        variant=spec.game,
+        variant=get_game(spec.game).name,
         kind="simulation",
         created_at=datetime.now(UTC),
-        sources=[],
+        sources=[spec.game] if spec.game.endswith(".toml") else [],  # a game described in a file
         hands=spec.hands,
         rejected=0,
         duplicates=0,

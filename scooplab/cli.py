@@ -7,17 +7,16 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
-from math import comb
 from pathlib import Path
 from typing import Annotated
 
-import numpy as np
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from scooplab import __version__
+from scooplab import __version__, games_cli
+from scooplab.common import DataOption, OutputFormat, TableFormat, VariantOption, console, fail, game_named
 
 app = typer.Typer(
     name="scooplab",
@@ -27,35 +26,6 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode="markdown",
 )
-console = Console(width=None if sys.stdout.isatty() else 140)
-
-
-class Game(StrEnum):
-    holdem = "holdem"
-    scarney = "scarney"
-    cry_me_a_river = "cry-me-a-river"
-    skoejarth = "skoejarth"
-
-
-class RankedGame(StrEnum):
-    holdem = "holdem"
-    skoejarth = "skoejarth"
-
-
-class Tiebreak(StrEnum):
-    highest_card = "highest_card"
-    kickers = "kickers"
-
-
-class OutputFormat(StrEnum):
-    table = "table"
-    json = "json"
-
-
-class TableFormat(StrEnum):
-    table = "table"
-    json = "json"
-    csv = "csv"
 
 
 def _write_rows(rows: list[dict], output: TableFormat, title: str = "") -> None:
@@ -110,17 +80,11 @@ def compiling_notice(*modules: str) -> None:
     """Say so on standard error when numba has no cached machine code for these engine modules yet."""
     import os
 
-    custom = os.environ.get("NUMBA_CACHE_DIR")  # numba keeps its cache there instead, in subfolders
-    cache = Path(custom) if custom else Path(__file__).resolve().parents[1] / "engine" / "__pycache__"
-    pattern = "**/" if custom else ""
-    if not all(any(cache.glob(f"{pattern}{module}.*.nbi")) for module in modules):
+    import engine  # noqa: F401  (points numba's cache at the folder of these sources)
+
+    cache = Path(os.environ["NUMBA_CACHE_DIR"])  # numba keeps its cache there, in subfolders
+    if not all(any(cache.glob(f"**/{module}.*.nbi")) for module in modules):
         typer.echo("compiling the kernels (first run only, about a minute)…", err=True)
-
-
-def fail(message: str) -> None:
-    """Print a one-line error on stderr and exit with code 2."""
-    typer.echo(f"scooplab: error: {message}", err=True)
-    raise typer.Exit(code=2)
 
 
 def version_callback(value: bool) -> None:
@@ -139,169 +103,6 @@ def main(
     """Hand-history analytics lab for new poker variants."""
 
 
-@app.command("eval")
-def eval_command(
-    cards: Annotated[
-        list[str], typer.Argument(help="Cards, e.g. `AhKh QhJhTh2c3d`; Scarney: HOLE TOP-BOARD.")
-    ],
-    game: Annotated[Game, typer.Option("--game", "-g", help="Which game's hand ranking.")] = Game.holdem,
-    tiebreak: Annotated[Tiebreak, typer.Option(help="Skœjarth tie rule.")] = Tiebreak.highest_card,
-    must_use_hole_card: Annotated[
-        bool,
-        typer.Option("--must-use-hole-card", help="Scarney option: the high hand uses a hole card."),
-    ] = False,
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.table,
-) -> None:
-    """Evaluate one hand: its category, deciding ranks and strength.
-
-    Examples:
-
-    * `scooplab eval --game holdem AhKh QhJhTh2c3d`
-    * `scooplab eval --game scarney 2c3d4h5s6c7d AhKhQhJhTh` (hole cards, then the Top Board)
-    * `scooplab eval --game skoejarth --tiebreak kickers Kb1c2o 3s4b5c6o`
-    """
-    from engine.cards import SKOEJARTH, STANDARD, CardError, parse_card_rows, parse_cards
-    from engine.describe import describe_high, describe_skoejarth
-    from engine.evaluate import (
-        HIGH_CATEGORIES,
-        SKOEJARTH_CATEGORIES,
-        evaluate_high,
-        evaluate_high_using_hole,
-        evaluate_skoejarth,
-        high_category,
-        low_points,
-        skoejarth_category,
-    )
-
-    if tiebreak is not Tiebreak.highest_card and game is not Game.skoejarth:
-        fail("--tiebreak is a Skœjarth option")
-    if must_use_hole_card and game is not Game.scarney:
-        fail("--must-use-hole-card is a Scarney option")
-    deck = SKOEJARTH if game is Game.skoejarth else STANDARD
-    result: dict[str, object] = {"game": game.value, "cards": "".join(cards)}
-    try:
-        all_cards = parse_cards("".join(cards), deck)
-        limits = (5, 7) if game is Game.skoejarth else (5, 11)
-        if game is not Game.scarney and not limits[0] <= len(all_cards) <= limits[1]:
-            fail(
-                f"{''.join(cards)!r} has {len(all_cards)} cards; a {game.value} hand is "
-                f"evaluated from {limits[0]} to {limits[1]} cards"
-            )
-        if game is Game.skoejarth:
-            strength = int(evaluate_skoejarth(all_cards, tiebreak.value)[0])
-            result |= {
-                "category": SKOEJARTH_CATEGORIES[int(skoejarth_category(strength))],
-                "description": describe_skoejarth(strength, tiebreak.value),
-                "strength": strength,
-                "tiebreak": tiebreak.value,
-            }
-        elif game is Game.scarney:
-            if len(cards) != 2:
-                fail("Scarney takes two card lists: the remaining hole cards, then the Top Board")
-            hole, board = parse_card_rows(cards[:1], width=6), parse_card_rows(cards[1:])
-            if not (hole >= 0).any():
-                fail("a Scarney hand with no hole cards left is dead: it cannot win")
-            if board.shape[1] != 5:
-                n_board = board.shape[1]
-                fail(f"the Scarney Top Board holds 5 cards at showdown, {cards[1]!r} has {n_board}")
-            if must_use_hole_card:
-                strength = int(evaluate_high_using_hole(hole, board)[0])
-            else:
-                strength = int(evaluate_high(np.hstack([hole, board]))[0])
-            result |= {
-                "category": HIGH_CATEGORIES[int(high_category(strength))],
-                "description": describe_high(strength),
-                "strength": strength,
-                "must_use_hole_card": must_use_hole_card,
-                "low_points": int(low_points(hole)[0]),
-            }
-        else:
-            strength = int(evaluate_high(all_cards)[0])
-            result |= {
-                "category": HIGH_CATEGORIES[int(high_category(strength))],
-                "description": describe_high(strength),
-                "strength": strength,
-            }
-    except (CardError, ValueError) as error:
-        fail(str(error))
-    if output is OutputFormat.json:
-        typer.echo(json.dumps(result))
-        return
-    table = Table(show_header=False, box=None)
-    for key, value in result.items():
-        table.add_row(key, str(value))
-    console.print(table)
-
-
-@app.command("rankings")
-def rankings_command(
-    game: Annotated[
-        RankedGame, typer.Option("--game", "-g", help="Which hand ranking.")
-    ] = RankedGame.skoejarth,
-    cards: Annotated[int, typer.Option("--cards", "-k", min=5, max=7, help="Cards per set, 5 to 7.")] = 7,
-    tiebreak: Annotated[Tiebreak, typer.Option(help="Skœjarth tie rule.")] = Tiebreak.highest_card,
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.table,
-) -> None:
-    """Exact category frequencies over every card set, and whether rank follows rarity.
-
-    Counts every k-card set of the deck (all 133,784,560 seven-card hold'em sets
-    take about three seconds) by the category of its best five-card hand, and flags
-    each category that is more common than one it outranks.
-
-    Examples:
-
-    * `scooplab rankings --game skoejarth --cards 7`
-    * `scooplab rankings --game holdem --cards 5 --format json`
-    """
-    from engine.cards import SKOEJARTH, STANDARD
-    from engine.evaluate import HIGH_CATEGORIES, SKOEJARTH_CATEGORIES, count_categories
-
-    deck = SKOEJARTH if game is RankedGame.skoejarth else STANDARD
-    names = SKOEJARTH_CATEGORIES if game is RankedGame.skoejarth else HIGH_CATEGORIES
-    counts = count_categories(game.value, cards, tiebreak.value)
-    total = comb(deck.size, cards)
-    if int(counts.sum()) != total:
-        fail(f"internal error: {int(counts.sum())} sets counted, expected {total}")
-    rows = []
-    for category, name in enumerate(names):
-        count = int(counts[category])
-        outranked_yet_rarer = [names[weaker] for weaker in range(category) if 0 < int(counts[weaker]) < count]
-        rows.append(
-            {
-                "category": name,
-                "rank": category,
-                "count": count,
-                "probability": count / total,
-                "more_common_than": outranked_yet_rarer,
-            }
-        )
-    if output is OutputFormat.json:
-        typer.echo(json.dumps({"game": game.value, "cards": cards, "total": total, "categories": rows}))
-        return
-    table = Table(title=f"{game.value}: best five of every {cards}-card set ({total:,} sets)")
-    for column in ("category (weak to strong)", "count", "probability", "1 in", "note"):
-        table.add_column(
-            column, justify="left" if column in ("note",) or column.startswith("cat") else "right"
-        )
-    for row in rows:
-        count, probability = row["count"], row["probability"]
-        if count == 0:
-            note = "[yellow]never the best hand[/]"
-        elif row["more_common_than"]:
-            note = "[red]more common than " + ", ".join(row["more_common_than"]) + "[/]"
-        else:
-            note = ""
-        one_in = f"{1 / probability:,.1f}" if probability else "-"
-        table.add_row(row["category"], f"{count:,}", f"{probability:.6f}", one_in, note)
-    console.print(table)
-
-
-DataOption = Annotated[
-    str,
-    typer.Option(
-        "--data", "-d", help="The warehouse: a folder or an fsspec URL (s3://...).", envvar="SCOOPLAB_DATA"
-    ),
-]
 DEFAULT_DATA = "data/warehouse"
 MAX_REJECTS_SHOWN = 20
 
@@ -411,7 +212,7 @@ def ingest_command(
 
 @app.command("export")
 def export_command(
-    variant: Annotated[Game, typer.Option("--variant", "-v", help="Which game's hands.")],
+    variant: VariantOption,
     out: Annotated[Path, typer.Option("--out", "-o", help="The .phhs file to write.")],
     data: DataOption = DEFAULT_DATA,
     run: Annotated[list[str] | None, typer.Option("--run", help="Only these runs (repeatable).")] = None,
@@ -427,10 +228,10 @@ def export_command(
     from ingest.warehouse import Warehouse
 
     try:
-        count = export_hands(Warehouse(data), variant.value, out, runs=run)
+        count = export_hands(Warehouse(data), game_named(variant).name, out, runs=run)
     except (ValueError, OSError) as error:
         fail(str(error))
-    console.print(f"{count:,} {variant.value} hands written to {out}")
+    console.print(f"{count:,} {game_named(variant).name} hands written to {out}")
 
 
 class Mode(StrEnum):
@@ -457,7 +258,7 @@ class Executor(StrEnum):
 
 @app.command("simulate")
 def simulate_command(
-    variant: Annotated[Game, typer.Option("--variant", "-v", help="Which game.")],
+    variant: VariantOption,
     hands: Annotated[int, typer.Option("--hands", "-n", help="How many hands.")] = 1_000_000,
     players: Annotated[int, typer.Option("--players", "-p", help="Players at the table.")] = 6,
     seed: Annotated[int | None, typer.Option("--seed", help="Random seed (default: new, printed).")] = None,
@@ -507,11 +308,10 @@ def simulate_command(
     import os
     import secrets
 
-    from engine.games import get_game
     from ingest.simulation import SimSpec, simulate
 
+    game = game_named(variant)
     try:
-        game = get_game(variant.value)
         options = {}
         for item in rule or []:
             key, equals, value = item.partition("=")
@@ -521,7 +321,7 @@ def simulate_command(
                 fail(f"--rule {item!r}: {game.title} rule options are {known} (as KEY=VALUE)")
             options[option.name] = option.parse(value)
         spec = SimSpec(
-            game=game.name,
+            game=game.source if game.source and variant.endswith(".toml") else game.name,
             hands=hands,
             players=players,
             seed=seed if seed is not None else secrets.randbits(63),
@@ -558,7 +358,7 @@ def simulate_command(
 
 @app.command("stats")
 def stats_command(
-    variant: Annotated[Game, typer.Option("--variant", "-v", help="Which game.")],
+    variant: VariantOption,
     run: Annotated[list[str] | None, typer.Option("--run", help="Only these runs (repeatable).")] = None,
     mode: Annotated[
         Population | None, typer.Option("--mode", help="Which hands: showdown mode, betting mode, replayed.")
@@ -588,17 +388,18 @@ def stats_command(
     from analytics.report import flatten, scalars
     from analytics.stats import game_stats
 
-    _check_runs(data, variant.value, run or [])
+    variant = game_named(variant).name
+    _check_runs(data, variant, run or [])
     asked = {"mode": mode.value if mode else None, "players": players, "structure": structure}
     try:
-        stats = game_stats(str(data), variant.value, run or [], population=asked)
+        stats = game_stats(str(data), variant, run or [], population=asked)
     except Exception as error:
         fail(" ".join(str(error).split()))
     if output is TableFormat.json:
         typer.echo(json.dumps(stats, default=str))
         return
     if stats["hands"] == 0:
-        fail(f"no {variant.value} hands in {data}: run `scooplab simulate --variant {variant.value}` first")
+        fail(f"no {variant} hands in {data}: run `scooplab simulate --variant {variant}` first")
     rows = flatten(stats)
     if output is TableFormat.table:
         console.print(
@@ -611,7 +412,7 @@ def stats_command(
         others = [f"{p['label']} ({p['hands']:,})" for p in stats["populations"][1:]]
         if others:
             typer.echo(f"other populations (--mode, --players, --structure): {'; '.join(others)}", err=True)
-    _write_rows(rows, output, f"{variant.value} statistics: {stats['population']['label']}")
+    _write_rows(rows, output, f"{variant} statistics: {stats['population']['label']}")
 
 
 def _percent(value: float | None) -> str:
@@ -770,6 +571,9 @@ def progress_bar(label: str, total: int | None = None) -> Iterator[Callable[...,
                 progress.update(task, rate=f"{speed:,.0f} hands/s")
 
         yield advance
+
+
+games_cli.register(app)
 
 
 def run() -> None:  # pragma: no cover - console entry point

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from engine.dealer import Deck, deal_due
 from engine.games import GAMES
 from engine.games.base import Structure
-from engine.games.scarney import forced_out
+from engine.games.showdown import forced_out
 from engine.state import HandState, IllegalAction
 from ingest.phh import write_hand
 from ingest.record import action_texts, hand_fields

@@ -1,6 +1,7 @@
-"""The games scooplab knows, one module each; a module defines ``SPEC``, a ``GameSpec``.
+"""The games scooplab knows: one description file each in ``engine/variants/``.
 
-Adding a game means adding a module here: it is found by name at import.
+Adding a game means adding a description file there (or passing the path of one to any
+``--variant``): nothing else changes.
 
 >>> sorted(GAMES)
 ['cry-me-a-river', 'holdem', 'scarney', 'skoejarth']
@@ -10,34 +11,54 @@ Adding a game means adding a module here: it is found by name at import.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
+from pathlib import Path
 
 from engine.games.base import GameSpec, Structure
-
-_HELPERS = {"base", "showdown"}
+from engine.games.description import VARIANTS_DIR, DescriptionError, load_description
 
 
 def _discover() -> dict[str, GameSpec]:
     games: dict[str, GameSpec] = {}
-    for module in pkgutil.iter_modules(__path__):
-        if module.name in _HELPERS or module.name.startswith("_"):
-            continue
-        spec = getattr(importlib.import_module(f"{__name__}.{module.name}"), "SPEC", None)
-        if isinstance(spec, GameSpec):
-            games[spec.name] = spec
+    for path in sorted(VARIANTS_DIR.glob("*.toml")):
+        spec = load_description(path)
+        games[spec.name] = spec
     return games
 
 
 GAMES: dict[str, GameSpec] = _discover()
 
 
+def register(spec: GameSpec) -> GameSpec:
+    """Make a game read from a file known by name (to replays and statistics of this process)."""
+    known = GAMES.get(spec.name)
+    if known is not None and known.source != spec.source:
+        raise ValueError(f"{spec.source}: the name {spec.name!r} is taken by {known.source}")
+    for code in spec.variant_codes:
+        other = next((g for g in GAMES.values() if code in g.variant_codes and g.name != spec.name), None)
+        if other is not None:
+            raise ValueError(f"{spec.source}: PHH variant code {code} is {other.title}'s")
+    GAMES[spec.name] = spec
+    return spec
+
+
 def get_game(name: str) -> GameSpec:
-    """The game called ``name``; a clear error lists the known ones."""
-    try:
+    """The game called ``name``, or the game described in the file ``name`` (a ``.toml`` path).
+
+    A clear error lists the known games, or every problem of a bad file.
+    """
+    if name in GAMES:
         return GAMES[name]
-    except KeyError:
-        raise ValueError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}") from None
+    path = Path(name)
+    if name.endswith(".toml") or path.is_file():
+        if not path.is_file():
+            raise ValueError(f"no description file {name}")
+        try:
+            return register(load_description(path))
+        except DescriptionError as error:
+            raise ValueError("; ".join(f"{error.source}: {p}" for p in error.problems)) from None
+    raise ValueError(
+        f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))} (or a .toml description)"
+    )
 
 
 def game_for_variant(code: str) -> tuple[GameSpec, Structure]:

@@ -1,12 +1,14 @@
-"""A game described as plain data: deck, seats, streets, betting, options, showdown.
+"""A game as plain data: deck, ranking, seats, streets, boards, shares, betting, options.
 
-The state machine (``engine.state``) reads a ``GameSpec`` and never names a
-game; each game module in ``engine.games`` defines one spec and its showdown.
+A ``GameSpec`` is read from a description file (``engine/variants/*.toml``, see
+``engine.games.description``). The state machine (``engine.state``), the compiled
+rules core and the statistics read it and never name a game: they ask what the game
+has (a discard-trigger board, a kill rule, a low share).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -41,6 +43,84 @@ class Street:
     betting: bool = True
     call_only: bool = False  # the only choices are call and fold (Skœjarth's first round)
     big_bet: bool = False  # fixed-limit: this street uses the big bet
+
+
+class BoardRole(StrEnum):
+    """What a board's cards do."""
+
+    COMMUNITY = "community"  # cards every player may use in a hand
+    DISCARD_TRIGGER = "discard-trigger"  # a card here forces out every hole card of its rank
+
+
+class HoleUse(StrEnum):
+    """How many hole cards a hand must use."""
+
+    ANY = "any"  # any five of hole and board cards
+    AT_LEAST_ONE = "at-least-1"  # at least one hole card among the five
+
+
+class ShareKind(StrEnum):
+    """What wins one share of a pot."""
+
+    BEST_HIGH = "best-high"  # the best hand of the game's ranking
+    LOWEST_POINTS = "lowest-points"  # the fewest points of the remaining hole cards
+
+
+class KillKind(StrEnum):
+    """River-kill rules."""
+
+    LOWEST_RIVER_RANK = "lowest-river-rank"  # boards whose last card has the lowest rank die
+
+
+@dataclass(frozen=True)
+class Board:
+    """One board: a name and a role."""
+
+    name: str
+    role: BoardRole = BoardRole.COMMUNITY
+
+
+@dataclass(frozen=True)
+class KillRule:
+    """Which boards die at the showdown; ``all_equal``: when every last card has one rank."""
+
+    kind: KillKind
+    all_equal: str = "highest-suit-survives"  # the board with the highest suit (deck order) lives
+
+
+@dataclass(frozen=True)
+class Share:
+    """One share of every pot.
+
+    A pot is divided equally among its shares (a share ``per_surviving_board`` stands for
+    one share per surviving board, in board order); odd chips go to the shares in order.
+    ``board`` is the board a high hand is made on (None: the game's only community board).
+    """
+
+    kind: ShareKind
+    board: int | None = None
+    per_surviving_board: bool = False
+    points: tuple[int, ...] = ()  # LOWEST_POINTS: points of each rank, low to high
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A rule value: fixed, or read from a rule option (``values`` maps option values)."""
+
+    fixed: str | None = None
+    option: str | None = None
+    values: Mapping[Any, str] = field(default_factory=dict)
+
+    def value(self, options: Mapping[str, Any]) -> str | None:
+        """The value in force under ``options``.
+
+        >>> Bound(option="strict", values={True: "at-least-1", False: "any"}).value({"strict": True})
+        'at-least-1'
+        """
+        if self.option is None:
+            return self.fixed
+        chosen = options.get(self.option)
+        return self.values.get(chosen, chosen) if self.values else chosen
 
 
 @dataclass(frozen=True)
@@ -107,29 +187,67 @@ class ShowdownResult:
     split: bool = False  # some pot or share was divided among tied hands
 
 
-ShowdownRule = Callable[[ShowdownInput], ShowdownResult]
-
-
 @dataclass(frozen=True)
 class GameSpec:
-    """One game, as data."""
+    """One game, as data (read from its description file)."""
 
     name: str
     title: str
     deck: Deck
+    ranking: str  # a ranking of ``engine.rankings.RANKINGS``
     min_players: int
     max_players: int
     streets: tuple[Street, ...]
-    board_names: tuple[str, ...]
+    boards: tuple[Board, ...]
     variant_codes: Mapping[str, Structure]  # PHH variant code -> betting structure
-    showdown: ShowdownRule
+    shares: tuple[Share, ...]
     options: tuple[RuleOption, ...] = ()
+    hole_use: Bound = field(default_factory=lambda: Bound(fixed=HoleUse.ANY))
+    tiebreak: Bound = field(default_factory=lambda: Bound(fixed="highest_card"))
+    kill: KillRule | None = None
     raise_rule: RaiseRule = RaiseRule.LAST_INCREMENT
     max_raises_option: str | None = None  # option that caps raises per betting round
     burns_option: str | None = None  # option that turns burns on; None: burns always
     starting_bet: bool = False  # seat 0 posts a forced starting bet (field ``_starting_bet``)
-    discard_board: int | None = None  # board whose cards force matching hole cards out
     extra_fields: tuple[str, ...] = field(default=())  # ``_`` PHH fields this game reads
+    description: str = ""  # a sentence or two for people
+    source: str = ""  # the description file
+
+    @property
+    def board_names(self) -> tuple[str, ...]:
+        """Names of the boards, in deal order."""
+        return tuple(board.name for board in self.boards)
+
+    @property
+    def discard_board(self) -> int | None:
+        """Index of the board whose cards force matching hole cards out, if the game has one."""
+        return next((i for i, b in enumerate(self.boards) if b.role == BoardRole.DISCARD_TRIGGER), None)
+
+    @property
+    def community_boards(self) -> tuple[int, ...]:
+        """Indices of the boards whose cards make hands."""
+        return tuple(i for i, b in enumerate(self.boards) if b.role == BoardRole.COMMUNITY)
+
+    @property
+    def low_share(self) -> bool:
+        """Whether some share goes to the fewest low points."""
+        return any(share.kind == ShareKind.LOWEST_POINTS for share in self.shares)
+
+    @property
+    def board_shares(self) -> bool:
+        """Whether boards take shares of their own (each surviving board, or several named boards).
+
+        Such a game records what each seat won on each board, and whether one player alone
+        held the best hand on every board (a triple scoop on three boards).
+        """
+        named = {share.board for share in self.shares if share.kind == ShareKind.BEST_HIGH}
+        return any(share.per_surviving_board for share in self.shares) or len(named - {None}) > 1
+
+    def showdown(self, hand: ShowdownInput) -> ShowdownResult:
+        """Divide the pots of a hand at its showdown by the game's shares."""
+        from engine.games.showdown import settle
+
+        return settle(self, hand)
 
     def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The options in force: defaults overridden by ``given``; unknown names are errors."""

@@ -1,13 +1,55 @@
-"""Helpers every showdown rule shares: who has the best score, and awarding a share."""
+"""The showdown of any described game: forced discards, the kill, hands, and the shares of each pot.
+
+The readable reference of the rules core: ``engine.core`` does the same in compiled code,
+and tests hold the two equal hand by hand.
+"""
 
 from __future__ import annotations
-
-from collections.abc import Mapping
 
 import numpy as np
 
 from engine.cards import NO_CARD
-from engine.pots import split_among_seats
+from engine.games.base import GameSpec, KillRule, SeatOutcome, ShareKind, ShowdownInput, ShowdownResult
+from engine.pots import split_among_seats, split_chips
+from engine.rankings import RANKINGS
+
+
+def forced_out(hole: list[int] | tuple[int, ...], trigger_cards: list[int] | tuple[int, ...]) -> list[int]:
+    """Hole cards whose rank matches a card of the discard-trigger board (unknown cards never match).
+
+    >>> from engine.cards import parse_cards
+    >>> forced_out(parse_cards("7c7hAs").tolist(), parse_cards("7d2c").tolist())
+    [20, 22]
+    """
+    ranks = {card >> 2 for card in trigger_cards if card >= 0}
+    return [card for card in hole if card >= 0 and card >> 2 in ranks]
+
+
+def surviving_boards(kill: KillRule | None, last_cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
+    """Indices of the boards that survive, from the last card of each board.
+
+    With the lowest-river-rank rule the boards whose last card has the lowest rank die;
+    if all ranks are equal, only the board whose last card has the highest suit survives.
+
+    >>> from engine.cards import parse_cards
+    >>> from engine.games.base import KillKind
+    >>> rule = KillRule(KillKind.LOWEST_RIVER_RANK)
+    >>> surviving_boards(rule, parse_cards("2cKd9h").tolist())
+    (1, 2)
+    >>> surviving_boards(rule, parse_cards("2c2dAh").tolist())
+    (2,)
+    >>> surviving_boards(rule, parse_cards("7s7c7h").tolist())
+    (0,)
+    >>> surviving_boards(None, [3, 9])
+    (0, 1)
+    """
+    if kill is None:
+        return tuple(range(len(last_cards)))
+    ranks = [card >> 2 for card in last_cards]
+    if len(set(ranks)) == 1:
+        return (max(range(len(last_cards)), key=lambda b: last_cards[b] & 3),)
+    lowest = min(ranks)
+    return tuple(b for b, rank in enumerate(ranks) if rank > lowest)
 
 
 def seat_rows(
@@ -26,42 +68,111 @@ def seat_rows(
     return rows
 
 
-def best_seats(scores: Mapping[int, int], seats: list[int], lowest: bool = False) -> list[int]:
-    """Seats among ``seats`` with the best score (greatest, or least with ``lowest``)."""
+def hand_values(game: GameSpec, options, seats: list[int], hole_cards, board) -> dict[int, int]:
+    """Each seat's strength with one board under the game's ranking, hole use and tiebreak."""
+    if not seats:
+        return {}
+    ranking = RANKINGS[game.ranking]
+    hole = seat_rows(seats, hole_cards)
+    boards = np.tile(np.array(board, dtype=np.int8), (len(seats), 1))
+    values = ranking.evaluate(hole, boards, game.hole_use.value(options), game.tiebreak.value(options))
+    return dict(zip(seats, values.tolist(), strict=True))
+
+
+def _best(scores: dict[int, int], seats: list[int], lowest: bool = False) -> list[int]:
     values = [scores[s] for s in seats]
     target = min(values) if lowest else max(values)
     return [s for s in seats if scores[s] == target]
 
 
-def award(amount: int, winners: list[int], won: list[int]) -> dict[int, int]:
-    """Add ``amount`` split among ``winners`` (odd chips clockwise from the button) to ``won``."""
+def _award(amount: int, winners: list[int], won: list[int]) -> dict[int, int]:
     shares = split_among_seats(amount, winners)
     for seat, chips in shares.items():
         won[seat] += chips
     return shares
 
 
-def best_hand_takes_each_pot(hand, strengths: dict[int, int], category_name) -> tuple[list[int], tuple, bool]:
-    """Each pot to the best strength among its eligible seats (ties split it).
+def _share_list(game: GameSpec, survivors: tuple[int, ...]) -> list[tuple[int, ShareKind, int | None]]:
+    """(share index, kind, board) for each part of a pot, in odd-chip order."""
+    parts: list[tuple[int, ShareKind, int | None]] = []
+    only_board = game.community_boards[0] if game.community_boards else None
+    for index, share in enumerate(game.shares):
+        if share.per_surviving_board:
+            parts.extend((index, share.kind, board) for board in survivors)
+        else:
+            parts.append((index, share.kind, only_board if share.board is None else share.board))
+    return parts
 
-    Returns chips won per seat, each seat's outcome (category name and strength for the seats
-    that showed a hand) and whether some pot was split among tied hands.
-    """
-    from engine.games.base import SeatOutcome
 
+def settle(game: GameSpec, hand: ShowdownInput) -> ShowdownResult:
+    """Divide every pot among its shares, each share to its best hand; ties split a share."""
     n = len(hand.hole_cards)
-    won = [0] * n
+    seats = sorted(s for s in hand.contenders if hand.hole_cards[s])
+    community = game.community_boards
+    if game.kill is None:
+        survivors = tuple(range(len(game.boards)))
+    else:
+        lasts = [hand.boards[b][-1] for b in community]
+        survivors = tuple(community[i] for i in surviving_boards(game.kill, lasts))
+    high = {b: hand_values(game, hand.options, seats, hand.hole_cards, hand.boards[b]) for b in community}
+    holding = set(seats)
+    low = {}
+    low_share = next((s for s in game.shares if s.kind == ShareKind.LOWEST_POINTS), None)
+    if low_share is not None:
+        low = {s: sum(low_share.points[c >> 2] for c in hand.hole_cards[s]) for s in seats}
+    parts = _share_list(game, tuple(b for b in survivors if b in community))
+    won, won_high, won_low = [0] * n, [0] * n, [0] * n
+    board_won = [[0] * len(game.boards) for _ in range(n)]
     split = False
     for pot in hand.pots:
         eligible = list(pot.eligible)  # the pot's claimants (engine.pots.claimants)
-        live = [s for s in eligible if s in strengths]
-        winners = best_seats(strengths, live) if live else eligible
-        split |= bool(live) and len(winners) > 1
-        award(pot.amount, winners, won)
-    outcomes = tuple(
-        SeatOutcome(high_category=category_name(strengths[s]), high_strength=strengths[s])
-        if s in strengths
-        else SeatOutcome()
-        for s in range(n)
-    )
-    return won, outcomes, split
+        if holding.isdisjoint(eligible):
+            _award(pot.amount, eligible, won)  # no claimant holds a hand: they share it, on no board
+            continue
+        for (_, kind, board), amount in zip(
+            parts, split_chips(pot.amount, list(range(len(parts)))), strict=True
+        ):
+            scores = low if kind == ShareKind.LOWEST_POINTS else high[board]
+            live = [s for s in eligible if s in scores]
+            winners = _best(scores, live, lowest=kind == ShareKind.LOWEST_POINTS)
+            split |= len(winners) > 1
+            for seat, chips in _award(amount, winners, won).items():
+                (won_low if kind == ShareKind.LOWEST_POINTS else won_high)[seat] += chips
+                if game.board_shares:
+                    board_won[seat][board] += chips
+    outcomes = _outcomes(game, hand, high, low, survivors, won_high, won_low, board_won)
+    return ShowdownResult(tuple(won), outcomes, survivors, split)
+
+
+def _outcomes(game, hand, high, low, survivors, won_high, won_low, board_won) -> tuple[SeatOutcome, ...]:
+    """Each seat's hand (its best on a surviving board), low points and share winnings."""
+    ranking = RANKINGS[game.ranking]
+    n = len(hand.hole_cards)
+    shown = [b for b in survivors if b in high]
+    sole = _sole_best_everywhere(high, hand.contenders) if game.board_shares else None
+    outcomes = []
+    for seat in range(n):
+        facts: dict = {}
+        if game.low_share:
+            facts |= {"won_high": won_high[seat], "won_low": won_low[seat]}
+        if game.board_shares:
+            facts["board_won"] = tuple(board_won[seat])
+        if shown and seat in high[shown[0]]:
+            best = max(high[b][seat] for b in shown)
+            facts |= {"high_category": ranking.category_name(best), "high_strength": best}
+            if game.low_share:
+                facts["low_points"] = low[seat]
+            facts["triple_scoop"] = sole == seat
+        outcomes.append(SeatOutcome(**facts))
+    return tuple(outcomes)
+
+
+def _sole_best_everywhere(high: dict[int, dict[int, int]], contenders) -> int | None:
+    """The one contender alone holding the best hand on every board, killed ones included."""
+    live = sorted(contenders)
+    if len(live) < 2 or any(not all(s in scores for s in live) for scores in high.values()):
+        return None
+    bests = [_best(scores, live) for scores in high.values()]
+    if all(len(best) == 1 for best in bests) and len({best[0] for best in bests}) == 1:
+        return bests[0][0]
+    return None

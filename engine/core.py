@@ -1,0 +1,250 @@
+"""The compiled rules core: a described game as codes and arrays, and the numba functions that read them.
+
+``compile_rules`` turns a ``GameSpec`` and its options into ``Rules``; its ``args`` tuple
+is what every compiled path takes (showdown-mode simulation, betting-mode settlement,
+compiled replay). The functions here are the rules themselves: evaluate a seat's hand
+under the ranking and hole-card use, kill boards, and divide one pot among its shares.
+No function here names a game; ``engine.games.showdown`` is the readable reference.
+
+>>> from engine.games import get_game
+>>> rules = compile_rules(get_game("scarney"), {"must_use_hole_card": True})
+>>> rules.hole_use == AT_LEAST_ONE, rules.discard_board, rules.share_kind.tolist()
+(True, 1, [0, 1])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from engine.games.base import GameSpec, HoleUse, ShareKind
+from engine.kernels import card_bit, seven_rank_strength, standard_strength
+from engine.rankings import RANKINGS, SEVEN_RANK
+from engine.tables import SEVEN_RANK_TABLES, STANDARD_TABLES
+
+HOLE_ANY, AT_LEAST_ONE = 0, 1
+KILL_NONE, KILL_LOWEST_RIVER = 0, 1
+SHARE_HIGH, SHARE_POINTS = 0, 1
+EACH_SURVIVING_BOARD = -1  # share_board of a share that stands for one per surviving board
+NO_VALUE = -1
+MAX_BOARDS = 3  # winners of share slot k are bits 10*k.. of a hand's winner mask
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A game under its options, as the compiled core reads it."""
+
+    ranking: int
+    kickers: bool
+    hole_use: int
+    kill: int
+    discard_board: int  # -1: none
+    community: np.ndarray  # (boards,) bool: the board makes hands
+    share_kind: np.ndarray  # (shares,) SHARE_HIGH or SHARE_POINTS
+    share_board: np.ndarray  # (shares,) board index, or EACH_SURVIVING_BOARD
+    points: np.ndarray  # (ranks,) low points of each rank
+    tables: tuple
+    board_shares: bool  # boards take shares of their own: per-board chips and the triple scoop
+
+    @property
+    def args(self) -> tuple:
+        """The tuple the compiled functions take."""
+        return (self.ranking, self.kickers, self.hole_use, self.kill, self.discard_board, self.community,
+                self.share_kind, self.share_board, self.points, self.tables, self.board_shares)  # fmt: skip
+
+
+def compile_rules(game: GameSpec, options: Mapping[str, Any]) -> Rules:
+    """The codes and arrays of ``game`` under ``options`` (defaults filled in)."""
+    options = game.resolve_options(options)
+    ranking = RANKINGS[game.ranking]
+    only = game.community_boards[0]
+    kinds, boards, points = [], [], np.zeros(len(game.deck.ranks), np.int64)
+    for share in game.shares:
+        kinds.append(SHARE_POINTS if share.kind == ShareKind.LOWEST_POINTS else SHARE_HIGH)
+        boards.append(
+            EACH_SURVIVING_BOARD
+            if share.per_surviving_board
+            else only
+            if share.board is None
+            else share.board
+        )
+        if share.points:
+            points = np.array(share.points, np.int64)
+    return Rules(
+        ranking=ranking.code,
+        kickers=game.tiebreak.value(options) == "kickers",
+        hole_use=AT_LEAST_ONE if game.hole_use.value(options) == HoleUse.AT_LEAST_ONE else HOLE_ANY,
+        kill=KILL_NONE if game.kill is None else KILL_LOWEST_RIVER,
+        discard_board=-1 if game.discard_board is None else game.discard_board,
+        community=np.array([i in game.community_boards for i in range(len(game.boards))], np.bool_),
+        share_kind=np.array(kinds, np.int64),
+        share_board=np.array(boards, np.int64),
+        points=points,
+        tables=SEVEN_RANK_TABLES if ranking.code == SEVEN_RANK else STANDARD_TABLES,
+        board_shares=game.board_shares,
+    )
+
+
+@njit(cache=True, inline="always")
+def key_strength(key: int, ranking: int, kickers: bool, tables: tuple) -> int:
+    """Strength of the best five cards of a key under a ranking."""
+    if ranking == SEVEN_RANK:
+        return seven_rank_strength(key, kickers, tables)
+    return standard_strength(key, tables)
+
+
+@njit(cache=True)
+def seat_strength(hole_key, n_hole, board, n_board, rules) -> int:
+    """A seat's best hand from its hole cards (a key) and one board's first ``n_board`` cards.
+
+    With ``AT_LEAST_ONE`` every five-card hand holds at most four board cards, so the best
+    lies within the hole cards plus some four of them.
+    """
+    ranking, kickers, hole_use, tables = rules[0], rules[1], rules[2], rules[9]
+    if hole_use == AT_LEAST_ONE and (n_hole == 0 or n_hole + min(n_board, 4) < 5):
+        return NO_VALUE
+    if hole_use == HOLE_ANY or n_board <= 4:
+        key = hole_key
+        for j in range(n_board):
+            key |= card_bit(board[j])
+        return key_strength(key, ranking, kickers, tables)
+    best = np.int64(NO_VALUE)
+    for a in range(n_board):
+        for b in range(a + 1, n_board):
+            for c in range(b + 1, n_board):
+                for d in range(c + 1, n_board):
+                    key = hole_key | card_bit(board[a]) | card_bit(board[b]) | card_bit(board[c])
+                    best = max(best, key_strength(key | card_bit(board[d]), ranking, kickers, tables))
+    return best
+
+
+@njit(cache=True)
+def surviving(rules, last_cards, alive) -> int:
+    """Mark the boards that survive (``last_cards[b]``: board b's last card); returns how many.
+
+    Boards that make no hands always survive. Under the lowest-river-rank kill, the community
+    boards whose last card has the lowest rank die; all of one rank: the highest suit lives.
+    """
+    kill, community = rules[3], rules[5]
+    n = alive.shape[0]
+    lowest, highest, same = 99, -1, True
+    first_rank = -1
+    for b in range(n):
+        alive[b] = True
+        if kill == KILL_NONE or not community[b]:
+            continue
+        rank = last_cards[b] >> 2
+        if first_rank < 0:
+            first_rank = rank
+        same = same and rank == first_rank
+        lowest = min(lowest, rank)
+        if highest < 0 or (last_cards[b] & 3) > (last_cards[highest] & 3):
+            highest = b
+    count = 0
+    for b in range(n):
+        if kill != KILL_NONE and community[b]:
+            alive[b] = b == highest if same else (last_cards[b] >> 2) > lowest
+        count += alive[b]
+    return count
+
+
+@njit(cache=True)
+def count_parts(rules, alive) -> int:
+    """How many parts a pot splits into: one per share, a per-board share once per surviving board."""
+    community, share_board = rules[5], rules[7]
+    parts = 0
+    for k in range(share_board.shape[0]):
+        if share_board[k] != EACH_SURVIVING_BOARD:
+            parts += 1
+            continue
+        for b in range(alive.shape[0]):
+            parts += alive[b] and community[b]
+    return parts
+
+
+@njit(cache=True, inline="always")
+def award(amount, winners, won, paid) -> None:
+    """Split ``amount`` among ``winners`` (a seat mask), odd chips from seat 0; ``paid`` gets the shares."""
+    count = 0
+    for s in range(winners.shape[0]):
+        count += winners[s]
+    share = amount // count
+    odd = amount - share * count
+    k = 0
+    for s in range(winners.shape[0]):
+        paid[s] = 0
+        if winners[s]:
+            paid[s] = share + (1 if k < odd else 0)
+            won[s] += paid[s]
+            k += 1
+
+
+@njit(cache=True, inline="always")
+def best_of(scores, among, lowest, winners) -> int:
+    """Mark in ``winners`` the seats of ``among`` with the best score; returns how many."""
+    target = NO_VALUE
+    found = False
+    for s in range(among.shape[0]):
+        if among[s] and (not found or (scores[s] < target if lowest else scores[s] > target)):
+            target = scores[s]
+            found = True
+    count = 0
+    for s in range(among.shape[0]):
+        winners[s] = among[s] and scores[s] == target
+        count += winners[s]
+    return count
+
+
+@njit(cache=True)
+def divide_pot(amount, among, high, low, alive, rules, won, won_high, won_low, board_won, mask_out,
+               winners, paid) -> int:  # fmt: skip
+    """Divide one pot among its shares, each to the best of the seats ``among`` (all holding hands).
+
+    ``won_high``/``won_low`` get the high and low parts in a game with a low share.
+    Parts are equal, odd chips to the parts in order (shares in order, a per-board share's
+    boards in board order). ``high[b, s]`` is seat s's hand on board b, ``low[s]`` its points.
+    Winners of share slot k (a per-board share: its board) are or-ed into ``mask_out[0]`` at
+    bit 10*k + seat. Returns 1 if some part was split among tied hands, 2 if one seat won
+    every part alone (a scoop of this pot), 0 otherwise.
+    """
+    community, share_kind, share_board = rules[5], rules[6], rules[7]
+    n_parts = count_parts(rules, alive)
+    halves = (share_kind == SHARE_POINTS).any()
+    board_shares = rules[10]  # won_high / won_low: only beside a low share
+    base = amount // n_parts
+    odd = amount - base * n_parts
+    part = 0
+    split = False
+    sole = -1
+    for k in range(share_kind.shape[0]):
+        first, last = share_board[k], share_board[k] + 1
+        if first == EACH_SURVIVING_BOARD:
+            first, last = 0, alive.shape[0]
+        for b in range(first, last):
+            if share_board[k] == EACH_SURVIVING_BOARD and not (alive[b] and community[b]):
+                continue
+            chips = base + (1 if part < odd else 0)
+            part += 1
+            points = share_kind[k] == SHARE_POINTS
+            if points:
+                count = best_of(low, among, True, winners)
+            else:
+                count = best_of(high[b], among, False, winners)
+            split = split or count > 1
+            award(chips, winners, won, paid)
+            slot = b if share_board[k] == EACH_SURVIVING_BOARD else k
+            for s in range(winners.shape[0]):
+                if winners[s]:
+                    mask_out[0] |= np.int64(1) << (10 * slot + s)
+                    sole = s if count == 1 and sole in (-1, s) else -2
+                if points:
+                    won_low[s] += paid[s]
+                elif halves:
+                    won_high[s] += paid[s]
+                if board_shares and not points:
+                    board_won[s, b] += paid[s]
+    return 1 if split else (2 if sole >= 0 else 0)

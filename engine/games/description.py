@@ -1,0 +1,346 @@
+"""Read a game's description file (TOML) into a ``GameSpec``, with one clear line per problem.
+
+The format is documented in ``docs/variants.md``; the built-in games are the files in
+``engine/variants/``.
+
+>>> spec = load_description(VARIANTS_DIR / "holdem.toml")
+>>> spec.title, spec.min_players, spec.max_players, spec.board_names
+("Hold'em", 2, 10, ('board',))
+>>> card_budget(spec)
+(10, 2, 5, 1, 28, True)
+>>> budget_line(spec)
+'10 players x 2 hole cards + 5 board cards + 3 burns = 28: fits the 52-card deck'
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from engine.cards import DECKS
+from engine.games.base import (
+    Board,
+    BoardRole,
+    Bound,
+    GameSpec,
+    HoleUse,
+    KillKind,
+    KillRule,
+    RaiseRule,
+    RuleOption,
+    Share,
+    ShareKind,
+    Street,
+    Structure,
+)
+from engine.rankings import RANKINGS
+
+VARIANTS_DIR = Path(__file__).resolve().parents[1] / "variants"
+MAX_SEATS = 10  # the compiled core's seat limit
+MAX_HOLE = 6  # hole cards per seat the compiled core holds
+MAX_BOARD = 5  # cards per board the compiled core holds
+MAX_BOARDS_DEALT = 3  # boards the compiled core holds
+MAX_POINTS = 10  # low points of one card
+
+TOP_KEYS = {
+    "name", "title", "description", "deck", "ranking", "players", "phh_codes", "hole_use", "tiebreak",
+    "burns_option", "boards", "streets", "shares", "kill", "betting", "options",
+}  # fmt: skip
+STREET_KEYS = {"name", "hole_cards", "board_cards", "burns", "betting", "call_only", "big_bet"}
+SHARE_KEYS = {"wins", "board", "each", "points"}
+BETTING_KEYS = {"raise_rule", "max_raises_option", "starting_bet", "extra_fields"}
+OPTION_KEYS = {"default", "choices", "help"}
+
+
+class DescriptionError(ValueError):
+    """A description that does not make a playable game; ``problems`` has one line each."""
+
+    def __init__(self, source: str, problems: list[str]) -> None:
+        self.source = source
+        self.problems = problems
+        super().__init__(f"{source}: " + "; ".join(problems))
+
+
+class _Reader:
+    """Collects problems while turning TOML tables into concepts."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def fail(self, text: str) -> None:
+        self.problems.append(text)
+
+    def keys(self, table: Mapping[str, Any], allowed: set[str], where: str) -> None:
+        for key in sorted(set(table) - allowed):
+            self.fail(f"{where}: unknown key {key!r} (known: {', '.join(sorted(allowed))})")
+
+    def integer(self, table: Mapping[str, Any], key: str, where: str, default: int = 0, low: int = 0) -> int:
+        value = table.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            self.fail(f"{where}: {key} must be a whole number of at least {low}, not {value!r}")
+            return default
+        return value
+
+    def choice(self, value: Any, allowed: list[str], what: str) -> str | None:
+        if value not in allowed:
+            self.fail(f"{what} {value!r} is not one of {', '.join(allowed)}")
+            return None
+        return value
+
+
+def _options(r: _Reader, table: Any) -> tuple[RuleOption, ...]:
+    if not isinstance(table, dict):
+        r.fail("[options] must be a table of options")
+        return ()
+    options = []
+    for name, spec in table.items():
+        if not isinstance(spec, dict) or "default" not in spec:
+            r.fail(f"option {name}: needs a default")
+            continue
+        r.keys(spec, OPTION_KEYS, f"option {name}")
+        default = spec["default"]
+        choices = tuple(spec.get("choices", (False, True) if isinstance(default, bool) else (default,)))
+        if default not in choices:
+            r.fail(f"option {name}: default {default!r} is not among its choices {list(choices)}")
+        options.append(RuleOption(name, default, choices, str(spec.get("help", ""))))
+    return tuple(options)
+
+
+def _bound(r: _Reader, value: Any, where: str, allowed: list[str], options: dict[str, RuleOption]) -> Bound:
+    """A fixed value, or ``{option = ..., on = ..., off = ...}`` / ``{option = ..., values = {...}}``."""
+    if isinstance(value, str):
+        r.choice(value, allowed, where)
+        return Bound(fixed=value)
+    if not isinstance(value, dict) or "option" not in value:
+        r.fail(f"{where}: give a value or {{ option = ..., on = ..., off = ... }}")
+        return Bound(fixed=allowed[0])
+    name = value["option"]
+    if name not in options:
+        r.fail(f"{where}: option {name!r} is not defined under [options]")
+        return Bound(fixed=allowed[0])
+    if "on" in value or "off" in value:
+        values = {True: value.get("on"), False: value.get("off")}
+    else:
+        values = dict(value.get("values", {}))
+    for chosen in values.values() if values else options[name].choices:
+        r.choice(chosen, allowed, where)
+    return Bound(option=name, values=values)
+
+
+def _streets(r: _Reader, table: Any) -> tuple[Street, ...]:
+    if not isinstance(table, list) or not table:
+        r.fail("[[streets]]: at least one street is needed")
+        return ()
+    streets = []
+    for i, spec in enumerate(table, 1):
+        where = f"street {i} ({spec.get('name', '?')})" if isinstance(spec, dict) else f"street {i}"
+        if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
+            r.fail(f"{where}: needs a name")
+            continue
+        r.keys(spec, STREET_KEYS, where)
+        flags = {key: bool(spec.get(key, default)) for key, default in
+                 (("betting", True), ("call_only", False), ("big_bet", False))}  # fmt: skip
+        counts = [r.integer(spec, key, where) for key in ("hole_cards", "board_cards", "burns")]
+        streets.append(Street(spec["name"], *counts, **flags))
+    if streets and streets[0].hole_cards == 0:
+        r.fail(f"street 1 ({streets[0].name}) deals no hole cards")
+    if len({s.name for s in streets}) != len(streets):
+        r.fail("street names must differ")
+    return tuple(streets)
+
+
+def _boards(r: _Reader, table: Any) -> tuple[Board, ...]:
+    if not isinstance(table, list) or not table:
+        r.fail("[[boards]]: at least one board is needed")
+        return ()
+    boards = []
+    for i, spec in enumerate(table, 1):
+        if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
+            r.fail(f"board {i}: needs a name")
+            continue
+        r.keys(spec, {"name", "role"}, f"board {i} ({spec['name']})")
+        role = r.choice(
+            spec.get("role", "community"), [b.value for b in BoardRole], f"board {spec['name']}: role"
+        )
+        boards.append(Board(spec["name"], BoardRole(role or "community")))
+    if not any(b.role == BoardRole.COMMUNITY for b in boards):
+        r.fail("no board has role 'community': no hand could be made")
+    if len(boards) > MAX_BOARDS_DEALT:
+        r.fail(f"{len(boards)} boards: the compiled core holds at most {MAX_BOARDS_DEALT}")
+    if sum(b.role == BoardRole.DISCARD_TRIGGER for b in boards) > 1:
+        r.fail("at most one board may have role 'discard-trigger'")
+    if len({b.name for b in boards}) != len(boards):
+        r.fail("board names must differ")
+    return tuple(boards)
+
+
+def _shares(r: _Reader, table: Any, boards: tuple[Board, ...], deck_ranks: str) -> tuple[Share, ...]:
+    if not isinstance(table, list) or not table:
+        r.fail("[[shares]]: at least one share is needed (what wins the pot)")
+        return ()
+    names = {b.name: i for i, b in enumerate(boards) if b.role == BoardRole.COMMUNITY}
+    shares = []
+    for i, spec in enumerate(table, 1):
+        where = f"share {i}"
+        if not isinstance(spec, dict):
+            r.fail(f"{where}: must be a table")
+            continue
+        r.keys(spec, SHARE_KEYS, where)
+        kind = r.choice(spec.get("wins"), [k.value for k in ShareKind], f"{where}: wins")
+        board = spec.get("board")
+        if board is not None and board not in names:
+            r.fail(f"{where}: board {board!r} is not a community board ({', '.join(names)})")
+        each = spec.get("each")
+        if each is not None:
+            r.choice(each, ["surviving-board"], f"{where}: each")
+        if board is None and each is None and len(names) > 1 and kind == ShareKind.BEST_HIGH:
+            r.fail(f"{where}: say which board (board = ...) or each = 'surviving-board'")
+        points: tuple[int, ...] = ()
+        if kind == ShareKind.LOWEST_POINTS:
+            given = spec.get("points", {})
+            missing = [rank for rank in deck_ranks if rank not in given]
+            if missing:
+                r.fail(f"{where}: points needs a value for every rank; missing {' '.join(missing)}")
+            points = tuple(given.get(rank, 0) for rank in deck_ranks)
+            if any(type(p) is not int or not 0 <= p <= MAX_POINTS for p in points):
+                r.fail(f"{where}: points must be whole numbers from 0 to {MAX_POINTS}")
+                points = tuple(0 for _ in deck_ranks)
+        shares.append(Share(ShareKind(kind or "best-high"), names.get(board), each is not None, points))
+    return tuple(shares)
+
+
+def _betting(r: _Reader, table: Any, options: dict[str, RuleOption]) -> dict[str, Any]:
+    if not isinstance(table, dict):
+        r.fail("[betting] must be a table")
+        return {}
+    r.keys(table, BETTING_KEYS, "[betting]")
+    rule = r.choice(table.get("raise_rule", "last_increment"), [x.value for x in RaiseRule], "raise_rule")
+    cap = table.get("max_raises_option")
+    if cap is not None and cap not in options:
+        r.fail(f"[betting]: max_raises_option {cap!r} is not defined under [options]")
+    return {
+        "raise_rule": RaiseRule(rule or "last_increment"),
+        "max_raises_option": cap,
+        "starting_bet": bool(table.get("starting_bet", False)),
+        "extra_fields": tuple(table.get("extra_fields", ())),
+    }
+
+
+def _players(r: _Reader, value: Any) -> tuple[int, int]:
+    ok = isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)
+    if not ok or not 2 <= value[0] <= value[1] <= MAX_SEATS:
+        r.fail(f"players must be [fewest, most] with 2 <= fewest <= most <= {MAX_SEATS}, not {value!r}")
+        return 2, 2
+    return value[0], value[1]
+
+
+def parse_description(data: Mapping[str, Any], source: str = "<description>") -> GameSpec:
+    """A ``GameSpec`` from a parsed description; ``DescriptionError`` lists every problem."""
+    r = _Reader()
+    r.keys(data, TOP_KEYS, "description")
+    for key in ("name", "title", "deck", "ranking", "players", "phh_codes", "boards", "streets", "shares"):
+        if key not in data:
+            r.fail(f"missing {key!r}")
+    deck = DECKS.get(r.choice(data.get("deck"), sorted(DECKS), "deck") or "standard", DECKS["standard"])
+    ranking = RANKINGS.get(data.get("ranking", ""))
+    if ranking is None:
+        r.fail(f"ranking {data.get('ranking')!r} is not one of {', '.join(RANKINGS)}")
+    elif ranking.deck != deck:
+        r.fail(
+            f"ranking {ranking.name} ranks the {ranking.deck.size}-card deck, not the {deck.size}-card one"
+        )
+    options = _options(r, data.get("options", {}))
+    by_name = {o.name: o for o in options}
+    boards = _boards(r, data.get("boards"))
+    low, high = _players(r, data.get("players"))
+    codes = {}
+    for code, structure in dict(data.get("phh_codes", {})).items():
+        if r.choice(structure, [s.value for s in Structure], f"phh code {code}: structure"):
+            codes[code] = Structure(structure)
+    kill = None
+    if "kill" in data:
+        kill_spec = dict(data["kill"])
+        rule = r.choice(kill_spec.get("rule"), [k.value for k in KillKind], "kill rule")
+        r.choice(
+            kill_spec.get("all_equal", "highest-suit-survives"), ["highest-suit-survives"], "kill all_equal"
+        )
+        kill = KillRule(KillKind(rule or "lowest-river-rank"))
+        if sum(b.role == BoardRole.COMMUNITY for b in boards) < 2:
+            r.fail("a kill rule needs at least two community boards")
+    hole_uses = list(ranking.hole_uses) if ranking else [h.value for h in HoleUse]
+    tiebreaks = list(ranking.tiebreaks) if ranking else ["highest_card"]
+    burns_option = data.get("burns_option")
+    if burns_option is not None and burns_option not in by_name:
+        r.fail(f"burns_option {burns_option!r} is not defined under [options]")
+    spec = GameSpec(
+        name=str(data.get("name", "")),
+        title=str(data.get("title", data.get("name", ""))),
+        deck=deck,
+        ranking=ranking.name if ranking else "standard-high",
+        min_players=low,
+        max_players=high,
+        streets=_streets(r, data.get("streets")),
+        boards=boards,
+        variant_codes=codes,
+        shares=_shares(r, data.get("shares"), boards, deck.ranks),
+        options=options,
+        hole_use=_bound(r, data.get("hole_use", "any"), "hole_use", hole_uses, by_name),
+        tiebreak=_bound(r, data.get("tiebreak", tiebreaks[0]), "tiebreak", tiebreaks, by_name),
+        kill=kill,
+        burns_option=burns_option,
+        description=str(data.get("description", "")),
+        source=source,
+        **_betting(r, data.get("betting", {}), by_name),
+    )
+    _check_budget(r, spec)
+    if r.problems:
+        raise DescriptionError(source, r.problems)
+    return spec
+
+
+def card_budget(spec: GameSpec) -> tuple[int, int, int, int, int, bool]:
+    """Most players, hole cards each, cards per board, boards, cards dealt in all, and whether they fit."""
+    hole = sum(s.hole_cards for s in spec.streets)
+    per_board = sum(s.board_cards for s in spec.streets)
+    burns = sum(s.burns for s in spec.streets if s.board_cards)
+    total = spec.max_players * hole + per_board * len(spec.boards) + burns
+    return spec.max_players, hole, per_board, len(spec.boards), total, total <= spec.deck.size
+
+
+def budget_line(spec: GameSpec) -> str:
+    """The card budget in words: what the largest table deals against the deck."""
+    players, hole, per_board, boards, total, fits = card_budget(spec)
+    burns = total - players * hole - per_board * boards
+    text = f"{players} players x {hole} hole cards + {per_board * boards} board cards"
+    text += f" + {burns} burns = {total}" if burns else f" = {total}"
+    if fits:
+        return f"{text}: fits the {spec.deck.size}-card deck"
+    return f"{text}: needs {total} cards, the deck has {spec.deck.size}"
+
+
+def _check_budget(r: _Reader, spec: GameSpec) -> None:
+    if not spec.streets or not spec.boards:
+        return
+    _, hole, per_board, _, _, fits = card_budget(spec)
+    if not fits:
+        r.fail(budget_line(spec))
+    if hole > MAX_HOLE:
+        r.fail(f"{hole} hole cards per player: the compiled core holds at most {MAX_HOLE}")
+    if per_board > MAX_BOARD:
+        r.fail(f"{per_board} cards per board: the compiled core holds at most {MAX_BOARD}")
+    if hole + per_board < 5:
+        r.fail(f"{hole} hole cards and {per_board} board cards make no five-card hand")
+
+
+def load_description(path: str | Path) -> GameSpec:
+    """Read one description file; ``DescriptionError`` on a bad file, with every problem."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise DescriptionError(str(path), [f"cannot read it: {error.strerror or error}"]) from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise DescriptionError(str(path), [f"not valid TOML: {error}"]) from None
+    return parse_description(data, str(path))

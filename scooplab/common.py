@@ -1,0 +1,54 @@
+"""What every command shares: the console, the one-line error, output formats, the --variant option."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+console = Console(width=None if sys.stdout.isatty() else 140)
+
+VariantOption = Annotated[
+    str,
+    typer.Option(
+        "--variant", "-v", help="A game: a built-in name (`scooplab variants`) or a description file (.toml)."
+    ),
+]
+
+
+class OutputFormat(StrEnum):
+    table = "table"
+    json = "json"
+
+
+class TableFormat(StrEnum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+DataOption = Annotated[
+    str,
+    typer.Option(
+        "--data", "-d", help="The warehouse: a folder or an fsspec URL (s3://...).", envvar="SCOOPLAB_DATA"
+    ),
+]
+
+
+def fail(message: str) -> None:
+    """Print a one-line error on stderr and exit with code 2."""
+    typer.echo(f"scooplab: error: {message}", err=True)
+    raise typer.Exit(code=2)
+
+
+def game_named(variant: str):
+    """The game a ``--variant`` names (built-in or a description file); a clear error otherwise."""
+    from engine.games import get_game
+
+    try:
+        return get_game(variant)
+    except ValueError as error:
+        fail(str(error))

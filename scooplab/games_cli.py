@@ -1,0 +1,284 @@
+"""Commands about games themselves: ``variants`` (list, check a description), ``eval``, ``rankings``.
+
+Every one reads a game's description (``engine/variants/*.toml`` or a user's file); none
+names a game.
+"""
+
+from __future__ import annotations
+
+import json
+from math import comb
+from pathlib import Path
+from typing import Annotated
+
+import numpy as np
+import typer
+from rich.table import Table
+
+from scooplab.common import OutputFormat, console, fail, game_named
+
+variants_app = typer.Typer(
+    help="The games scooplab plays, their rule options, and a check of a description file.",
+    invoke_without_command=True,
+    no_args_is_help=False,
+)
+
+GameOption = Annotated[
+    str,
+    typer.Option("--game", "-g", help="A game: a built-in name (`scooplab variants`) or a description file."),
+]
+
+
+def _option_text(option) -> str:
+    choices = ", ".join(str(c).lower() if isinstance(c, bool) else str(c) for c in option.choices)
+    default = str(option.default).lower() if isinstance(option.default, bool) else option.default
+    return f"{option.name} = {default} ({choices}): {option.help}"
+
+
+def _facts(game) -> list[str]:
+    """What a game has, in the words of the description format (``docs/variants.md``)."""
+    from engine.games.description import budget_line
+
+    boards = ", ".join(f"{b.name} ({b.role.value})" for b in game.boards)
+    shares = "; ".join(
+        s.kind.value + (" on each surviving board" if s.per_surviving_board else "")
+        + (f" on {game.boards[s.board].name}" if s.board is not None else "")
+        for s in game.shares
+    )  # fmt: skip
+    facts = [
+        f"{game.deck.size}-card deck, ranking {game.ranking}, {game.min_players}-{game.max_players} players",
+        f"streets: {', '.join(s.name for s in game.streets)}; boards: {boards}",
+        f"shares of every pot: {shares}" + (f"; kill: {game.kill.kind.value}" if game.kill else ""),
+        f"PHH codes: {', '.join(f'{c} ({s.value})' for c, s in game.variant_codes.items())}",
+        budget_line(game),
+    ]
+    return facts + [f"option {_option_text(o)}" for o in game.options]
+
+
+@variants_app.callback()
+def variants_command(
+    ctx: typer.Context,
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.table,
+) -> None:
+    """List the games: what each has, its PHH codes and its rule options with defaults.
+
+    Examples:
+
+    * `scooplab variants`
+    * `scooplab variants check my-game.toml`
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from engine.games import GAMES
+
+    if output is OutputFormat.json:
+        rows = [
+            {"name": g.name, "title": g.title, "file": g.source, "players": [g.min_players, g.max_players],
+             "phh_codes": {c: s.value for c, s in g.variant_codes.items()},
+             "options": {o.name: {"default": o.default, "choices": list(o.choices), "help": o.help}
+                         for o in g.options}}
+            for g in GAMES.values()
+        ]  # fmt: skip
+        typer.echo(json.dumps(rows))
+        return
+    for game in GAMES.values():
+        console.print(
+            f"[bold]{game.name}[/]  {game.title}  [dim]{Path(game.source).name}[/]", highlight=False
+        )
+        for fact in _facts(game):
+            console.print(f"  {fact}", highlight=False, soft_wrap=True)
+
+
+@variants_app.command("check")
+def check_command(file: Annotated[Path, typer.Argument(help="A game description (.toml).")]) -> None:
+    """Check a description file: one line per problem, or what the game is and that it fits its deck.
+
+    Exit code 0 when the game is playable, 2 when it is not.
+    """
+    from engine.games.description import DescriptionError, load_description
+
+    try:
+        game = load_description(file)
+    except DescriptionError as error:
+        for problem in error.problems:
+            typer.echo(f"{file}: {problem}", err=True)
+        raise typer.Exit(code=2) from None
+    console.print(f"{file}: [green]ok[/], {game.name} ({game.title})", highlight=False)
+    for fact in _facts(game):
+        console.print(f"  {fact}", highlight=False, soft_wrap=True)
+
+
+def _rule_flags(game, tiebreak: str | None, must_use_hole_card: bool) -> dict:
+    """The options ``--tiebreak`` and ``--must-use-hole-card`` set, for games that have them."""
+    from engine.games import GAMES
+
+    options: dict = {}
+    flags = (
+        ("--tiebreak", game.tiebreak, tiebreak),
+        ("--must-use-hole-card", game.hole_use, must_use_hole_card or None),
+    )
+    for flag, bound, value in flags:
+        if value is None:
+            continue
+        if bound.option is None:
+            owners = [g.title for g in GAMES.values() if getattr(g, bound_name(flag)).option]
+            fail(f"{flag} is a {' and '.join(owners)} option")
+        wanted = value if flag == "--tiebreak" else "at-least-1"
+        chosen = next((v for v, concept in bound.values.items() if concept == wanted), wanted)
+        options[bound.option] = chosen
+    return options
+
+
+def bound_name(flag: str) -> str:
+    """The ``GameSpec`` field a flag of ``eval`` sets."""
+    return "tiebreak" if flag == "--tiebreak" else "hole_use"
+
+
+def eval_command(
+    cards: Annotated[list[str], typer.Argument(help="Cards, e.g. `AhKh QhJhTh2c3d`; or HOLE BOARD.")],
+    game: GameOption = "holdem",
+    tiebreak: Annotated[str | None, typer.Option(help="The tie rule, for games that have one.")] = None,
+    must_use_hole_card: Annotated[
+        bool, typer.Option("--must-use-hole-card", help="The high hand uses a hole card (games with it).")
+    ] = False,
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.table,
+) -> None:
+    """Evaluate one hand: its category, deciding ranks and strength (and low points where a game has them).
+
+    Games whose hole cards play apart from the board (a low share, a hole-card rule) take two
+    card lists: the hole cards, then the board; the others take the cards in one list.
+
+    Examples:
+
+    * `scooplab eval --game holdem AhKh QhJhTh2c3d`
+    * `scooplab eval --game scarney 2c3d4h5s6c7d AhKhQhJhTh` (hole cards, then the Top Board)
+    * `scooplab eval --game skoejarth --tiebreak kickers Kb1c2o 3s4b5c6o`
+    """
+    from engine.cards import CardError
+
+    spec = game_named(game)
+    options = spec.resolve_options(_rule_flags(spec, tiebreak, must_use_hole_card))
+    try:
+        result = {"game": spec.name, "cards": "".join(cards)} | _evaluate(spec, cards, options)
+    except (CardError, ValueError) as error:
+        fail(str(error))
+    if output is OutputFormat.json:
+        typer.echo(json.dumps(result))
+        return
+    table = Table(show_header=False, box=None)
+    for key, value in result.items():
+        table.add_row(key, str(value))
+    console.print(table)
+
+
+def _evaluate(spec, cards: list[str], options: dict) -> dict:
+    from engine.cards import parse_card_rows, parse_cards
+    from engine.describe import describe
+    from engine.rankings import RANKINGS
+
+    ranking = RANKINGS[spec.ranking]
+    hole_use = spec.hole_use.value(options)
+    apart = spec.low_share or spec.hole_use.option is not None or hole_use != "any"
+    board_name = spec.boards[spec.community_boards[0]].name.title()
+    if apart:
+        if len(cards) != 2:
+            fail(f"{spec.title} takes two card lists: the remaining hole cards, then the {board_name} Board")
+        n_hole = sum(s.hole_cards for s in spec.streets)
+        n_board = sum(s.board_cards for s in spec.streets)
+        hole = parse_card_rows(cards[:1], spec.deck, width=n_hole)
+        board = parse_card_rows(cards[1:], spec.deck)
+        if not (hole >= 0).any():
+            fail(f"a {spec.title} hand with no hole cards left is dead: it cannot win")
+        if board.shape[1] != n_board:
+            fail(f"the {spec.title} {board_name} Board holds {n_board} cards at showdown, {cards[1]!r} has "
+                 f"{board.shape[1]}")  # fmt: skip
+        all_cards = np.hstack([hole, board])[0]
+        if len(set(all_cards[all_cards >= 0].tolist())) != int((all_cards >= 0).sum()):
+            fail("a card appears twice")
+    else:
+        all_cards = parse_cards("".join(cards), spec.deck)
+        if not 5 <= len(all_cards) <= ranking.max_cards:
+            fail(f"{''.join(cards)!r} has {len(all_cards)} cards; a {spec.name} hand is evaluated from 5 to "
+                 f"{ranking.max_cards} cards")  # fmt: skip
+        hole, board = all_cards[None, :], np.zeros((1, 0), np.int8)
+    tiebreak = spec.tiebreak.value(options)
+    strength = int(ranking.evaluate(hole, board, hole_use, tiebreak)[0])
+    result: dict[str, object] = {
+        "category": ranking.category_name(strength),
+        "description": describe(ranking, strength, tiebreak),
+        "strength": strength,
+    }
+    if spec.tiebreak.option:
+        result["tiebreak"] = tiebreak
+    if spec.hole_use.option:
+        result[spec.hole_use.option] = options[spec.hole_use.option]
+    if spec.low_share:
+        points = next(s.points for s in spec.shares if s.points)
+        result["low_points"] = int(sum(points[c >> 2] for c in hole[0] if c >= 0))
+    return result
+
+
+def rankings_command(
+    game: GameOption = "skoejarth",
+    cards: Annotated[int, typer.Option("--cards", "-k", min=5, max=7, help="Cards per set, 5 to 7.")] = 7,
+    tiebreak: Annotated[str | None, typer.Option(help="The tie rule, for games that have one.")] = None,
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.table,
+) -> None:
+    """Exact category frequencies over every card set of a game's deck, and whether rank follows rarity.
+
+    Counts every k-card set of the deck (all 133,784,560 seven-card sets of 52 cards take
+    about three seconds) by the category of its best five-card hand, and flags each category
+    that is more common than one it outranks.
+
+    Examples:
+
+    * `scooplab rankings --game skoejarth --cards 7`
+    * `scooplab rankings --game holdem --cards 5 --format json`
+    """
+    from engine.evaluate import count_ranking_categories
+    from engine.rankings import RANKINGS
+
+    spec = game_named(game)
+    options = spec.resolve_options(_rule_flags(spec, tiebreak, False))
+    ranking = RANKINGS[spec.ranking]
+    counts = count_ranking_categories(ranking.code, cards, spec.tiebreak.value(options) or "highest_card")
+    total = comb(spec.deck.size, cards)
+    if int(counts.sum()) != total:
+        fail(f"internal error: {int(counts.sum())} sets counted, expected {total}")
+    rows = []
+    names = ranking.categories
+    for category, name in enumerate(names):
+        count = int(counts[category])
+        outranked_yet_rarer = [names[weaker] for weaker in range(category) if 0 < int(counts[weaker]) < count]
+        rows.append({"category": name, "rank": category, "count": count, "probability": count / total,
+                     "more_common_than": outranked_yet_rarer})  # fmt: skip
+    if output is OutputFormat.json:
+        typer.echo(json.dumps({"game": spec.name, "cards": cards, "total": total, "categories": rows}))
+        return
+    _print_rankings(spec.name, cards, total, rows)
+
+
+def _print_rankings(name: str, cards: int, total: int, rows: list[dict]) -> None:
+    table = Table(title=f"{name}: best five of every {cards}-card set ({total:,} sets)")
+    for column in ("category (weak to strong)", "count", "probability", "1 in", "note"):
+        table.add_column(
+            column, justify="left" if column in ("note",) or column.startswith("cat") else "right"
+        )
+    for row in rows:
+        count, probability = row["count"], row["probability"]
+        if count == 0:
+            note = "[yellow]never the best hand[/]"
+        elif row["more_common_than"]:
+            note = "[red]more common than " + ", ".join(row["more_common_than"]) + "[/]"
+        else:
+            note = ""
+        one_in = f"{1 / probability:,.1f}" if probability else "-"
+        table.add_row(row["category"], f"{count:,}", f"{probability:.6f}", one_in, note)
+    console.print(table)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``variants``, ``eval`` and ``rankings`` to the command line."""
+    app.add_typer(variants_app, name="variants")
+    app.command("eval")(eval_command)
+    app.command("rankings")(rankings_command)
