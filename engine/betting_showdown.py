@@ -14,9 +14,9 @@ from numba import njit
 
 from engine.core import (
     NO_VALUE,
-    SHARE_POINTS,
     award,
     best_of,
+    board_key_of,
     divide_pot,
     seat_strength,
     surviving,
@@ -143,7 +143,7 @@ def settle_hands(
     goes whole to its claimants. ``strength``/``low`` hold -1 for seats without a showdown
     hand; ``survivors`` is a bit mask of surviving boards; the other outputs start at zero.
     """
-    community, share_kind, points = rules[5], rules[6], rules[8]
+    community, points = rules[5], rules[8]
     n = contributed.shape[1]
     n_boards = boards.shape[1]
     amounts = np.zeros(2 * n + 2, dtype=np.int64)
@@ -159,7 +159,7 @@ def settle_hands(
     first = 0
     while not community[first]:
         first += 1
-    has_points = (share_kind == SHARE_POINTS).any()
+    has_points = rules[11]
     board_shares = rules[10]
     for h in range(showdown.shape[0]):
         if not showdown[h]:
@@ -169,6 +169,7 @@ def settle_hands(
         pots = build_pots(contributed[h], antes_paid[h], folded[h], amounts, eligible)
         for b in range(n_boards):  # each contender's hand on each community board
             last[b] = boards[h, b, max(board_n[h, b] - 1, 0)]
+            board_key = board_key_of(boards[h, b], board_n[h, b])
             for s in range(n):
                 per_board[b, s] = NO_VALUE
                 if not community[b] or not contender[s] or hole_n[h, s] == 0:
@@ -176,7 +177,9 @@ def settle_hands(
                 key = np.int64(0)
                 for i in range(hole_n[h, s]):
                     key |= card_bit(hole[h, s, i])
-                per_board[b, s] = seat_strength(key, hole_n[h, s], boards[h, b], board_n[h, b], rules)
+                per_board[b, s] = seat_strength(
+                    key, hole_n[h, s], board_key, boards[h, b], board_n[h, b], rules
+                )
         for s in range(n):
             if has_points and per_board[first, s] != NO_VALUE:
                 total = 0

@@ -49,12 +49,15 @@ class Rules:
     points: np.ndarray  # (ranks,) low points of each rank
     tables: tuple
     board_shares: bool  # boards take shares of their own: per-board chips and the triple scoop
+    low_share: bool  # some share goes to the fewest low points
 
     @property
     def args(self) -> tuple:
         """The tuple the compiled functions take."""
-        return (self.ranking, self.kickers, self.hole_use, self.kill, self.discard_board, self.community,
-                self.share_kind, self.share_board, self.points, self.tables, self.board_shares)  # fmt: skip
+        return (
+            self.ranking, self.kickers, self.hole_use, self.kill, self.discard_board, self.community,
+            self.share_kind, self.share_board, self.points, self.tables, self.board_shares, self.low_share,
+        )  # fmt: skip
 
 
 def compile_rules(game: GameSpec, options: Mapping[str, Any]) -> Rules:
@@ -86,6 +89,7 @@ def compile_rules(game: GameSpec, options: Mapping[str, Any]) -> Rules:
         points=points,
         tables=SEVEN_RANK_TABLES if ranking.code == SEVEN_RANK else STANDARD_TABLES,
         board_shares=game.board_shares,
+        low_share=game.low_share,
     )
 
 
@@ -97,10 +101,11 @@ def key_strength(key: int, ranking: int, kickers: bool, tables: tuple) -> int:
     return standard_strength(key, tables)
 
 
-@njit(cache=True)
-def seat_strength(hole_key, n_hole, board, n_board, rules) -> int:
+@njit(cache=True, inline="always")
+def seat_strength(hole_key, n_hole, board_key, board, n_board, rules) -> int:
     """A seat's best hand from its hole cards (a key) and one board's first ``n_board`` cards.
 
+    ``board_key`` is the key of those board cards.
     With ``AT_LEAST_ONE`` every five-card hand holds at most four board cards, so the best
     lies within the hole cards plus some four of them.
     """
@@ -108,10 +113,7 @@ def seat_strength(hole_key, n_hole, board, n_board, rules) -> int:
     if hole_use == AT_LEAST_ONE and (n_hole == 0 or n_hole + min(n_board, 4) < 5):
         return NO_VALUE
     if hole_use == HOLE_ANY or n_board <= 4:
-        key = hole_key
-        for j in range(n_board):
-            key |= card_bit(board[j])
-        return key_strength(key, ranking, kickers, tables)
+        return key_strength(hole_key | board_key, ranking, kickers, tables)
     best = np.int64(NO_VALUE)
     for a in range(n_board):
         for b in range(a + 1, n_board):
@@ -123,6 +125,12 @@ def seat_strength(hole_key, n_hole, board, n_board, rules) -> int:
 
 
 @njit(cache=True)
+def seat_strength_called(hole_key, n_hole, board_key, board, n_board, rules) -> int:
+    """``seat_strength`` as a call, for paths too rare to be worth a copy of the evaluators."""
+    return seat_strength(hole_key, n_hole, board_key, board, n_board, rules)
+
+
+@njit(cache=True, inline="always")
 def surviving(rules, last_cards, alive) -> int:
     """Mark the boards that survive (``last_cards[b]``: board b's last card); returns how many.
 
@@ -152,7 +160,7 @@ def surviving(rules, last_cards, alive) -> int:
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def count_parts(rules, alive) -> int:
     """How many parts a pot splits into: one per share, a per-board share once per surviving board."""
     community, share_board = rules[5], rules[7]
@@ -164,6 +172,15 @@ def count_parts(rules, alive) -> int:
         for b in range(alive.shape[0]):
             parts += alive[b] and community[b]
     return parts
+
+
+@njit(cache=True, inline="always")
+def board_key_of(board, n_board) -> int:
+    """The key of a board's first ``n_board`` cards."""
+    key = np.int64(0)
+    for j in range(n_board):
+        key |= card_bit(board[j])
+    return key
 
 
 @njit(cache=True, inline="always")
@@ -184,6 +201,25 @@ def award(amount, winners, won, paid) -> None:
 
 
 @njit(cache=True, inline="always")
+def best_seats(scores, among, lowest, winners) -> tuple[int, int]:
+    """``best_of`` that also returns the last seat marked (the winner, when there is one)."""
+    target = NO_VALUE
+    found = False
+    for s in range(among.shape[0]):
+        if among[s] and (not found or (scores[s] < target if lowest else scores[s] > target)):
+            target = scores[s]
+            found = True
+    count = 0
+    seat = -1
+    for s in range(among.shape[0]):
+        winners[s] = among[s] and scores[s] == target
+        if winners[s]:
+            count += 1
+            seat = s
+    return count, seat
+
+
+@njit(cache=True, inline="always")
 def best_of(scores, among, lowest, winners) -> int:
     """Mark in ``winners`` the seats of ``among`` with the best score; returns how many."""
     target = NO_VALUE
@@ -199,7 +235,7 @@ def best_of(scores, among, lowest, winners) -> int:
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def divide_pot(amount, among, high, low, alive, rules, won, won_high, won_low, board_won, mask_out,
                winners, paid) -> int:  # fmt: skip
     """Divide one pot among its shares, each to the best of the seats ``among`` (all holding hands).
@@ -212,9 +248,8 @@ def divide_pot(amount, among, high, low, alive, rules, won, won_high, won_low, b
     every part alone (a scoop of this pot), 0 otherwise.
     """
     community, share_kind, share_board = rules[5], rules[6], rules[7]
+    board_shares, halves = rules[10], rules[11]  # per-board chips; won_high / won_low beside a low share
     n_parts = count_parts(rules, alive)
-    halves = (share_kind == SHARE_POINTS).any()
-    board_shares = rules[10]  # won_high / won_low: only beside a low share
     base = amount // n_parts
     odd = amount - base * n_parts
     part = 0
@@ -231,16 +266,28 @@ def divide_pot(amount, among, high, low, alive, rules, won, won_high, won_low, b
             part += 1
             points = share_kind[k] == SHARE_POINTS
             if points:
-                count = best_of(low, among, True, winners)
+                count, seat = best_seats(low, among, True, winners)
             else:
-                count = best_of(high[b], among, False, winners)
-            split = split or count > 1
-            award(chips, winners, won, paid)
+                count, seat = best_seats(high[b], among, False, winners)
             slot = b if share_board[k] == EACH_SURVIVING_BOARD else k
+            if count == 1:  # one winner: no split to work out
+                won[seat] += chips
+                mask_out[0] |= np.int64(1) << (10 * slot + seat)
+                sole = seat if sole in (-1, seat) else -2
+                if points:
+                    won_low[seat] += chips
+                elif halves:
+                    won_high[seat] += chips
+                if board_shares and not points:
+                    board_won[seat, b] += chips
+                continue
+            split = True
+            sole = -2
+            award(chips, winners, won, paid)
             for s in range(winners.shape[0]):
-                if winners[s]:
-                    mask_out[0] |= np.int64(1) << (10 * slot + s)
-                    sole = s if count == 1 and sole in (-1, s) else -2
+                if not winners[s]:
+                    continue
+                mask_out[0] |= np.int64(1) << (10 * slot + s)
                 if points:
                     won_low[s] += paid[s]
                 elif halves:

@@ -15,7 +15,16 @@ import numpy as np
 from numba import njit
 
 from engine.betting_showdown import sole_best_everywhere
-from engine.core import EACH_SURVIVING_BOARD, NO_VALUE, SHARE_POINTS, divide_pot, seat_strength, surviving
+from engine.core import (
+    EACH_SURVIVING_BOARD,
+    NO_VALUE,
+    SHARE_POINTS,
+    board_key_of,
+    divide_pot,
+    seat_strength,
+    seat_strength_called,
+    surviving,
+)
 from engine.kernels import card_bit
 
 SHOWDOWN, UNCONTESTED, EVERYONE_DEAD = 0, 1, 2
@@ -176,6 +185,9 @@ def simulate_hands(
     10*slot + seat; a per-board share's slot is its board); a killed board is evaluated only
     when it decides a scoop of every board (one seat alone best on the surviving ones), and
     then its winners are marked too. ``tally`` accumulates the ``O_*``/``K_*``/``T_*`` counts.
+    Outputs a game has no use for (``low``, ``won_high``/``won_low`` without a low share,
+    ``board_won``/``triple`` without board shares, ``discard_street`` without a discard
+    board or a low share) may be one-row placeholders: they are never touched.
     """
     discard_board, community, share_kind, share_board, points = (
         rules[4],
@@ -198,9 +210,15 @@ def simulate_hands(
     last = np.zeros(n_boards, dtype=np.int64)
     board_alive = np.zeros(n_boards, dtype=np.bool_)
     mask = np.zeros(1, dtype=np.int64)
+    board_key = np.zeros(n_boards, dtype=np.int64)
+    won_row = np.zeros(n, dtype=np.int64)  # one hand's results, copied out where the game has them
+    high_row = np.zeros(n, dtype=np.int64)
+    low_won_row = np.zeros(n, dtype=np.int64)
+    low_row = np.full(n, NO_VALUE, dtype=np.int64)
+    board_row = np.zeros((n, n_boards), dtype=np.int64)
     rank_count = np.zeros(deck_size // 4, dtype=np.int64)
     n_streets = board_street.max() + 1
-    has_points = (share_kind == SHARE_POINTS).any()
+    has_points = rules[11]
     board_shares = rules[10]
     low_slot = np.argmax(share_kind == SHARE_POINTS)
     trigger = board[max(discard_board, 0)]
@@ -237,12 +255,14 @@ def simulate_hands(
                     hole_key[s] |= card_bit(c)
                     kept_n[s] += 1
                     total += points[c >> 2]
-            if has_points and alive[s]:
-                low[h, s] = total
+            low_row[s] = total if alive[s] else NO_VALUE
+            if has_points:
+                low[h, s] = low_row[s]
         for b in range(n_boards):
             for j in range(last_card + 1):
                 board_cards[b, j] = deck[board[b, j]]
             last[b] = board_cards[b, last_card]
+            board_key[b] = board_key_of(board_cards[b], last_card + 1)
         n_surviving = surviving(rules, last, board_alive)
         for b in range(n_boards):
             survivors[h, b] = board_alive[b]
@@ -250,20 +270,32 @@ def simulate_hands(
                 continue
             for s in range(n):
                 per_board[b, s] = (
-                    seat_strength(hole_key[s], kept_n[s], board_cards[b], last_card + 1, rules)
+                    seat_strength(hole_key[s], kept_n[s], board_key[b], board_cards[b], last_card + 1, rules)
                     if alive[s]
                     else NO_VALUE
                 )
         mask[0] = 0
-        outcome = divide_pot(pot, alive, per_board, low[h], board_alive, rules, won[h], won_high[h],
-                             won_low[h], board_won[h], mask, winners, paid)  # fmt: skip
+        won_row[:] = 0
+        if has_points:
+            high_row[:] = 0
+            low_won_row[:] = 0
+        if board_shares:
+            board_row[:] = 0
+        outcome = divide_pot(pot, alive, per_board, low_row, board_alive, rules, won_row, high_row,
+                             low_won_row, board_row, mask, winners, paid)  # fmt: skip
+        won[h] = won_row
+        if has_points:
+            won_high[h] = high_row
+            won_low[h] = low_won_row
+        if board_shares:
+            board_won[h] = board_row
         owner = -1
         if board_shares and outcome == 2 and n_surviving < n_boards:  # the killed boards decide it
             for b in range(n_boards):
                 if community[b] and not board_alive[b]:
                     for s in range(n):
-                        per_board[b, s] = seat_strength(
-                            hole_key[s], kept_n[s], board_cards[b], last_card + 1, rules
+                        per_board[b, s] = seat_strength_called(
+                            hole_key[s], kept_n[s], board_key[b], board_cards[b], last_card + 1, rules
                         )
                     best = per_board[b].max()
                     for s in range(n):
@@ -284,7 +316,8 @@ def simulate_hands(
                     tally[K_BOARDS + (last[b] >> 2)] += 1
                     tally[K_KILLED + (last[b] >> 2)] += not board_alive[b]
         for s in range(n):
-            triple[h, s] = s == owner
+            if board_shares:
+                triple[h, s] = s == owner
             best = np.int64(NO_VALUE)
             for b in range(n_boards):
                 if community[b] and board_alive[b]:

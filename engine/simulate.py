@@ -89,14 +89,17 @@ def simulate_chunk(
     strength = np.full((n, n_players), -1, dtype=np.int64)
     won = np.zeros((n, n_players), dtype=np.int64)
     ending = np.zeros(n, dtype=np.int8)
+    low_share, board_shares = game.low_share, game.board_shares
+    discards = game.discard_board is not None
+    rows = {True: n, False: 1}  # outputs the game has no use for are one-row placeholders
     extra: dict[str, np.ndarray] = {
-        "low": np.full((n, n_players), -1, dtype=np.int16),
-        "won_high": np.zeros((n, n_players), dtype=np.int64),
-        "won_low": np.zeros((n, n_players), dtype=np.int64),
-        "board_won": np.zeros((n, n_players, n_boards), dtype=np.int64),
+        "low": np.full((rows[low_share], n_players), -1, dtype=np.int16),
+        "won_high": np.zeros((rows[low_share], n_players), dtype=np.int64),
+        "won_low": np.zeros((rows[low_share], n_players), dtype=np.int64),
+        "board_won": np.zeros((rows[board_shares], n_players, n_boards), dtype=np.int64),
         "survivors": np.zeros((n, n_boards), dtype=np.bool_),
-        "triple_scoop": np.zeros((n, n_players), dtype=np.bool_),
-        "discard_street": np.full((n, n_players, n_hole), -1, dtype=np.int8),
+        "triple_scoop": np.zeros((rows[board_shares], n_players), dtype=np.bool_),
+        "discard_street": np.full((rows[discards or low_share], n_players, n_hole), -1, dtype=np.int8),
         "dead": np.zeros((n, n_players), dtype=np.bool_),
         "streets_dealt": np.zeros(n, dtype=np.int8),
         "winners_mask": np.zeros(n, dtype=np.int64),
@@ -109,4 +112,6 @@ def simulate_chunk(
         extra["discard_street"], extra["dead"], ending, extra["streets_dealt"], extra["winners_mask"],
         extra["tally"],
     )  # fmt: skip
+    for name in [name for name, values in extra.items() if values.shape[0] != n and name != "tally"]:
+        del extra[name]  # placeholders
     return SimBatch(game, n_players, stake, options, lay, cards, strength, won, ending, extra)
