@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from analytics.report import flatten
-from engine.evaluate import HIGH_CATEGORIES, SKOEJARTH_CATEGORIES
+from engine.games import GAMES
+from engine.rankings import RANKINGS
 
 QUERIES = Path(__file__).parent / "queries"
 ALPHA = 0.05
@@ -140,7 +141,7 @@ def discordant_pairs(con, variant: str, run_a: str, run_b: str) -> dict[str, tup
     for statistic, column, complement in PAIRED_HAND_RATES:
         only_a, only_b = int(hands[f"{column}_a"] or 0), int(hands[f"{column}_b"] or 0)
         out[statistic] = (only_b, only_a) if complement else (only_a, only_b)
-    names = SKOEJARTH_CATEGORIES if variant == "skoejarth" else HIGH_CATEGORIES
+    names = RANKINGS[GAMES[variant].ranking].categories
     seats = _paired_query(con, "paired_categories", variant, run_a, run_b)
     for index, name in enumerate(names):
         only_a = sum(r["seats"] for r in seats if r["category_a"] == index and r["category_b"] != index)

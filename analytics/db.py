@@ -28,8 +28,48 @@ BESIDE_HANDS = ("players", "actions", "summaries")
 # creation order: each view only reads raw tables and views created before it
 VIEW_ORDER = (
     "hands", "seat_players", "players", "seat_actions", "actions", "runs", "rejects", "showdown_seats",
-    "hand_outcomes", "player_stats", "scarney_seat_fates",
+    "hand_outcomes", "player_stats", "discard_seat_fates",
 )  # fmt: skip
+
+
+def variants_table() -> pa.Table:
+    """What each game has, from its description: the ``variants`` view the other views join.
+
+    ``deck_cards`` is the deck's card texts in id order (two characters a card), ``ranks``
+    its ranks low to high, ``categories`` the ranking's category names weakest first,
+    ``points`` the low points of each rank (a low-points share), and the concepts as flags.
+    """
+    from engine.games import GAMES
+    from engine.rankings import RANKINGS
+
+    rows = []
+    for game in GAMES.values():
+        points = next((list(s.points) for s in game.shares if s.points), None)
+        rows.append({
+            "variant": game.name, "title": game.title,
+            "deck_cards": "".join(game.deck.card_text(c) for c in range(game.deck.size)),
+            "ranks": game.deck.ranks, "categories": list(RANKINGS[game.ranking].categories),
+            "streets": [s.name for s in game.streets], "n_boards": len(game.boards),
+            "n_hole": sum(s.hole_cards for s in game.streets),
+            "discard_board": game.discard_board is not None, "low_share": game.low_share,
+            "board_shares": game.board_shares, "kill": game.kill is not None, "points": points,
+            "first_raise_street": next((s.name for s in game.streets if s.betting and not s.call_only), None),
+        })  # fmt: skip
+    schema = pa.schema([
+        ("variant", pa.string()), ("title", pa.string()), ("deck_cards", pa.string()), ("ranks", pa.string()),
+        ("categories", pa.list_(pa.string())), ("streets", pa.list_(pa.string())), ("n_boards", pa.int8()),
+        ("n_hole", pa.int8()), ("discard_board", pa.bool_()), ("low_share", pa.bool_()),
+        ("board_shares", pa.bool_()), ("kill", pa.bool_()), ("points", pa.list_(pa.int8())),
+        ("first_raise_street", pa.string()),
+    ])  # fmt: skip
+    return pa.Table.from_pylist(rows, schema=schema)
+
+
+def _create_variants(con: duckdb.DuckDBPyConnection) -> None:
+    """The ``variants`` table, stored in the database (so a read-only copy keeps it)."""
+    con.register("variants_arrow", variants_table())
+    con.sql("CREATE TABLE variants AS SELECT * FROM variants_arrow")
+    con.unregister("variants_arrow")
 
 
 def view_sql(name: str) -> str:
@@ -122,6 +162,7 @@ def create_views(
         con.sql(f"CREATE VIEW summarized_hands_raw AS {_empty_select(TABLES['hands'])}")
     if tables is not None:
         return
+    _create_variants(con)
     con.sql(view_sql("macros"))
     for name in VIEW_ORDER:
         con.sql(f"CREATE VIEW {name} AS {view_sql(name)}")

@@ -1,6 +1,6 @@
 """Exact values from combinatorics, shown beside the estimates (and used by the tests).
 
->>> round(cry_one_board_survives(), 6)
+>>> round(kill_survivors(3)[1], 6)
 0.087059
 """
 
@@ -17,24 +17,27 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.evaluate import count_categories
+from engine.evaluate import count_ranking_categories
 
 
 @lru_cache(maxsize=8)
-def seven_card_categories(game: str, tiebreak: str = "highest_card") -> tuple[float, ...]:
+def seven_card_categories(ranking: str, tiebreak: str = "highest_card") -> tuple[float, ...]:
     """Probability of each category as the best five of a uniform 7-card set (exhaustive count).
 
-    Hold'em's 133,784,560 sets take a few seconds to count, so the counts are kept in the
+    The 133,784,560 sets of 52 cards take a few seconds to count, so the counts are kept in the
     user's cache folder (``$XDG_CACHE_HOME/scooplab``) once computed.
     """
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "scooplab"
-    path = cache / f"categories-{game}-7-{tiebreak}.json"
+    from engine.rankings import RANKINGS
+
+    chosen = RANKINGS[ranking]
+    path = cache / f"categories-{ranking}-7-{tiebreak}.json"
     counts = None
     with contextlib.suppress(OSError, ValueError):
         counts = json.loads(path.read_text())
-    sets = comb(52 if game == "holdem" else 28, 7)
-    if not isinstance(counts, list) or len(counts) != 9 or sum(counts) != sets:
-        counts = count_categories(game, 7, tiebreak).tolist()
+    sets = comb(chosen.deck.size, 7)
+    if not isinstance(counts, list) or len(counts) != len(chosen.categories) or sum(counts) != sets:
+        counts = count_ranking_categories(chosen.code, 7, tiebreak).tolist()
         try:
             cache.mkdir(parents=True, exist_ok=True)
             temporary = path.with_suffix(f".tmp-{os.getpid()}")
@@ -46,17 +49,20 @@ def seven_card_categories(game: str, tiebreak: str = "highest_card") -> tuple[fl
     return tuple(c / total for c in counts)
 
 
-@lru_cache(maxsize=1)
-def cry_one_board_survives() -> float:
-    """Chance that only one board survives: two or three river cards share the lowest rank.
+@lru_cache(maxsize=8)
+def kill_survivors(boards: int, deck_size: int = 52) -> tuple[float, ...]:
+    """``result[k]``: the chance that k boards survive the lowest-river-rank kill.
 
-    The three river cards are a uniform 3-card set of the deck.
+    The last cards of the ``boards`` boards are a uniform set of the deck; the boards whose
+    last card has the lowest rank die, and when every one has the same rank one survives.
     """
-    hits = 0
-    for cards in combinations(range(52), 3):
-        ranks = sorted(card // 4 for card in cards)
-        hits += ranks[0] == ranks[1]
-    return hits / comb(52, 3)
+    counts = [0] * (boards + 1)
+    for cards in combinations(range(deck_size), boards):
+        ranks = [card // 4 for card in cards]
+        lowest = ranks.count(min(ranks))
+        counts[1 if lowest == boards else boards - lowest] += 1
+    total = comb(deck_size, boards)
+    return tuple(c / total for c in counts)
 
 
 def rank_count_vectors(cards: int = 6, ranks: int = 13) -> Iterator[tuple[list[int], int]]:
@@ -76,19 +82,19 @@ def rank_count_vectors(cards: int = 6, ranks: int = 13) -> Iterator[tuple[list[i
     yield from walk(0, cards, [])
 
 
-@lru_cache(maxsize=4)
-def scarney_flop(cards_seen: int = 3) -> tuple[float, float]:
-    """A Scarney player's expected hole cards forced out by the Bottom Board flop, and the
-    chance of losing all six there.
+@lru_cache(maxsize=16)
+def first_discards(hole_cards: int = 6, cards_seen: int = 3, ranks: int = 13) -> tuple[float, float]:
+    """A player's expected hole cards forced out by the first cards of a discard-trigger board,
+    and the chance of losing all of them there.
 
-    From one player's view the Bottom Board flop is a uniform 3-card set of the 46 cards not
-    in their hand; a held rank with ``m`` copies in hand has ``4 - m`` copies left.
+    From one player's view those board cards are a uniform set of the cards not in their
+    hand; a held rank with ``m`` copies in hand has ``4 - m`` copies left.
     """
-    unseen = 46
+    unseen = 4 * ranks - hole_cards
     all_sets = comb(unseen, cards_seen)
     expected = dead = 0.0
     hands = 0
-    for counts, ways in rank_count_vectors():
+    for counts, ways in rank_count_vectors(hole_cards, ranks):
         hands += ways
         held = [m for m in counts if m]
         expected += ways * sum(m * (1 - comb(unseen - (4 - m), cards_seen) / all_sets) for m in held)
@@ -125,32 +131,32 @@ def z_score(successes: int, trials: int, exact: float) -> float | None:
     return (successes / trials - exact) / float(np.sqrt(exact * (1 - exact) / trials))
 
 
-SCARNEY_RANK_POINTS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1)
+@lru_cache(maxsize=16)
+def points_after_board(
+    points: tuple[int, ...], hole_cards: int = 6, board_cards: int = 5
+) -> tuple[float, ...]:
+    """Distribution of a player's low points once a whole discard-trigger board is out.
 
-
-@lru_cache(maxsize=1)
-def scarney_points_after_board() -> tuple[float, ...]:
-    """Distribution of a Scarney player's low points once the whole Bottom Board is out.
-
-    ``result[p]`` is the chance that the hole cards left after all five Bottom Board cards
-    (every card whose rank is on the board forced out) are worth ``p`` points (0: dead).
-    The six hole cards and the five Bottom Board cards are a uniform deal; a dynamic
-    programme over the 13 ranks counts, for each rank, how many copies the hole holds and
-    how many the board takes.
+    ``result[p]`` is the chance that the hole cards left after every board card (each card of
+    a rank on the board forced out) are worth ``p`` points (0: dead); ``points`` gives each
+    rank's points, low to high. The hole cards and the board are a uniform deal from a deck
+    of four suits; a dynamic programme over the ranks counts, for each rank, how many copies
+    the hole holds and how many the board takes.
     """
     # state: (hole cards so far, board cards so far, points kept) -> ways
     states: dict[tuple[int, int, int], int] = {(0, 0, 0): 1}
-    for points in SCARNEY_RANK_POINTS:
+    for value in points:
         nxt: dict[tuple[int, int, int], int] = {}
         for (held, board, kept), ways in states.items():
-            for h in range(min(4, 6 - held) + 1):
-                for b in range(min(4 - h, 5 - board) + 1):
-                    key = (held + h, board + b, kept + (h * points if b == 0 else 0))
+            for h in range(min(4, hole_cards - held) + 1):
+                for b in range(min(4 - h, board_cards - board) + 1):
+                    key = (held + h, board + b, kept + (h * value if b == 0 else 0))
                     nxt[key] = nxt.get(key, 0) + ways * comb(4, h) * comb(4 - h, b)
         states = nxt
-    total = comb(52, 6) * comb(46, 5)
-    result = [0.0] * 61
+    deck = 4 * len(points)
+    total = comb(deck, hole_cards) * comb(deck - hole_cards, board_cards)
+    result = [0.0] * (max(points) * hole_cards + 1)
     for (held, board, kept), ways in states.items():
-        if held == 6 and board == 5:
+        if held == hole_cards and board == board_cards:
             result[kept] += ways / total
     return tuple(result)

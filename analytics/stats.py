@@ -16,19 +16,20 @@ import numpy as np
 
 from analytics.db import connect
 from analytics.exact import (
-    cry_one_board_survives,
-    scarney_flop,
-    scarney_points_after_board,
+    first_discards,
+    kill_survivors,
+    points_after_board,
     seven_card_categories,
     wilson,
     z_score,
 )
 from analytics.population import ALL_IN, Population, choose, populations
-from engine.evaluate import HIGH_CATEGORIES, SKOEJARTH_CATEGORIES
+from engine.games import GAMES
+from engine.games.base import GameSpec
+from engine.rankings import RANKINGS
 from ingest.warehouse import Warehouse
 
 QUERIES = Path(__file__).parent / "queries"
-GAMES = ("holdem", "scarney", "cry-me-a-river", "skoejarth")
 
 
 def query(
@@ -147,14 +148,21 @@ def rate(count: int, n: int, exact: float | None = None) -> dict[str, Any]:
     return result
 
 
-def _categories(counts: Counts, variant: str, all_showdown_mode: bool) -> dict[str, Any]:
-    names = SKOEJARTH_CATEGORIES if variant == "skoejarth" else HIGH_CATEGORIES
+def exact_seven_cards(game: GameSpec) -> tuple[float, ...] | None:
+    """The exact category law of a showdown hand, when every hand is the best five of a uniform
+    7-card set (one community board, no forced discards, any hole cards, 7 cards in all)."""
+    cards = sum(s.hole_cards + s.board_cards for s in game.streets)
+    if len(game.boards) != 1 or game.hole_use.fixed != "any" or cards != 7:
+        return None
+    return seven_card_categories(game.ranking, game.tiebreak.fixed or "highest_card")
+
+
+def _categories(counts: Counts, game: GameSpec, all_showdown_mode: bool) -> dict[str, Any]:
+    names = RANKINGS[game.ranking].categories
     rows = {int(r["category"]): r for r in counts.rows("categories", key="category")}
     total = sum(r.get("showdown", 0) for r in rows.values())
     winners = sum(r.get("winning", 0) for r in rows.values())
-    exact = None
-    if all_showdown_mode and variant in ("holdem", "skoejarth"):
-        exact = seven_card_categories(variant)
+    exact = exact_seven_cards(game) if all_showdown_mode else None
     showdown, winning = [], []
     for index, name in enumerate(names):
         row = rows.get(index, {})
@@ -180,7 +188,9 @@ def game_stats(
     on millions of hands; the tests check the two agree).
     """
     if variant not in GAMES:
-        raise ValueError(f"unknown game {variant!r}; choose from {', '.join(GAMES)}")
+        known = ", ".join(GAMES)
+        raise ValueError(f"unknown game {variant!r}; choose from {known} (or give its description file)")
+    game = GAMES[variant]
     runs = list(runs or [])
     summarized = summarized_runs(data, variant, runs) if use_summaries else []
     sizes = {r["run_id"]: (r["players"], r["hands"]) for r in
@@ -222,14 +232,23 @@ def game_stats(
     }
     if hands == 0:
         return stats
-    stats |= _categories(counts, variant, all_showdown_mode)
+    stats |= _categories(counts, game, all_showdown_mode)
     stats["players"] = player_statistics(con, variant, runs, summarized)
-    if variant == "scarney":
-        stats |= _scarney(counts, overview, all_showdown_mode)
-    elif variant == "cry-me-a-river":
-        stats |= _cry(counts, overview)
-    elif variant == "skoejarth":
-        stats |= _skoejarth(counts, stats)
+    tips: dict[str, Any] = {}  # the seed's strategy tips, checked against the data
+    for section in (_discards(counts, game, all_showdown_mode) if game.discard_board is not None else {},
+                    _low(counts, game, overview) if game.low_share else {}):  # fmt: skip
+        tips |= section.pop("tips", {})
+        stats |= section
+    if tips:
+        stats["tips"] = tips
+    if game.kill is not None:
+        stats |= _kills(counts, game, overview)
+    if game.board_shares:
+        stats["triple_scoop_rate"] = rate(overview["triple_scoops"], showdowns)
+    if exact_seven_cards(game) is not None:
+        stats["rank_against_rarity"] = _rank_against_rarity(game, stats)
+    if "highest_card" in RANKINGS[game.ranking].tiebreaks:  # the top card alone breaks ties
+        stats |= _best_hole_card(counts, game)
     return stats
 
 
@@ -280,14 +299,15 @@ def _histogram(rows: list[dict[str, Any]], key: str, column: str) -> list[dict[s
     return [{key: int(r[key])} | rate(r[column], total) for r in ordered if r.get(column)]
 
 
-def _scarney(counts: Counts, overview: dict[str, Any], all_showdown_mode: bool) -> dict[str, Any]:
-    low = counts.rows("low_points", key="low_points")
+def _discards(counts: Counts, game: GameSpec, all_showdown_mode: bool) -> dict[str, Any]:
+    """Forced discards and dead hands: a game with a discard-trigger board."""
     columns = ("seats", "flop_discards", "turn_discards", "river_discards", "dead_on_flop", "dead", "voided")
-    seats = dict.fromkeys(columns, 0) | counts.one("scarney_seats")
+    seats = dict.fromkeys(columns, 0) | counts.one("discard_seats")
     n = seats["seats"]
-    flop_expected, dead_on_flop = scarney_flop()
-    remaining = counts.rows("scarney_remaining", key="cards")
-    showdowns = overview["showdown_hands"]
+    hole = sum(s.hole_cards for s in game.streets)
+    first_street = next(s for s in game.streets if s.board_cards)
+    flop_expected, dead_on_flop = first_discards(hole, first_street.board_cards, len(game.deck.ranks))
+    remaining = counts.rows("discard_remaining", key="cards")
     per_street = {
         street: {
             "discards": int(seats[f"{street}_discards"]),
@@ -297,103 +317,109 @@ def _scarney(counts: Counts, overview: dict[str, Any], all_showdown_mode: bool) 
     }
     if all_showdown_mode:
         per_street["flop"]["exact_per_player"] = flop_expected
+    ranks = {r["rank"]: r for r in counts.rows("tips_rank", key="rank", sql=False)}
     return {
-        "low_points_all": _histogram(low, "low_points", "showdown"),
-        "low_points_winning": _histogram(low, "low_points", "winning"),
         "remaining_hole_cards": _histogram(remaining, "cards", "seats"),
-        "low_points_after_full_board": _points_after_board(counts),
         "forced_discards": per_street,
         "dead_on_flop_rate": rate(seats["dead_on_flop"], n, dead_on_flop if all_showdown_mode else None),
         "dead_rate": rate(seats["dead"], n),
         "voided_rate": rate(seats["voided"], n),
-        "high_low_same_player_rate": rate(overview["high_low_same"], showdowns),
-        "high_low_different_players_rate": rate(showdowns - overview["high_low_same"], showdowns),
-        "tips": _scarney_tips(counts),
-    }
+        "tips": {
+            "forced_out_by_rank": [
+                {"rank": rank} | rate(ranks[rank].get("forced", 0), ranks[rank]["held"])
+                for rank in game.deck.ranks
+                if rank in ranks
+            ],
+        },
+    } | ({"low_points_after_full_board": _points_after_board(counts, game)} if game.low_share else {})
 
 
-def _points_after_board(counts: Counts) -> list[dict[str, Any]]:
-    """Every dealt seat's points once all five Bottom Board cards are out (0: dead), beside the exact law.
-
-    Counted for simulated (showdown-mode) hands, whose deals hold the whole board even when a
-    hand ends early.
-    """
-    rows = counts.rows("low_points_full_board", key="points", sql=False)
-    total = sum(r["seats"] for r in rows)
-    exact = scarney_points_after_board()
-    return [
-        {"low_points": int(r["points"])} | rate(r["seats"], total, exact[int(r["points"])])
-        for r in sorted(rows, key=lambda r: int(r["points"]))
-    ]
-
-
-def _scarney_tips(counts: Counts) -> dict[str, Any]:
-    """The seed's strategy tips against the data of simulated (showdown-mode) hands.
-
-    - how often a held card of each rank is forced out ("low cards are less likely to appear
-      on the Bottom Board");
-    - the low half's win rate by the pairs among the six dealt cards ("avoid holding pairs");
-    - the Ace's share of winning lows ("the Ace is uniquely powerful").
-    """
-    ranks = {r["rank"]: r for r in counts.rows("tips_rank", key="rank", sql=False)}
+def _low(counts: Counts, game: GameSpec, overview: dict[str, Any]) -> dict[str, Any]:
+    """Low points and the two halves: a game with a low-points share."""
+    low = counts.rows("low_points", key="low_points")
+    showdowns = overview["showdown_hands"]
     pairs = counts.rows("tips_pairs", key="pairs", sql=False)
     ace = counts.one("tips_ace", sql=False)
-    return {
-        "forced_out_by_rank": [
-            {"rank": rank} | rate(ranks[rank].get("forced", 0), ranks[rank]["held"])
-            for rank in "23456789TJQKA"
-            if rank in ranks
-        ],
+    tips = {
         "low_win_rate_by_pairs_held": [
             {"pairs_held": int(r["pairs"])} | rate(r.get("won_low", 0), r["n"])
             for r in sorted(pairs, key=lambda r: int(r["pairs"]))
         ],
         "ace_share_of_winning_lows": rate(ace.get("with_ace", 0), ace.get("low_winners", 0)),
     }
-
-
-def _cry(counts: Counts, overview: dict[str, Any]) -> dict[str, Any]:
-    showdowns = overview["showdown_hands"]
-    kills = {r["rank"]: r for r in counts.rows("cry_kills", key="rank")}
-    by_rank = [
-        {"river_rank": rank} | rate(kills[rank].get("killed", 0), kills[rank]["boards"])
-        for rank in "23456789TJQKA"
-        if rank in kills
-    ]
-    sampled = cry_killed_boards_sample(counts.con, counts.runs, counts.summarized)
     return {
-        "killed_board_best_hand_of_a_loser_rate": sampled,
-        "surviving_boards": {
-            "one": rate(overview["one_board_survives"], showdowns, cry_one_board_survives()),
-            "two": rate(overview["two_boards_survive"], showdowns, 1 - cry_one_board_survives()),
-        },
-        "kills_by_river_rank": by_rank,
-        "triple_scoop_rate": rate(overview["triple_scoops"], showdowns),
+        "low_points_all": _histogram(low, "low_points", "showdown"),
+        "low_points_winning": _histogram(low, "low_points", "winning"),
+        "high_low_same_player_rate": rate(overview["high_low_same"], showdowns),
+        "high_low_different_players_rate": rate(showdowns - overview["high_low_same"], showdowns),
+        "tips": tips,
     }
 
 
-def _skoejarth(counts: Counts, stats: dict[str, Any]) -> dict[str, Any]:
-    fan = sorted(
-        counts.rows("skoejarth_fan", key="best_fan_card"), key=lambda r: "123456K".index(r["best_fan_card"])
+def _points_after_board(counts: Counts, game: GameSpec) -> list[dict[str, Any]]:
+    """Every dealt seat's points once the whole discard-trigger board is out (0: dead), beside the exact law.
+
+    Counted for simulated (showdown-mode) hands, whose deals hold the whole board even when a
+    hand ends early.
+    """
+    rows = counts.rows("low_points_full_board", key="points", sql=False)
+    total = sum(r["seats"] for r in rows)
+    points = next(s.points for s in game.shares if s.points)
+    hole = sum(s.hole_cards for s in game.streets)
+    board = sum(s.board_cards for s in game.streets)
+    exact = points_after_board(points, hole, board)
+    return [
+        {"low_points": int(r["points"])} | rate(r["seats"], total, exact[int(r["points"])])
+        for r in sorted(rows, key=lambda r: int(r["points"]))
+    ]
+
+
+def _kills(counts: Counts, game: GameSpec, overview: dict[str, Any]) -> dict[str, Any]:
+    """Boards killed: a game with a kill rule."""
+    showdowns = overview["showdown_hands"]
+    kills = {r["rank"]: r for r in counts.rows("kills", key="rank")}
+    by_rank = [
+        {"river_rank": rank} | rate(kills[rank].get("killed", 0), kills[rank]["boards"])
+        for rank in game.deck.ranks
+        if rank in kills
+    ]
+    exact = kill_survivors(len(game.community_boards), game.deck.size)
+    sampled = killed_boards_sample(counts.con, game, counts.runs, counts.summarized)
+    return {
+        "killed_board_best_hand_of_a_loser_rate": sampled,
+        "surviving_boards": {
+            "one": rate(overview["one_board_survives"], showdowns, exact[1]),
+            "two": rate(overview["two_boards_survive"], showdowns, exact[2] if len(exact) > 2 else None),
+        },
+        "kills_by_river_rank": by_rank,
+    }
+
+
+def _rank_against_rarity(game: GameSpec, stats: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each category's exact 7-card chance beside what was seen, and which weaker ones are rarer."""
+    names = RANKINGS[game.ranking].categories
+    exact = exact_seven_cards(game) or ()
+    return [
+        {
+            "category": name,
+            "exact": exact[index],
+            "observed": stats["categories_showdown"][index]["rate"],
+            "never_the_best_hand": exact[index] == 0,
+            "more_common_than": [names[w] for w in range(index) if 0 < exact[w] < exact[index]],
+        }
+        for index, name in enumerate(names)
+    ]
+
+
+def _best_hole_card(counts: Counts, game: GameSpec) -> dict[str, Any]:
+    ranks = game.deck.ranks
+    rows = sorted(
+        counts.rows("best_hole_card", key="best_fan_card"), key=lambda r: ranks.index(r["best_fan_card"])
     )
-    exact = seven_card_categories("skoejarth")
-    ranking = []
-    for index, name in enumerate(SKOEJARTH_CATEGORIES):
-        rarer_below = [SKOEJARTH_CATEGORIES[w] for w in range(index) if 0 < exact[w] < exact[index]]
-        ranking.append(
-            {
-                "category": name,
-                "exact": exact[index],
-                "observed": stats["categories_showdown"][index]["rate"],
-                "never_the_best_hand": exact[index] == 0,
-                "more_common_than": rarer_below,
-            }
-        )
     return {
         "win_rate_by_best_fan_card": [
-            {"best_fan_card": r["best_fan_card"]} | rate(r["won"], r["hands"]) for r in fan
+            {"best_fan_card": r["best_fan_card"]} | rate(r["won"], r["hands"]) for r in rows
         ],
-        "rank_against_rarity": ranking,
     }
 
 
@@ -405,32 +431,39 @@ def _decode(codes: list[str], width: int) -> np.ndarray:
     )
 
 
-def cry_killed_boards_sample(
-    con: duckdb.DuckDBPyConnection, runs: list[str], summarized: list[str], sample: int = 50_000
+def killed_boards_sample(
+    con: duckdb.DuckDBPyConnection,
+    game: GameSpec,
+    runs: list[str],
+    summarized: list[str],
+    sample: int = 50_000,
 ) -> dict[str, Any]:
     """How often a killed board held the best hand of a player who won nothing.
 
-    Estimated from a sample of showdown-mode Cry Me A River hands (their storage keeps the
+    Estimated from a sample of showdown-mode hands of a game with a kill rule (their storage keeps the
     cards, not each killed board's result): each complete simulation run gives its share of
     the sample from its first hands (its hands are independent deals, so they are a uniform
     sample of it), other hands a reservoir sample; the cards are decoded and every seat
     evaluated on every killed board. Counts showdown hands with a killed board whose best
     hand (alone or tied) belonged to a seat that collected no chips.
     """
-    from engine.evaluate import evaluate_high
-
+    ranking = RANKINGS[game.ranking]
+    defaults = game.resolve_options()
+    hole_use, tiebreak = game.hole_use.value(defaults), game.tiebreak.value(defaults)
+    n_hole = sum(s.hole_cards for s in game.streets)
+    per_board, n_boards = sum(s.board_cards for s in game.streets), len(game.boards)
     columns = "seat_hole, board_text, surviving_mask, seat_winners, n_players"
     where = (
-        "variant = 'cry-me-a-river' AND showdown AND seat_hole IS NOT NULL "
+        "variant = $variant AND showdown AND seat_hole IS NOT NULL "
         "AND (len($runs) = 0 OR list_contains($runs, run_id))"
     )
-    params = {"runs": list(runs)}
+    params = {"runs": list(runs), "variant": game.name}
     # summarized (complete showdown-mode) runs: their hands are independent deals, so the first
     # hands of each run are a uniform sample of it; take each run's share of the sample
     counts = con.sql(
-        "SELECT run_id, hands FROM runs_raw WHERE variant = 'cry-me-a-river' AND kind = 'simulation' "
+        "SELECT run_id, hands FROM runs_raw WHERE variant = $variant AND kind = 'simulation' "
         "AND list_contains($summarized, run_id)",
-        params={"summarized": list(summarized)},
+        params={"summarized": list(summarized), "variant": game.name},
     ).fetchall()
     total_hands = sum(h for _, h in counts) or 1
     parts = [
@@ -446,19 +479,21 @@ def cry_killed_boards_sample(
     for players in sorted(set(frame["n_players"].to_list())):
         part = frame.filter(frame["n_players"] == players)
         n = part.height
-        holes = _decode(part["seat_hole"].to_list(), 2 * players).reshape(n, players, 2)
-        boards = _decode(part["board_text"].str.replace_all("/", "").to_list(), 15).reshape(n, 3, 5)
+        holes = _decode(part["seat_hole"].to_list(), n_hole * players).reshape(n, players, n_hole)
+        flat = _decode(part["board_text"].str.replace_all("/", "").to_list(), n_boards * per_board)
+        boards = flat.reshape(n, n_boards, per_board)
         alive = part["surviving_mask"].to_numpy().astype(np.int64)
         masks = part["seat_winners"].to_numpy().astype(np.int64)
         seats = np.arange(players)
         won = np.zeros((n, players), dtype=bool)
-        for b in range(3):
+        for b in game.community_boards:
             won |= (((alive >> b) & 1) == 1)[:, None] & (((masks[:, None] >> (10 * b + seats)) & 1) == 1)
         hit = np.zeros(n, dtype=bool)
-        for b in range(3):
+        for b in game.community_boards:
             killed = ((alive >> b) & 1) == 0
-            rows = np.concatenate([holes, np.repeat(boards[:, b : b + 1, :], players, axis=1)], axis=2)
-            strength = evaluate_high(rows.reshape(-1, 7).astype(np.int8)).reshape(n, players)
+            hole_rows = holes.reshape(-1, n_hole).astype(np.int8)
+            board_rows = np.repeat(boards[:, b, :], players, axis=0).astype(np.int8)
+            strength = ranking.evaluate(hole_rows, board_rows, hole_use, tiebreak).reshape(n, players)
             best = strength == strength.max(axis=1, keepdims=True)
             hit |= killed & (best & ~won).any(axis=1)
         hits += int(hit.sum())

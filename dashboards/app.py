@@ -12,16 +12,27 @@ if str(ROOT) not in sys.path:  # run as a script by streamlit
     sys.path.insert(0, str(ROOT))
 
 from dashboards import data  # noqa: E402
+from dashboards.screens import game  # noqa: E402
 
 st.set_page_config(page_title="scooplab", page_icon="🂡", layout="wide")
 HERE = Path(__file__).parent / "screens"  # not "pages": Streamlit would list a folder of that name itself
+
+
+def game_page(variant: str):
+    """The page of one game (built from its description), as a Streamlit page function."""
+
+    def page() -> None:
+        game.render(variant)
+
+    page.__name__ = f"game_{variant.replace('-', '_')}"
+    return page
+
+
 pages = {
     "Warehouse": [st.Page(HERE / "overview.py", title="Overview", default=True)],
     "Games": [
-        st.Page(HERE / "scarney.py", title="Scarney"),
-        st.Page(HERE / "cry_me_a_river.py", title="Cry Me A River"),
-        st.Page(HERE / "skoejarth.py", title="Skœjarth"),
-        st.Page(HERE / "holdem.py", title="Hold'em"),
+        st.Page(game_page(name), title=spec.title, url_path=name.replace("-", "_"))
+        for name, spec in data.games().items()
     ],
     "Explore": [
         st.Page(HERE / "players.py", title="Players"),

@@ -19,17 +19,29 @@ from analytics.compare import compare_runs, paired_runs
 from analytics.db import QueryError, connect, run_query_page
 from analytics.stats import game_stats
 
-GAMES = {
-    "scarney": "Scarney",
-    "cry-me-a-river": "Cry Me A River",
-    "skoejarth": "Skœjarth",
-    "holdem": "Hold'em",
-}
-
 
 def data_path() -> str:
     """The warehouse the dashboard shows (``scooplab dashboard --data`` sets it)."""
     return os.environ.get("SCOOPLAB_DATA", "data/warehouse")
+
+
+def games() -> dict[str, Any]:
+    """The games to show: the built-in ones, then those described in files that runs of this
+    warehouse were simulated from (a description that is gone or broken is left out)."""
+    return _games(data_path())
+
+
+@st.cache_resource(show_spinner=False, ttl=60)
+def _games(data: str) -> dict[str, Any]:
+    from engine.games import GAMES, get_game
+
+    sources = sql(data, "SELECT DISTINCT unnest(sources) AS source FROM runs")["source"].to_list()
+    for source in sorted(s for s in sources if s and s.endswith(".toml")):
+        try:
+            get_game(source)
+        except ValueError:
+            continue
+    return dict(GAMES)
 
 
 @st.cache_resource(show_spinner=False)
@@ -160,15 +172,17 @@ def hand(data: str, hand_id: str) -> tuple[dict | None, pl.DataFrame, pl.DataFra
 # the replayer's random-hand filters: conditions on hands_raw (the wide showdown-mode columns too)
 REPLAYER_FILTERS = {
     "any hand": "true",
-    "Scarney: everyone left died at once": "variant = 'scarney' AND ending = 'everyone_dead'",
-    "Scarney: a dead player": "variant = 'scarney' AND (regexp_matches(seat_discards, '^(.{6})*[1-3]{6}') "
+    "everyone left died at once (a discard board)": "ending = 'everyone_dead'",
+    "a dead player (a discard board)": "(regexp_matches(seat_discards, '^(.{' || "
+    "(length(seat_discards) // n_players) || '})*[1-3]{' || (length(seat_discards) // n_players) || '}') "
     "OR hand_id IN (SELECT hand_id FROM players_raw WHERE dead))",
-    "Cry Me A River: two boards killed": "variant = 'cry-me-a-river' "
-    "AND (surviving_mask IN (1, 2, 4) OR len(surviving_boards) = 1)",
-    "Cry Me A River: a triple scoop": "variant = 'cry-me-a-river' AND (hand_id IN "
-    "(SELECT hand_id FROM players_raw WHERE triple_scoop) "
-    "OR (seat_winners & 1023 = (seat_winners >> 10) & 1023 "
-    "AND seat_winners & 1023 = (seat_winners >> 20) & 1023 AND bit_count(seat_winners & 1023) = 1))",
+    "two boards killed (a kill rule)": "variant IN (SELECT variant FROM variants "
+    "WHERE kill AND n_boards = 3) AND (surviving_mask IN (1, 2, 4) OR len(surviving_boards) = 1)",
+    "a triple scoop (boards with shares)": "variant IN (SELECT variant FROM variants WHERE board_shares) "
+    "AND ("
+    "hand_id IN (SELECT hand_id FROM players_raw WHERE triple_scoop) OR (bit_count(seat_winners & 1023) = 1 "
+    "AND seat_winners & 1023 = (seat_winners >> 10) & 1023 "
+    "AND (seat_winners >> 20) & 1023 IN (0, seat_winners & 1023)))",
     "a split pot (replayed or betting hands)": "split",
     "replayed hand histories": "source = 'phh'",
 }

@@ -11,10 +11,6 @@ import streamlit as st
 from dashboards import data
 
 SMALL_SAMPLE = 30  # fewer items than this: a count, not a rate
-SUITS = {"c": ("♣", "#1b7f3b"), "d": ("♦", "#1f5fd1"), "h": ("♥", "#c62828"), "s": ("♠", "#222222")}
-# Latin suits as their French counterparts (Batons clubs, Cups hearts, Coins diamonds, Swords
-# spades) in glyphs the default fonts have: a Linear B staff showed as a missing-glyph box
-SKOEJARTH_SUITS = {"b": ("♣", "#8d5a2b"), "c": ("♥︎", "#c62828"), "o": ("◉", "#b8860b"), "s": ("⚔", "#37474f")}
 
 
 def _choice(label: str, options: list[str], key: str) -> str:
@@ -83,7 +79,7 @@ def for_display(frame: pl.DataFrame) -> pl.DataFrame:
 def no_data() -> None:
     st.info(
         "No hands here yet. Simulate some, or ingest hand histories, then reload:\n\n"
-        "```\nscooplab simulate --variant scarney --hands 1000000\n"
+        "```\nscooplab simulate --variant NAME --hands 1000000\n"
         "scooplab ingest path/to/hands.phhs\n```"
     )
 
@@ -164,9 +160,12 @@ def rate_chart(rows: list[dict[str, Any]], key: str, title: str, sort: list[str]
     st.altair_chart(alt.layer(*layers).properties(title=title, height=height), width="stretch")
 
 
-def cards_html(text: str, skoejarth: bool = False) -> str:
-    """Cards as rank + coloured suit symbol (Skœjarth: Batons, Cups, Coins, Swords)."""
-    suits = SKOEJARTH_SUITS if skoejarth else SUITS
+def cards_html(text: str, deck=None) -> str:
+    """Cards as rank + coloured suit symbol, as the deck draws its suits (default: the standard deck)."""
+    from engine.cards import STANDARD
+
+    deck = deck or STANDARD
+    suits = dict(zip(deck.suits, deck.suit_glyphs, strict=True))
     out = []
     for i in range(0, len(text or ""), 2):
         rank, suit = text[i], text[i + 1]

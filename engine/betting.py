@@ -65,7 +65,7 @@ def forced_bets(game: GameSpec, structure: Structure, n: int, antes: list[int] |
 
 def bets_per_round(game: GameSpec, structure: Structure, options: Mapping[str, Any],
                    fixed_limit_cap: int = FIXED_LIMIT_CAP) -> int | None:  # fmt: skip
-    """Bets and raises a round allows (Skœjarth's option, the fixed-limit cap), or None for no cap."""
+    """Bets and raises a round allows (a game's raise-cap option, the fixed-limit cap), or None for no cap."""
     if game.max_raises_option is not None:
         return 1 + int(options[game.max_raises_option])
     return fixed_limit_cap if structure is Structure.FIXED_LIMIT else None

@@ -3,9 +3,9 @@
 ``play_hands`` plays a chunk of no-limit, pot-limit or fixed-limit hands in one call and
 never returns to Python per hand or per action. It follows ``engine.state.HandState`` rule
 for rule (posts, who acts first, bet sizes of each structure, short all-ins that reopen the
-betting only as ``engine.betting.reopens`` says, raise caps, Skœjarth's call-only first
+betting only as ``engine.betting.reopens`` says, raise caps, a call-only first
 round, uncalled bets returned,
-Scarney forced discards and dead hands) and records every action as the state
+forced discards and dead hands) and records every action as the state
 machine does; a test replays its output through the state machine and compares
 every row. The kernel stops where ``HandState.finish`` would start: the pots and
 showdowns are ``engine.betting_showdown.settle_hands``.
@@ -382,7 +382,7 @@ def play_hands(
                 s += 1
                 if s < n_streets:
                     label = s
-            # Scarney: the Bottom Board forces matching hole cards out; empty hands die
+            # a discard-trigger board forces matching hole cards out; empty hands die
             if discard_board >= 0 and per_board > 0:
                 ranks = 0
                 for i in range(board_n[h, discard_board]):

@@ -39,6 +39,7 @@ class Deck:
     ranks: str
     suits: str
     suit_names: tuple[str, ...]
+    suit_glyphs: tuple[tuple[str, str], ...] = ()  # display data: a symbol and a colour per suit
     _index: dict[str, int] = field(init=False, repr=False, compare=False)
     _texts: dict[int, str] = field(init=False, repr=False, compare=False)
 
@@ -89,8 +90,16 @@ class Deck:
         return self.ranks[card // len(self.suits)] + self.suits[card % len(self.suits)]
 
 
-STANDARD = Deck("standard", "23456789TJQKA", "cdhs", ("clubs", "diamonds", "hearts", "spades"))
-SKOEJARTH = Deck("Skœjarth", "123456K", "bcos", ("Batons", "Cups", "Coins", "Swords"))
+STANDARD = Deck(
+    "standard", "23456789TJQKA", "cdhs", ("clubs", "diamonds", "hearts", "spades"),
+    (("♣", "#1b7f3b"), ("♦", "#1f5fd1"), ("♥", "#c62828"), ("♠", "#222222")),
+)  # fmt: skip
+# Latin suits drawn as their French counterparts (Batons clubs, Cups hearts, Coins diamonds,
+# Swords spades) in glyphs the default fonts have
+SKOEJARTH = Deck(
+    "Skœjarth", "123456K", "bcos", ("Batons", "Cups", "Coins", "Swords"),
+    (("♣", "#8d5a2b"), ("♥︎", "#c62828"), ("◉", "#b8860b"), ("⚔", "#37474f")),
+)  # fmt: skip
 DECKS = {"standard": STANDARD, "skoejarth": SKOEJARTH}
 
 

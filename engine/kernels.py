@@ -253,7 +253,7 @@ def evaluate_seven_rank_rows(cards: np.ndarray, kickers: bool, out: np.ndarray, 
 
 @njit(cache=True)
 def low_points_rows(cards: np.ndarray, points: np.ndarray, out: np.ndarray) -> None:
-    """Scarney points of the real cards of each row; INVALID on a bad id."""
+    """Low points of the real cards of each row (``points`` per rank); INVALID on a bad id."""
     for i in range(cards.shape[0]):
         total = 0
         for j in range(cards.shape[1]):

@@ -3,9 +3,9 @@
 ``replay_hands`` reads each hand's action texts (one ASCII buffer for a batch) and applies
 them as ``engine.state.HandState`` does (deals, posts, turn order, bet sizes of every
 structure, short all-ins, raise caps, uncalled bets, shows and mucks), recording every
-action the same way. It covers games without forced discards (hold'em, Cry Me A River,
-Skœjarth). It never explains a failure: a hand it cannot take (an illegal action, an
-unknown card, a comment, anything unusual) is marked ``FALLBACK`` and the caller replays
+action the same way. It covers games without forced discards (no discard-trigger board).
+It never explains a failure: a hand it cannot take (an illegal action, an unknown card, a
+comment, anything unusual) is marked ``FALLBACK`` and the caller replays
 it through the state machine, which accepts it or names what is wrong. The showdown is
 ``engine.betting_showdown.settle_hands``. Tests compare every row with the state machine's.
 """

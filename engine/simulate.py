@@ -54,7 +54,7 @@ class SimBatch:
 
     @property
     def boards(self) -> np.ndarray:
-        """(N, boards, board cards) as dealt to the end (see ``streets_dealt`` for Scarney)."""
+        """(N, boards, board cards) as dealt to the end (``streets_dealt``: discards may end a hand early)."""
         return self.cards[:, self.layout.board]
 
 

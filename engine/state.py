@@ -280,7 +280,7 @@ class HandState:
             self._due = {seat: set(cards) for seat, cards in self.forced_discards().items()}
         self._maybe_start_betting()
 
-    # -- forced discards (Scarney) ---------------------------------------------------------------
+    # -- forced discards (a discard-trigger board) -------------------------------------------------
 
     def forced_discards(self) -> dict[int, list[int]]:
         """Known hole cards that the discard board forces out now, by seat."""

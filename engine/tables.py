@@ -66,7 +66,8 @@ TOP_FIVE = _top_five_packed(TOP_BIT)
 STANDARD_STRAIGHT_TOP = _straight_tops(13, wheel=True)
 SEVEN_RANK_STAIRS_TOP = _straight_tops(7, wheel=False)
 
-# Scarney low points by standard rank index: 2..9 face value, T J Q K = 10, A = 1.
+# Low points by standard rank index: 2..9 face value, T J Q K = 10, A = 1 (the points a
+# description gives its lowest-points share; engine.evaluate.low_points uses them).
 SCARNEY_POINTS = np.array([2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1], dtype=np.int8)
 
 # The argument tuples the compiled kernels take (see engine.kernels).

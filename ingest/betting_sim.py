@@ -1,6 +1,6 @@
 """Betting-mode simulation: hands played by built-in policies, stored like replayed hands.
 
-Each hand has blinds of 1% and 2% of the stack (Skœjarth: antes and the starting
+Each hand has blinds of 1% and 2% of the stack (a game with a starting bet: antes and the starting
 bet), no-limit, pot-limit or fixed-limit betting (fixed bets of the big blind, then twice
 it), stacks of ``stake`` chips and a policy per seat (the run's policies,
 repeated round the table). The compiled ``engine.betting_kernel.play_hands``

@@ -31,12 +31,12 @@ HANDS = pa.schema(
         ("phh", pa.string()),
         # showdown-mode simulation keeps its seats in the hand row (the players view unnests them)
         ("seat_hole", pa.string()),  # every seat's hole cards as dealt, seat after seat
-        ("seat_discards", pa.string()),  # Scarney: per hole card 0 kept, or the street (1-3) it left
-        ("seat_won", pa.list_(pa.int64())),  # Scarney: chips won per seat (others: from seat_winners)
+        ("seat_discards", pa.string()),  # discard board: per hole card 0 kept, or the street (1-3) it left
+        ("seat_won", pa.list_(pa.int64())),  # a low share: chips won per seat (others: from seat_winners)
         ("seat_strength", pa.list_(pa.int32())),  # -1: no showdown hand (dead)
-        ("seat_low", pa.list_(pa.int16())),  # Scarney: low points per seat at the showdown (-1: none)
-        # winners as bit masks (bit = seat): hold'em and Skœjarth the pot; Scarney high | low << 10;
-        # Cry Me A River the best hand on the top | middle << 10 | bottom << 20
+        ("seat_low", pa.list_(pa.int16())),  # a low share: low points per seat at the showdown (-1: none)
+        # winners as bit masks (bit = seat): one share the pot; a low share high | low << 10;
+        # boards that take shares the best hand on board 0 | board 1 << 10 | board 2 << 20
         ("seat_winners", pa.int32()),
         ("board_text", pa.string()),  # the boards as one text, "/" between boards
         ("surviving_mask", pa.int8()),  # bit b: board b survived

@@ -74,8 +74,8 @@ def summarize(batch: SimBatch) -> Counts:
         best_fan = (batch.hole >> 2).max(axis=2)  # (N, P)
         seated = showdown[:, None].repeat(p, axis=1)
         ranks = game.deck.ranks
-        _histogram(counts, "skoejarth_fan", "hands", best_fan[seated], ranks)
-        _histogram(counts, "skoejarth_fan", "won", best_fan[seated & won_seat], ranks)
+        _histogram(counts, "best_hole_card", "hands", best_fan[seated], ranks)
+        _histogram(counts, "best_hole_card", "won", best_fan[seated & won_seat], ranks)
     return counts
 
 
@@ -83,13 +83,13 @@ def _discards(counts: Counts, batch: SimBatch) -> None:
     """Counts of a game with a discard board, from the tally the compiled kernel kept while dealing."""
     tally = batch.extra["tally"]
     n_hole = batch.layout.hole.shape[1]
-    _add(counts, "scarney_seats", "", "seats", len(batch) * batch.n_players)
+    _add(counts, "discard_seats", "", "seats", len(batch) * batch.n_players)
     for index, name in enumerate(("flop_discards", "turn_discards", "river_discards")):
-        _add(counts, "scarney_seats", "", name, tally[k.T_STREET + index])
-    _add(counts, "scarney_seats", "", "dead_on_flop", tally[k.T_DEAD_ON_FLOP])
-    _add(counts, "scarney_seats", "", "dead", tally[k.T_DEAD])
+        _add(counts, "discard_seats", "", name, tally[k.T_STREET + index])
+    _add(counts, "discard_seats", "", "dead_on_flop", tally[k.T_DEAD_ON_FLOP])
+    _add(counts, "discard_seats", "", "dead", tally[k.T_DEAD])
     for cards in range(n_hole + 1):
-        _add(counts, "scarney_remaining", str(cards), "seats", tally[k.T_REMAINING + cards])
+        _add(counts, "discard_remaining", str(cards), "seats", tally[k.T_REMAINING + cards])
     ranks = batch.game.deck.ranks
     for rank, name in enumerate(ranks):
         _add(counts, "tips_rank", name, "held", tally[k.T_HELD + rank])
@@ -115,5 +115,5 @@ def _kills(counts: Counts, tally: np.ndarray) -> None:
     _add(counts, "overview", "", "one_board_survives", tally[k.K_SURVIVING + 1])
     _add(counts, "overview", "", "two_boards_survive", tally[k.K_SURVIVING + 2])
     for rank, name in enumerate(RANKS):
-        _add(counts, "cry_kills", name, "boards", tally[k.K_BOARDS + rank])
-        _add(counts, "cry_kills", name, "killed", tally[k.K_KILLED + rank])
+        _add(counts, "kills", name, "boards", tally[k.K_BOARDS + rank])
+        _add(counts, "kills", name, "killed", tally[k.K_KILLED + rank])

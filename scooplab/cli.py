@@ -145,6 +145,12 @@ def ingest_command(
     data: DataOption = DEFAULT_DATA,
     run_id: Annotated[str | None, typer.Option("--run-id", help="Name of this run (default: new).")] = None,
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.table,
+    variant: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--variant", "-v", help="A game described in a file whose PHH codes the hands use (repeatable)."
+        ),
+    ] = None,
 ) -> None:
     """Replay and check PHH hand histories, and store them in the warehouse.
 
@@ -159,8 +165,12 @@ def ingest_command(
 
     * `scooplab ingest ../shared/data/phh/pluribus.tar.gz`
     * `scooplab ingest hands/ --data /tmp/warehouse --format json`
+    * `scooplab ingest my-game.phhs --variant my-game.toml` (a game described in a file)
     """
     from ingest.phh import has_hand_histories
+
+    for described in variant or []:
+        game_named(described)  # known by its PHH codes from now on
     from ingest.pipeline import ingest
     from ingest.warehouse import Warehouse
 

@@ -20,24 +20,21 @@ from ingest.warehouse import Warehouse
 from tests.test_ingest import FIXTURES
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboards" / "app.py")
+GAME_PAGES = {  # one page per game, built from its description (dashboards/screens/game.py)
+    "scarney": "Scarney",
+    "cry-me-a-river": "Cry Me A River Hold'em",
+    "skoejarth": "Skœjarth",
+    "holdem": "Hold'em",
+}
 PAGES = {
     "screens/overview.py": "Overview",
-    "screens/scarney.py": "Scarney",
-    "screens/cry_me_a_river.py": "Cry Me A River",
-    "screens/skoejarth.py": "Skœjarth",
-    "screens/holdem.py": "Hold'em",
+    **GAME_PAGES,
     "screens/players.py": "Players",
     "screens/replayer.py": "Hand replayer",
     "screens/compare.py": "Compare runs",
     "screens/sql.py": "SQL",
 }
-CHARTED = (
-    "screens/overview.py",
-    "screens/scarney.py",
-    "screens/cry_me_a_river.py",
-    "screens/skoejarth.py",
-    "screens/holdem.py",
-)
+CHARTED = ("screens/overview.py", *GAME_PAGES)
 
 
 @pytest.fixture(scope="module")
@@ -53,9 +50,23 @@ def warehouse(tmp_path_factory):
     return root
 
 
-def app(data: Path, page: str | None = None) -> AppTest:
+def _game_page(variant: str) -> None:  # run by AppTest as a script of its own
+    from dashboards.screens import game
+
+    game.render(variant)
+
+
+def app(data: Path, page: str | None = None, query: dict | None = None) -> AppTest:
+    """The app at one page: a file under dashboards/, or a game's name (its generated page)."""
     os.environ["SCOOPLAB_DATA"] = str(data)
+    if page in GAME_PAGES:
+        test = AppTest.from_function(_game_page, kwargs={"variant": page}, default_timeout=90)
+        for key, value in (query or {}).items():
+            test.query_params[key] = value
+        return test.run()
     test = AppTest.from_file(APP, default_timeout=90)
+    for key, value in (query or {}).items():
+        test.query_params[key] = value
     test.run()
     if page:
         test.switch_page(page).run()
@@ -73,7 +84,7 @@ def test_every_page_renders_without_an_exception(warehouse, page):
 
 
 def test_a_game_page_shows_one_population_and_offers_the_others(warehouse):
-    test = app(warehouse, "screens/holdem.py")
+    test = app(warehouse, "holdem")
     assert test.metric[0].value == "20,000"  # the showdown-mode run, not every hold'em hand added up
     assert any("Over showdown mode (all in), 4 players: 20,000 hands" in c.value for c in test.caption)
     choice = next(s for s in test.sidebar.selectbox if s.label == "Population")
@@ -84,7 +95,7 @@ def test_a_game_page_shows_one_population_and_offers_the_others(warehouse):
 
 
 def test_rates_over_fewer_than_30_items_show_counts_not_bars(warehouse):
-    test = app(warehouse, "screens/holdem.py")
+    test = app(warehouse, "holdem")
     choice = next(s for s in test.sidebar.selectbox if s.label == "Population")
     choice.set_value(next(o for o in choice.options if o.startswith("replayed"))).run()  # a dozen hands
     assert not test.exception
@@ -94,9 +105,7 @@ def test_rates_over_fewer_than_30_items_show_counts_not_bars(warehouse):
 
 
 def test_run_filter_lives_in_the_address(warehouse):
-    test = app(warehouse)
-    test.query_params["runs"] = "s-scarney-must-use"
-    test.switch_page("screens/scarney.py").run()
+    test = app(warehouse, "scarney", {"runs": "s-scarney-must-use"})
     assert test.metric[0].value == "20,000"
     assert (
         test.query_params["runs"] == ["s-scarney-must-use"]
@@ -105,7 +114,7 @@ def test_run_filter_lives_in_the_address(warehouse):
 
 
 def test_an_empty_warehouse_explains_what_to_do(tmp_path):
-    for page in ("screens/overview.py", "screens/scarney.py", "screens/replayer.py"):
+    for page in ("screens/overview.py", "scarney", "screens/replayer.py"):
         test = app(tmp_path, page)
         assert not test.exception
         assert any("scooplab simulate" in info.value for info in test.info)
@@ -165,7 +174,7 @@ def test_the_replayer_follows_its_filter_and_names_an_unknown_id(warehouse):
     first = test.text_input[0].value
     assert not test.exception and ":" not in first  # a replayed hand's id, in the box at once
     assert " · phh · " in test.caption[0].value
-    test.selectbox[0].set_value("Cry Me A River: two boards killed").run()
+    test.selectbox[0].set_value("two boards killed (a kill rule)").run()
     assert test.text_input[0].value.startswith("s-cry-me-a-river:")  # the new filter's hand
     test.text_input[0].input("nosuch:0:1").run()
     assert "No hand 'nosuch:0:1'" in test.error[0].value
@@ -182,10 +191,10 @@ def test_the_everyone_dead_filter_finds_such_a_hand(tmp_path):
     ])  # fmt: skip
     (tmp_path / "dead.phh").write_text(write_hand(fields))
     ingest([tmp_path / "dead.phh"], Warehouse(tmp_path / "wh"), run_id="dead")
-    everyone_dead = data.REPLAYER_FILTERS["Scarney: everyone left died at once"]
+    everyone_dead = data.REPLAYER_FILTERS["everyone left died at once (a discard board)"]
     assert data.random_hand(str(tmp_path / "wh"), everyone_dead) is not None
     test = app(tmp_path / "wh", "screens/replayer.py")
-    test.selectbox[0].set_value("Scarney: everyone left died at once").run()
+    test.selectbox[0].set_value("everyone left died at once (a discard board)").run()
     assert not test.exception and "everyone_dead" in test.caption[0].value
 
 
@@ -205,7 +214,7 @@ def test_overview_counts_rejects_by_reason_and_numbers_hands_from_one(warehouse,
 
 
 def test_cry_me_a_river_shows_each_rate_once(warehouse):
-    test = app(warehouse, "screens/cry_me_a_river.py")
+    test = app(warehouse, "cry-me-a-river")
     labels = [m.label for m in test.metric]
     assert len(labels) == len(set(labels)) and "Scoop rate" in labels
 
@@ -231,9 +240,9 @@ CHROMIUM_FLAGS = [
     "--disable-sync", "--no-first-run", "--disable-quic",
 ]  # fmt: skip
 BROWSER_PAGES = [
-    ("", "scooplab"), ("scarney", "Scarney"), ("cry_me_a_river", "Cry Me A River"), ("skoejarth", "Skœjarth"),
-    ("holdem", "Hold'em"), ("players", "Players"), ("replayer", "Hand replayer"), ("compare", "Compare runs"),
-    ("sql", "SQL"),
+    ("", "scooplab"), ("scarney", "Scarney"), ("cry_me_a_river", "Cry Me A River Hold'em"),
+    ("skoejarth", "Skœjarth"), ("holdem", "Hold'em"), ("players", "Players"), ("replayer", "Hand replayer"),
+    ("compare", "Compare runs"), ("sql", "SQL"),
 ]  # fmt: skip
 
 
@@ -283,14 +292,9 @@ def test_every_page_in_a_real_browser(warehouse, tmp_path):
 
 
 def test_source_and_player_filters_live_in_the_address(warehouse):
-    test = app(warehouse)
-    test.query_params["source"] = "phh"
-    test.switch_page("screens/scarney.py").run()
+    test = app(warehouse, "scarney", {"source": "phh"})
     assert test.metric[0].value == "1"  # the one replayed Scarney example hand
-    test = app(warehouse)
-    test.query_params["source"] = "simulation"
-    test.query_params["players"] = "4"
-    test.switch_page("screens/cry_me_a_river.py").run()
+    test = app(warehouse, "cry-me-a-river", {"source": "simulation", "players": "4"})
     assert test.metric[0].value == "20,000"
     assert not test.exception
 
@@ -298,7 +302,7 @@ def test_source_and_player_filters_live_in_the_address(warehouse):
 def test_charts_name_their_axes_and_show_interval_and_exact_on_hover(warehouse):
     import json
 
-    test = app(warehouse, "screens/holdem.py")
+    test = app(warehouse, "holdem")
     specs = [json.loads(chart.proto.spec) for chart in test.get("vega_lite_chart")]
     categories = next(s for s in specs if "Categories at the showdown" in json.dumps(s.get("title", "")))
     text = json.dumps(categories)
@@ -309,8 +313,8 @@ def test_charts_name_their_axes_and_show_interval_and_exact_on_hover(warehouse):
 
 
 def test_skoejarth_suit_glyphs_are_ones_the_default_fonts_draw():
-    from dashboards.widgets import SKOEJARTH_SUITS
+    from engine.cards import SKOEJARTH
 
     # the Batons glyph was a Linear B sign (U+100C9), a missing-glyph box in Chromium's fonts
-    glyphs = [ch for symbol, _ in SKOEJARTH_SUITS.values() for ch in symbol if ch != "\ufe0e"]  # text style
+    glyphs = [ch for symbol, _ in SKOEJARTH.suit_glyphs for ch in symbol if ch != "\ufe0e"]  # text style
     assert all(ord(ch) <= 0x2FFF for ch in glyphs)  # symbols and shapes the DejaVu fonts carry

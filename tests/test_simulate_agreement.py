@@ -21,12 +21,12 @@ def option_sets(game):
 
 def play_through_state_machine(batch, h):
     """Deal hand ``h`` of ``batch`` card for card through HandState, everyone all in."""
-    game, n = batch.game, batch.n_players
+    game, n, stake = batch.game, batch.n_players, batch.stake
     if game.starting_bet:  # Skœjarth: ante, then the starting bet that everyone calls all in
-        state = HandState(game, Structure.NO_LIMIT, [STAKE] * n, antes=[STAKE - 2] * n,
+        state = HandState(game, Structure.NO_LIMIT, [stake] * n, antes=[stake - 2] * n,
                           starting_bet=2, options=batch.options)  # fmt: skip
     else:
-        state = HandState(game, Structure.NO_LIMIT, [STAKE] * n, antes=[STAKE] * n, min_bet=2,
+        state = HandState(game, Structure.NO_LIMIT, [stake] * n, antes=[stake] * n, min_bet=2,
                           options=batch.options)  # fmt: skip
     hole, boards = batch.hole[h], batch.boards[h]
     streets = batch.layout.board_street
@@ -61,14 +61,13 @@ def test_compiled_showdown_agrees_with_the_state_machine(name):
                         ours = result.outcomes[seat].high_strength
                         assert (ours if ours is not None else -1) == batch.strength[h, seat]
                 assert state.dead == batch.extra["dead"][h].tolist()
-                if game.low_share:
-                    if result.ending == "showdown":
-                        high_low = batch.extra["won_high"][h] + batch.extra["won_low"][h]
-                        assert result.won == high_low.tolist()
-                        for seat in range(n):
-                            outcome = result.outcomes[seat]
-                            assert outcome.won_high == batch.extra["won_high"][h, seat]
-                            assert outcome.won_low == batch.extra["won_low"][h, seat]
+                if game.low_share and result.ending == "showdown":
+                    high_low = batch.extra["won_high"][h] + batch.extra["won_low"][h]
+                    assert result.won == high_low.tolist()
+                    for seat in range(n):
+                        outcome = result.outcomes[seat]
+                        assert outcome.won_high == batch.extra["won_high"][h, seat]
+                        assert outcome.won_low == batch.extra["won_low"][h, seat]
                 if result.ending == "showdown":
                     alive = tuple(np.flatnonzero(batch.extra["survivors"][h]).tolist())
                     assert result.surviving_boards == alive

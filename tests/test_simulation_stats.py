@@ -5,7 +5,7 @@ from math import comb, sqrt
 import numpy as np
 import pytest
 
-from analytics.exact import cry_one_board_survives, scarney_flop
+from analytics.exact import first_discards, kill_survivors
 from engine.evaluate import count_categories
 from engine.games import GAMES
 from engine.simulate import random_words, simulate_chunk, words_per_hand
@@ -49,7 +49,7 @@ def test_skoejarth_seven_card_categories(tiebreak):
 
 
 def test_cry_me_a_river_one_board_survives():
-    exact = cry_one_board_survives()
+    exact = kill_survivors(3)[1]
     batch = simulate("cry-me-a-river", 6, 3)
     survivors = batch.extra["survivors"].sum(axis=1)
     assert set(np.unique(survivors).tolist()) <= {1, 2}
@@ -57,7 +57,7 @@ def test_cry_me_a_river_one_board_survives():
 
 
 def test_scarney_flop_discards_and_dead_hands():
-    expected, dead = scarney_flop()
+    expected, dead = first_discards(6, 3)
     batch = simulate("scarney", 4, 4)
     flop = batch.extra["discard_street"][:, 0, :] == 1  # seat 0, cards forced out by the flop
     per_hand = flop.sum(axis=1)
@@ -67,11 +67,11 @@ def test_scarney_flop_discards_and_dead_hands():
 
 
 def test_scarney_points_after_the_whole_bottom_board():
-    from analytics.exact import scarney_points_after_board
+    from analytics.exact import points_after_board
     from engine.sim_kernels import T_FULL_BOARD_POINTS
     from engine.tables import SCARNEY_POINTS
 
-    exact = scarney_points_after_board()
+    exact = points_after_board(tuple(SCARNEY_POINTS.tolist()))
     assert abs(sum(exact) - 1) < 1e-12
     batch = simulate("scarney", 4, 5)
     bottom_ranks = batch.boards[:, 1, :] >> 2  # the whole Bottom Board, dealt or not

@@ -1,4 +1,4 @@
--- categories: hand categories of every showdown hand and of the winning ones (Scarney: the
+-- categories: hand categories of every showdown hand and of the winning ones (with a low share: the
 -- high half's winners).
 SELECT
     category,

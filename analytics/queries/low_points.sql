@@ -1,4 +1,4 @@
--- low_points: Scarney low points of every showdown hand and of the winning lows.
+-- low_points: low points of every showdown hand and of the winning lows.
 SELECT
     low_points,
     count(*) AS showdown,

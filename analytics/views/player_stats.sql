@@ -1,40 +1,44 @@
 -- player_stats: per player and run, statistics of hands with betting (replayed or betting-mode
 -- simulation), as count/opportunity pairs so that they add up across runs and shards:
 --   vpip        put chips in by choice in the first betting round / hands with a choice in it
---               (Skœjarth: called the starting bet in the fan round; the starting bet itself is
+--               (after a starting bet: called it in the first round; the starting bet itself is
 --               forced and its poster is not asked, so that seat has no VPIP chance)
 --   pfr         bet or raised in the first round that allows raises / hands acting in it
---               (hold'em games: before the flop; Skœjarth: the trunk, the fan round has no raises)
+--               (hold'em games: before the flop; a call-only first round: the next one)
 --   three_bet   re-raised a single raise in that round / times facing a single raise there
 --   wtsd        went to showdown / saw the flop
 --   wsd         won chips at the showdown / went to showdown
 --   net, bb_won chips won or lost, and the same in big blinds (bb/100 = 100 * bb_won / hands)
 WITH choices AS (
     SELECT
-        hand_id, seat, street, action,
-        count(*) FILTER (WHERE action IN ('bet', 'raise')) OVER (
-            PARTITION BY hand_id, street ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+        a.hand_id, a.seat, a.street, a.action,
+        a.street = v.streets[1] AS first_round,
+        a.street = v.first_raise_street AS raise_round,
+        count(*) FILTER (WHERE a.action IN ('bet', 'raise')) OVER (
+            PARTITION BY a.hand_id, a.street ORDER BY a.seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
         ) AS raises_before
-    FROM actions_raw
-    WHERE street IN ('preflop', 'fan', 'trunk') AND action IN ('fold', 'check', 'call', 'bet', 'raise')
-      AND NOT automatic
+    FROM actions_raw AS a
+    JOIN variants AS v ON v.variant = a.variant
+    WHERE (a.street = v.streets[1] OR a.street = v.first_raise_street)
+      AND a.action IN ('fold', 'check', 'call', 'bet', 'raise') AND NOT a.automatic
 ),
 preflop AS (
     SELECT
         hand_id, seat,
-        bool_or(street IN ('preflop', 'fan')) AS first_choice,
-        bool_or(street IN ('preflop', 'fan') AND action IN ('call', 'bet', 'raise')) AS vpip,
-        bool_or(street IN ('preflop', 'trunk')) AS raise_choice,
-        bool_or(street IN ('preflop', 'trunk') AND action IN ('bet', 'raise')) AS pfr,
-        bool_or(street IN ('preflop', 'trunk') AND raises_before = 1) AS faced_raise,
-        bool_or(street IN ('preflop', 'trunk') AND raises_before = 1 AND action IN ('bet', 'raise')) AS three_bet,
-        bool_or(street IN ('preflop', 'fan') AND action = 'fold') AS folded_early
+        bool_or(first_round) AS first_choice,
+        bool_or(first_round AND action IN ('call', 'bet', 'raise')) AS vpip,
+        bool_or(raise_round) AS raise_choice,
+        bool_or(raise_round AND action IN ('bet', 'raise')) AS pfr,
+        bool_or(raise_round AND raises_before = 1) AS faced_raise,
+        bool_or(raise_round AND raises_before = 1 AND action IN ('bet', 'raise')) AS three_bet,
+        bool_or(first_round AND action = 'fold') AS folded_early
     FROM choices
     GROUP BY hand_id, seat
 ),
 flops AS (
-    SELECT DISTINCT hand_id FROM actions_raw
-    WHERE action = 'deal' AND board IS NOT NULL AND street NOT IN ('preflop', 'fan')
+    SELECT DISTINCT a.hand_id FROM actions_raw AS a
+    JOIN variants AS v ON v.variant = a.variant
+    WHERE a.action = 'deal' AND a.board IS NOT NULL AND a.street <> v.streets[1]
 )
 SELECT
     p.run_id,

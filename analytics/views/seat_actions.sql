@@ -1,27 +1,29 @@
 -- seat_actions: the actions of showdown-mode simulated hands, which are not stored row by row:
--- each seat puts its stake in (an automatic post), and in Scarney the forced discards of
--- each street follow, street by street, seat by seat.
+-- each seat puts its stake in (an automatic post), and in a game with a discard-trigger board
+-- the forced discards of each street follow, street by street, seat by seat.
 WITH seats AS (
     SELECT
         h.hand_id, h.run_id, h.variant, h.n_players, h.big_blind, h.seat_hole, h.seat_discards,
+        v.deck_cards, v.streets,
         CAST(s.seat AS TINYINT) AS seat,
         CAST(length(h.seat_hole) / h.n_players AS INTEGER) AS n_hole
     FROM hands_raw AS h
+    JOIN variants AS v ON v.variant = h.variant
     CROSS JOIN LATERAL (SELECT unnest(range(h.n_players)) AS seat) AS s
     WHERE h.seat_hole IS NOT NULL
 ),
 posts AS (
     SELECT hand_id, run_id, variant, CAST(seat AS SMALLINT) AS seq,
-        CASE WHEN variant = 'skoejarth' THEN 'fan' ELSE 'preflop' END AS street,
+        streets[1] AS street,
         seat, 'post' AS action, big_blind AS amount, CAST(NULL AS VARCHAR) AS cards,
         CAST(NULL AS TINYINT) AS board, true AS automatic
     FROM seats
 ),
 discards AS (
-    SELECT hand_id, run_id, variant, n_players, seat, street_number,
+    SELECT hand_id, run_id, variant, n_players, seat, street_number, streets,
         array_to_string(list_transform(
             list_filter(range(n_hole), lambda j: substr(seat_discards, 1 + seat * n_hole + j, 1) = CAST(street_number AS VARCHAR)),
-            lambda j: card_text(substr(seat_hole, 1 + seat * n_hole + j, 1), false)), '') AS cards
+            lambda j: card_text(substr(seat_hole, 1 + seat * n_hole + j, 1), deck_cards)), '') AS cards
     FROM seats
     CROSS JOIN (VALUES (1), (2), (3)) AS streets(street_number)
     WHERE seat_discards IS NOT NULL
@@ -30,7 +32,7 @@ SELECT * FROM posts
 UNION ALL
 SELECT hand_id, run_id, variant,
     CAST(n_players - 1 + row_number() OVER (PARTITION BY hand_id ORDER BY street_number, seat) AS SMALLINT) AS seq,
-    ['flop', 'turn', 'river'][street_number] AS street,
+    streets[street_number + 1] AS street,
     seat, 'discard' AS action, CAST(NULL AS BIGINT) AS amount, cards,
     CAST(NULL AS TINYINT) AS board, false AS automatic
 FROM discards

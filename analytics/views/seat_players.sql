@@ -1,24 +1,27 @@
 -- seat_players: one row per seat of every showdown-mode simulated hand, with the documented
 -- columns of the players table. Such a hand is one wide row of hands (seat_* columns, seat
 -- after seat); what it does not store is derived here by the rules:
---   won_high / won_low (Scarney): the halves (odd chip to high) split among the winners in
---     seat_winners (high: bits 0-9, low: bits 10-19), odd chips from seat 0;
---   board_won (Cry Me A River): each surviving board's share of the pot (odd chips to the
---     highest board) split among that board's winners (bits 10*b .. 10*b+9);
---   low_points (Scarney): the points of the remaining hole cards.
+--   won_high / won_low (a low-points share): the halves (odd chip to high) split among the
+--     winners in seat_winners (high: bits 0-9, low: bits 10-19), odd chips from seat 0;
+--   board_won (boards that take shares): each surviving board's share of the pot (odd chips
+--     to the highest board) split among that board's winners (bits 10*b .. 10*b+9);
+--   low_points (a low-points share): the points of the remaining hole cards.
+-- What a game has comes from the variants table (its description).
 WITH seats AS (
     SELECT
         h.*,
+        v.deck_cards, v.ranks, v.categories, v.points, v.low_share, v.board_shares, v.n_boards,
         CAST(s.seat AS TINYINT) AS seat_index,
         CAST(length(h.seat_hole) / h.n_players AS INTEGER) AS n_hole
     FROM hands AS h
+    JOIN variants AS v ON v.variant = h.variant
     CROSS JOIN LATERAL (SELECT unnest(range(h.n_players)) AS seat) AS s
     WHERE h.seat_hole IS NOT NULL
 ),
 cards AS (
     SELECT
         *,
-        cards_text(substr(seat_hole, 1 + seat_index * n_hole, n_hole), variant = 'skoejarth') AS dealt,
+        cards_text(substr(seat_hole, 1 + seat_index * n_hole, n_hole), deck_cards) AS dealt,
         coalesce(substr(seat_discards, 1 + seat_index * n_hole, n_hole), repeat('0', n_hole)) AS fate,
         seat_strength[seat_index + 1] AS strength,
         CAST(1 AS BIGINT) << seat_index AS bit,
@@ -34,7 +37,7 @@ kept AS (
         length(replace(fate, '0', '')) AS n_gone,
         showdown AND strength >= 0 AS at_showdown,
         -- each board's share of the pot: equal, odd chips to the highest surviving board
-        list_transform(range(3), lambda b:
+        list_transform(range(n_boards), lambda b:
             CASE WHEN (surviving_mask >> b) & 1 = 1 THEN
                 pot // bit_count(surviving_mask)
                 + CASE WHEN bit_count(surviving_mask & ((1 << b) - 1)) < pot % bit_count(surviving_mask)
@@ -45,7 +48,7 @@ kept AS (
 results AS (
     SELECT
         *,
-        CASE WHEN variant = 'cry-me-a-river' THEN list_transform(range(3), lambda b:
+        CASE WHEN board_shares THEN list_transform(range(n_boards), lambda b:
             CASE WHEN ((seat_winners >> (10 * b)) & bit) <> 0 THEN
                 shares[b + 1] // bit_count((seat_winners >> (10 * b)) & 1023)
                 + CASE WHEN bit_count((seat_winners >> (10 * b)) & below)
@@ -59,8 +62,8 @@ settled AS (
     SELECT
         *,
         CASE
-            WHEN variant = 'scarney' THEN seat_won[seat_index + 1]
-            WHEN variant = 'cry-me-a-river' THEN list_sum(board_chips)
+            WHEN low_share THEN seat_won[seat_index + 1]
+            WHEN board_shares THEN list_sum(board_chips)
             WHEN (seat_winners & bit) <> 0 THEN  -- one pot, split among the winners
                 pot // bit_count(seat_winners & 1023)
                 + CASE WHEN bit_count(seat_winners & below) < pot % bit_count(seat_winners & 1023) THEN 1 ELSE 0 END
@@ -93,33 +96,26 @@ SELECT
     chips AS finishing_stack,
     chips - big_blind AS net,
     chips AS won,
-    CASE WHEN at_showdown THEN
-        CASE WHEN variant = 'skoejarth'
-            THEN ['Orphan', 'Eyes', 'Twins', 'Threefold', 'Disparate', 'Fourfold', 'Stairs',
-                  'Perfect', 'Four Kings'][(strength >> 20) + 1]
-            ELSE ['high card', 'pair', 'two pair', 'three of a kind', 'straight', 'flush',
-                  'full house', 'four of a kind', 'straight flush'][(strength >> 20) + 1]
-        END
+    CASE WHEN at_showdown THEN categories[(strength >> 20) + 1]
     END AS high_category,
     CASE WHEN at_showdown THEN strength END AS high_strength,
-    CASE WHEN at_showdown AND variant = 'scarney' THEN CAST(list_sum(list_transform(
+    CASE WHEN at_showdown AND low_share THEN CAST(coalesce(list_sum(list_transform(
         range(length(final) // 2),
-        lambda j: [2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1][instr('23456789TJQKA', substr(final, 2 * j + 1, 1))]
-    )) AS SMALLINT) END AS low_points,
-    CASE WHEN variant = 'scarney' AND showdown AND (seat_winners & bit) <> 0 THEN
+        lambda j: points[instr(ranks, substr(final, 2 * j + 1, 1))]
+    )), 0) AS SMALLINT) END AS low_points,
+    CASE WHEN low_share AND showdown AND (seat_winners & bit) <> 0 THEN
         (pot - pot // 2) // bit_count(seat_winners & 1023)
         + CASE WHEN bit_count(seat_winners & below) < (pot - pot // 2) % bit_count(seat_winners & 1023)
                THEN 1 ELSE 0 END
     ELSE 0 END AS won_high,
-    CASE WHEN variant = 'scarney' AND showdown AND ((seat_winners >> 10) & bit) <> 0 THEN
+    CASE WHEN low_share AND showdown AND ((seat_winners >> 10) & bit) <> 0 THEN
         (pot // 2) // bit_count((seat_winners >> 10) & 1023)
         + CASE WHEN bit_count((seat_winners >> 10) & below) < (pot // 2) % bit_count((seat_winners >> 10) & 1023)
                THEN 1 ELSE 0 END
     ELSE 0 END AS won_low,
     board_chips AS board_won,
     showdown AND chips = pot AS scoop,
-    variant = 'cry-me-a-river'
-        AND (seat_winners & 1023) = bit
-        AND ((seat_winners >> 10) & 1023) = bit
-        AND ((seat_winners >> 20) & 1023) = bit AS triple_scoop
+    board_shares AND (seat_winners & 1023) = bit
+        AND list_bool_and(list_transform(range(n_boards), lambda b: ((seat_winners >> (10 * b)) & 1023) = bit))
+        AS triple_scoop
 FROM settled

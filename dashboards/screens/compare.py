@@ -11,11 +11,13 @@ runs = data.runs(path)
 if runs.height == 0:
     widgets.no_data()
     st.stop()
-variant = st.selectbox("Game", list(data.GAMES), format_func=data.GAMES.get)
+games = data.games()
+variant = st.selectbox("Game", list(games), format_func=lambda name: games[name].title)
 options = sorted(set(runs.filter(pl.col("variant") == variant)["run_id"].to_list()))
 if len(options) < 2:
     st.info("Two runs of this game are needed: simulate it again with another option, e.g. "
-            "`scooplab simulate --variant skoejarth --rule tiebreak=kickers`.")  # fmt: skip
+            f"`scooplab simulate --variant {variant} --seed 1 --rule NAME=VALUE` "
+            "(`scooplab variants` lists each game's options).")  # fmt: skip
     st.stop()
 pair = data.deal_pair(path, variant)  # by default two runs that dealt the same cards
 first, second = (options.index(pair[0]), options.index(pair[1])) if pair else (0, 1)

@@ -27,20 +27,19 @@ hand, players, actions = data.hand(path, hand_id)
 if hand is None:
     st.error(f"No hand {hand_id!r} in this warehouse (ids are listed in the hands table: hand_id).")
     st.stop()
-skoejarth = hand["variant"] == "skoejarth"
+game = data.games().get(hand["variant"])
+deck = game.deck if game else None
 if hand["source_file"]:
     where = f"hand {hand['hand_no']:,} of {hand['source_file']}"
 else:
     where = f"hand {hand['hand_no']:,} of the run (from 1; its id is run:shard:index, from 0)"
-st.caption(f"{data.GAMES[hand['variant']]} · {hand['source']} · run {hand['run_id']} · {where} · "
+st.caption(f"{game.title if game else hand['variant']} · {hand['source']} · run {hand['run_id']} · {where} · "
            f"pot {hand['pot']:,} · {hand['ending']}")  # fmt: skip
-names = {"scarney": ["Top Board", "Bottom Board"], "cry-me-a-river": ["Top", "Middle", "Bottom"]}
-labels = names.get(hand["variant"], ["Board"])
+labels = [f"{name.title()} Board" for name in game.board_names] if game else ["Board"]
 rows = list(players.iter_rows(named=True))
 seats = {row["seat"]: row["player"] or f"p{row['seat'] + 1}" for row in rows}
 st.markdown("Stacks: " + " · ".join(f"{seats[r['seat']]} {r['starting_stack']:,}" for r in rows))
-STREETS = {"skoejarth": [("fan", 0), ("trunk", 2), ("flower", 1), ("fruit", 1)]}
-streets = STREETS.get(hand["variant"], [("preflop", 0), ("flop", 3), ("turn", 1), ("river", 1)])
+streets = [(street.name, street.board_cards) for street in game.streets] if game else []
 starting = {r["seat"]: r["starting_stack"] for r in rows}
 told = {street.name: street for street in story.tell(starting, actions.to_dicts(), data.antes_of(hand))}
 dealt = 0
@@ -51,7 +50,7 @@ for street, cards in streets:
         if part:
             killed = street == streets[-1][0] and index not in (hand["surviving_boards"] or [])
             style = "text-decoration: line-through; opacity: 0.45" if killed else ""
-            shown_cards = widgets.cards_html(part, skoejarth)
+            shown_cards = widgets.cards_html(part, deck)
             boards.append(f"{labels[index]}: <span style='{style}'>{shown_cards}</span>"
                           + (" — this board dies" if killed else ""))  # fmt: skip
     dealt += cards
@@ -64,7 +63,7 @@ for street, cards in streets:
         st.markdown(line, unsafe_allow_html=True)
     lines = []
     for move in moves:
-        cards_shown = f" {widgets.cards_html(move.cards, skoejarth)}" if move.cards else ""
+        cards_shown = f" {widgets.cards_html(move.cards, deck)}" if move.cards else ""
         face_up = " (face up)" if move.words.startswith("discards") else ""
         all_in = " **all in**" if move.all_in else ""
         lines.append(f"{seats.get(move.seat, 'dealer')} {move.words}{cards_shown}{face_up}{all_in}")
@@ -73,9 +72,9 @@ for street, cards in streets:
 st.markdown("#### Showdown" if hand["showdown"] else "#### Result")
 for row in rows:
     who = seats[row["seat"]]
-    line = f"**{who}** {widgets.cards_html(row['hole_cards'] or '', skoejarth)}"
+    line = f"**{who}** {widgets.cards_html(row['hole_cards'] or '', deck)}"
     if row["discarded_cards"]:
-        line += f" · kept {widgets.cards_html(row['final_hole_cards'] or '', skoejarth)}"
+        line += f" · kept {widgets.cards_html(row['final_hole_cards'] or '', deck)}"
     if row["dead"]:
         line += " · dead"
     if row["voided"]:

@@ -13,9 +13,9 @@ EXAMPLES = {
     "Scoop rate per game": (
         "SELECT variant, avg(scoop::INT) AS scoop_rate FROM hand_outcomes WHERE showdown GROUP BY 1"
     ),
-    "Scarney low points": (
-        "SELECT low_points, count(*) AS seats FROM players WHERE variant = 'scarney' AND showdown "
-        "GROUP BY 1 ORDER BY 1"
+    "Low points": (
+        "SELECT variant, low_points, count(*) AS seats FROM players "
+        "WHERE low_points IS NOT NULL AND showdown GROUP BY ALL ORDER BY ALL"
     ),
     "Player statistics": "SELECT * FROM player_stats ORDER BY hands DESC LIMIT 20",
 }
