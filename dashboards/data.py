@@ -35,7 +35,8 @@ def games() -> dict[str, Any]:
 def _games(data: str) -> dict[str, Any]:
     from engine.games import GAMES, get_game
 
-    sources = sql(data, "SELECT DISTINCT unnest(sources) AS source FROM runs")["source"].to_list()
+    runs = connect(data, tables=("runs",))
+    sources = runs.sql("SELECT DISTINCT unnest(sources) AS source FROM runs_raw").pl()["source"].to_list()
     for source in sorted(s for s in sources if s and s.endswith(".toml")):
         try:
             get_game(source)
@@ -46,6 +47,7 @@ def _games(data: str) -> dict[str, Any]:
 
 @st.cache_resource(show_spinner=False)
 def connection(data: str):
+    _games(data)  # the games described in files first: the views' variants table lists them
     return connect(data)
 
 

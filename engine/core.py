@@ -222,17 +222,7 @@ def best_seats(scores, among, lowest, winners) -> tuple[int, int]:
 @njit(cache=True, inline="always")
 def best_of(scores, among, lowest, winners) -> int:
     """Mark in ``winners`` the seats of ``among`` with the best score; returns how many."""
-    target = NO_VALUE
-    found = False
-    for s in range(among.shape[0]):
-        if among[s] and (not found or (scores[s] < target if lowest else scores[s] > target)):
-            target = scores[s]
-            found = True
-    count = 0
-    for s in range(among.shape[0]):
-        winners[s] = among[s] and scores[s] == target
-        count += winners[s]
-    return count
+    return best_seats(scores, among, lowest, winners)[0]
 
 
 @njit(cache=True, inline="always")
@@ -243,8 +233,8 @@ def divide_pot(amount, among, high, low, alive, rules, won, won_high, won_low, b
     ``won_high``/``won_low`` get the high and low parts in a game with a low share.
     Parts are equal, odd chips to the parts in order (shares in order, a per-board share's
     boards in board order). ``high[b, s]`` is seat s's hand on board b, ``low[s]`` its points.
-    Winners of share slot k (a per-board share: its board) are or-ed into ``mask_out[0]`` at
-    bit 10*k + seat. Returns 1 if some part was split among tied hands, 2 if one seat won
+    Winners of share slot k (in a game whose boards take shares: the board) are or-ed into
+    ``mask_out[0]`` at bit 10*k + seat. Returns 1 if some part was split among tied hands, 2 if one seat won
     every part alone (a scoop of this pot), 0 otherwise.
     """
     community, share_kind, share_board = rules[5], rules[6], rules[7]
@@ -269,7 +259,7 @@ def divide_pot(amount, among, high, low, alive, rules, won, won_high, won_low, b
                 count, seat = best_seats(low, among, True, winners)
             else:
                 count, seat = best_seats(high[b], among, False, winners)
-            slot = b if share_board[k] == EACH_SURVIVING_BOARD else k
+            slot = b if board_shares and not points else k  # boards with shares: the board's slot
             if count == 1:  # one winner: no split to work out
                 won[seat] += chips
                 mask_out[0] |= np.int64(1) << (10 * slot + seat)

@@ -330,7 +330,8 @@ def simulate_hands(
                 if share_kind[k] == SHARE_POINTS:
                     continue
                 if share_board[k] != EACH_SURVIVING_BOARD:
-                    won_high_part = won_high_part or (mask[0] >> (10 * k + s)) & 1 == 1
+                    slot = share_board[k] if board_shares else k
+                    won_high_part = won_high_part or (mask[0] >> (10 * slot + s)) & 1 == 1
                     continue
                 for b in range(n_boards):
                     if community[b] and board_alive[b] and (mask[0] >> (10 * b + s)) & 1:

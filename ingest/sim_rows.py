@@ -123,9 +123,11 @@ def sim_hands(batch: SimBatch, run_id: str, shard: int, first: int, hand_no_base
         "surviving_mask": pa.array(surviving),
     }
     columns["seat_winners"] = pa.array(extra["winners_mask"].astype(np.int32))
-    if discards:
+    if discards or game.low_share:  # chips per seat: the mask alone does not say them
         columns["seat_won"] = _per_hand(batch.won, pa.int64())
+    if game.low_share:
         columns["seat_low"] = _per_hand(extra["low"], pa.int16())
+    if discards:
         streets = extra["discard_street"].reshape(n, -1)
         digits = (np.maximum(streets, 0) + ord("0")).astype(np.uint8)  # 0 kept, else the street
         width = digits.shape[1]

@@ -154,3 +154,25 @@ def test_a_file_that_is_not_toml_is_one_line(tmp_path):
     assert len(raised.value.problems) == 1 and raised.value.problems[0].startswith("not valid TOML")
     result = runner.invoke(app, ["simulate", "--variant", str(path), "--hands", "10"])
     assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+CORE_LIMITS = [  # descriptions the compiled core cannot play yet: refused with a reason, never mis-simulated
+    ({"streets": [{"name": "deal", "hole_cards": 2, "board_cards": 1}, {"name": "river", "board_cards": 4}]},
+     "the first street deals hole cards only"),
+    ({"shares": [{"wins": "lowest-points", "points": dict.fromkeys("23456789TJQKA", 1)}]},
+     "a lowest-points share goes second"),
+    ({"boards": [{"name": "a"}, {"name": "b"}], "kill": {"rule": "lowest-river-rank"},
+      "shares": [{"wins": "best-high", "board": "a"}, {"wins": "best-high", "board": "b"}]},
+     "with a kill rule, shares go to surviving boards"),
+    ({"boards": [{"name": "a"}, {"name": "b"}],
+      "shares": [{"wins": "best-high", "board": "b"}, {"wins": "best-high", "board": "a"}]},
+     "in board order"),
+    ({"streets": [{"name": "deal", "hole_cards": 5}]}, "no street deals board cards"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("changes", "message"), CORE_LIMITS)
+def test_what_the_compiled_core_cannot_play_yet_is_refused_with_a_reason(changes, message):
+    with pytest.raises(DescriptionError) as raised:
+        parse_description(_holdem_like(**changes))
+    assert any(message in problem for problem in raised.value.problems), raised.value.problems

@@ -7,7 +7,7 @@ WITH wide AS (
     SELECT
         h.hand_id, h.run_id, h.variant, h.source, h.structure, h.showdown, h.ending, h.pot, h.n_players,
         h.seat_winners AS m, h.surviving_mask AS alive, v.low_share, v.board_shares, v.n_boards,
-        CASE WHEN v.low_share THEN list_contains(h.seat_won, h.pot) END AS halves_scoop,
+        list_contains(h.seat_won, h.pot) AS halves_scoop,
         h.seat_strength AS strengths
     FROM hands_raw AS h
     JOIN variants AS v ON v.variant = h.variant

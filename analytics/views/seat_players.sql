@@ -62,7 +62,7 @@ settled AS (
     SELECT
         *,
         CASE
-            WHEN low_share THEN seat_won[seat_index + 1]
+            WHEN seat_won IS NOT NULL THEN seat_won[seat_index + 1]
             WHEN board_shares THEN list_sum(board_chips)
             WHEN (seat_winners & bit) <> 0 THEN  -- one pot, split among the winners
                 pot // bit_count(seat_winners & 1023)

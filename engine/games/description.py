@@ -320,10 +320,50 @@ def budget_line(spec: GameSpec) -> str:
     return f"{text}: needs {total} cards, the deck has {spec.deck.size}"
 
 
+def _check_core_limits(r: _Reader, spec: GameSpec) -> None:
+    """What the compiled core (and the views over its rows) can play today; one line each."""
+    if any(s.hole_cards for s in spec.streets[1:]):
+        r.fail("only the first street may deal hole cards (the compiled core deals them all at once)")
+    if spec.streets and spec.streets[0].board_cards:
+        r.fail(f"street 1 ({spec.streets[0].name}) deals board cards: the first street deals hole cards only")
+    high = [s for s in spec.shares if s.kind == ShareKind.BEST_HIGH]
+    low = [s for s in spec.shares if s.kind == ShareKind.LOWEST_POINTS]
+    if low and (len(spec.shares) != 2 or spec.shares[0].kind != ShareKind.BEST_HIGH or len(low) != 1):
+        r.fail(
+            "a lowest-points share goes second, after one best-high share (high half first, low half second)"
+        )
+    if low and spec.board_shares:
+        r.fail("a lowest-points share beside shares per board is not supported yet")
+    named = [s.board for s in high if not s.per_surviving_board and s.board is not None]
+    if named != sorted(named) or len(set(named)) != len(named):
+        r.fail("name each board at most once, in board order (the odd chip goes to the first share)")
+    slots = sum(1 for s in spec.shares if not s.per_surviving_board) + (len(spec.community_boards) if any(
+        s.per_surviving_board for s in spec.shares) else 0)  # fmt: skip
+    if slots > MAX_BOARDS_DEALT:
+        r.fail(f"{slots} shares in all: the compiled core records the winners of at most {MAX_BOARDS_DEALT}")
+    if spec.kill is not None and named:
+        r.fail(
+            "with a kill rule, shares go to surviving boards (each = 'surviving-board'), not to named boards"
+        )
+    if spec.discard_board is not None:
+        if spec.kill is not None or spec.board_shares:
+            r.fail("a discard-trigger board beside a kill rule or shares per board is not supported yet")
+        if sum(1 for s in spec.streets if s.board_cards) > 3:
+            r.fail("a discard-trigger board with more than three streets of board cards is not supported yet")
+
+
 def _check_budget(r: _Reader, spec: GameSpec) -> None:
     if not spec.streets or not spec.boards:
         return
+    _check_core_limits(r, spec)
     _, hole, per_board, _, _, fits = card_budget(spec)
+    if per_board == 0:
+        r.fail("no street deals board cards")
+    most = RANKINGS[spec.ranking].max_cards
+    if hole + per_board > most:
+        r.fail(
+            f"{hole} hole cards and {per_board} board cards: the {spec.ranking} ranking takes at most {most}"
+        )
     if not fits:
         r.fail(budget_line(spec))
     if hole > MAX_HOLE:
