@@ -67,6 +67,11 @@ def summarized_runs(data: str | Path, variant: str, runs: list[str]) -> list[str
     )  # fmt: skip
 
 
+# summaries written before the statistics were named after concepts: read under their new names
+RENAMED_QUERIES = {"scarney_seats": "discard_seats", "scarney_remaining": "discard_remaining",
+                   "cry_kills": "kills", "skoejarth_fan": "best_hole_card"}  # fmt: skip
+
+
 class Counts:
     """Statistic counts: complete showdown-mode runs from their stored summaries, the rest by SQL."""
 
@@ -75,7 +80,9 @@ class Counts:
         self.stored: dict[tuple[str, str, str], int] = {}
         if summarized:
             for row in query(con, "summaries", variant, runs, only=summarized):
-                self.stored[(row["query"], row["key"], row["column"])] = int(row["value"])
+                name = RENAMED_QUERIES.get(row["query"], row["query"])
+                where = (name, row["key"], row["column"])
+                self.stored[where] = self.stored.get(where, 0) + int(row["value"])
 
     def rows(self, name: str, key: str | None = None, sql: bool = True) -> list[dict[str, Any]]:
         """The query's rows, summed with the stored counts of the same query (by ``key`` column).
