@@ -227,3 +227,22 @@ def test_stats_carry_player_statistics_as_rates(warehouse):
         assert 0 <= player["pfr"]["rate"] <= player["vpip"]["rate"] <= 1
     names = {row["statistic"] for row in flatten(stats)}
     assert any(name.startswith("players[player=") and name.endswith(".vpip") for name in names)
+
+
+def test_summaries_stored_under_the_old_query_names_are_still_read(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ingest.simulation import SimSpec, simulate
+
+    simulate(SimSpec("scarney", 3_000, players=4, seed=8), str(tmp_path), run_id="s")
+    new = game_stats(tmp_path, "scarney")
+    old_names = {"discard_seats": "scarney_seats", "discard_remaining": "scarney_remaining"}
+    for path in tmp_path.rglob("summaries/**/*.parquet"):  # as an earlier version wrote them
+        table = pq.read_table(path)
+        renamed = [old_names.get(name, name) for name in table.column("query").to_pylist()]
+        assert set(renamed) & set(old_names.values())
+        column = pa.array(renamed, type=table.schema.field("query").type)
+        table = table.set_column(table.schema.get_field_index("query"), "query", column)
+        pq.write_table(table, path)
+    assert game_stats(tmp_path, "scarney") == new
