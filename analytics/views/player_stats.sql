@@ -4,7 +4,7 @@
 --               (after a starting bet: called it in the first round; the starting bet itself is
 --               forced and its poster is not asked, so that seat has no VPIP chance)
 --   pfr         bet or raised in the first round that allows raises / hands acting in it
---               (hold'em games: before the flop; a call-only first round: the next one)
+--               (the first round, or after a call-only first round the next one)
 --   three_bet   re-raised a single raise in that round / times facing a single raise there
 --   wtsd        went to showdown / saw the flop
 --   wsd         won chips at the showdown / went to showdown

@@ -28,8 +28,8 @@ class Structure(StrEnum):
 class RaiseRule(StrEnum):
     """How large a no-limit raise must be."""
 
-    LAST_INCREMENT = "last_increment"  # hold'em: at least the previous bet or raise increment
-    DOUBLE = "double"  # Skœjarth: a raise at least doubles the bet it raises
+    LAST_INCREMENT = "last_increment"  # at least the previous bet or raise increment
+    DOUBLE = "double"  # a raise at least doubles the bet it raises
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class Street:
     board_cards: int = 0  # dealt to each board
     burns: int = 0  # burned before the board cards
     betting: bool = True
-    call_only: bool = False  # the only choices are call and fold (Skœjarth's first round)
+    call_only: bool = False  # the only choices are call and fold (a round after a starting bet)
     big_bet: bool = False  # fixed-limit: this street uses the big bet
 
 
