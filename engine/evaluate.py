@@ -201,15 +201,19 @@ def count_categories(
     """
     if game not in ("holdem", "skoejarth"):
         raise ValueError(f"count_categories: unknown game {game!r}; expected holdem or skoejarth")
-    if tiebreak not in SKOEJARTH_TIEBREAKS:
-        raise ValueError(f"count_categories: unknown tiebreak {tiebreak!r}")
-    deck = SKOEJARTH if game == "skoejarth" else STANDARD
-    if not 5 <= k <= (7 if game == "skoejarth" else 11):
-        raise ValueError(f"count_categories: k={k} is outside the evaluator's range for {game}")
-    tables = SEVEN_RANK_TABLES if game == "skoejarth" else STANDARD_TABLES
-    return kernels.count_categories(deck.size, k, game == "skoejarth", tiebreak == "kickers", tables)
+    return count_ranking_categories(1 if game == "skoejarth" else 0, k, tiebreak)
 
 
 def count_ranking_categories(ranking_code: int, k: int, tiebreak: Tiebreak = "highest_card") -> np.ndarray:
-    """``count_categories`` for a ranking of ``engine.rankings`` by its code (0 standard, 1 seven-rank)."""
-    return count_categories("skoejarth" if ranking_code == 1 else "holdem", k, tiebreak)
+    """Exact category counts of every k-card set under a ranking of ``engine.rankings``, by its code
+    (0 standard-high over 52 cards, 1 seven-rank over 28)."""
+    seven_rank = ranking_code == 1
+    if tiebreak not in SKOEJARTH_TIEBREAKS:
+        raise ValueError(f"count_categories: unknown tiebreak {tiebreak!r}")
+    deck = SKOEJARTH if seven_rank else STANDARD
+    if not 5 <= k <= (7 if seven_rank else 11):
+        raise ValueError(
+            f"count_categories: k={k} is outside the evaluator's range for the {deck.size}-card deck"
+        )
+    tables = SEVEN_RANK_TABLES if seven_rank else STANDARD_TABLES
+    return kernels.count_categories(deck.size, k, seven_rank, tiebreak == "kickers", tables)

@@ -91,6 +91,8 @@ def simulate_chunk(
     ending = np.zeros(n, dtype=np.int8)
     low_share, board_shares = game.low_share, game.board_shares
     discards = game.discard_board is not None
+    used = {"low": low_share, "won_high": low_share, "won_low": low_share, "board_won": board_shares,
+            "triple_scoop": board_shares, "discard_street": discards or low_share}  # fmt: skip
     rows = {True: n, False: 1}  # outputs the game has no use for are one-row placeholders
     extra: dict[str, np.ndarray] = {
         "low": np.full((rows[low_share], n_players), -1, dtype=np.int16),
@@ -112,6 +114,5 @@ def simulate_chunk(
         extra["discard_street"], extra["dead"], ending, extra["streets_dealt"], extra["winners_mask"],
         extra["tally"],
     )  # fmt: skip
-    for name in [name for name, values in extra.items() if values.shape[0] != n and name != "tally"]:
-        del extra[name]  # placeholders
+    extra = {name: values for name, values in extra.items() if used.get(name, True)}  # no placeholders
     return SimBatch(game, n_players, stake, options, lay, cards, strength, won, ending, extra)

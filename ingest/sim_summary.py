@@ -18,7 +18,6 @@ from engine.games.base import ShareKind
 from engine.simulate import SimBatch
 
 Counts = Counter  # (query, key, column) -> count
-RANKS = "23456789TJQKA"
 
 
 def _add(counts: Counts, query: str, key: str, column: str, value: int) -> None:
@@ -59,7 +58,7 @@ def summarize(batch: SimBatch) -> Counts:
         _add(counts, "categories", str(category), "showdown", tally[k.O_CATEGORY + category])
         _add(counts, "categories", str(category), "winning", tally[k.O_CATEGORY_WON + category])
     if game.kill is not None:
-        _kills(counts, tally)
+        _kills(counts, tally, game.deck.ranks)
     if game.low_share:
         slots = [i for i, share in enumerate(game.shares) if not share.per_surviving_board]
         low_slot = next(i for i, share in enumerate(game.shares) if share.kind == ShareKind.LOWEST_POINTS)
@@ -110,10 +109,10 @@ def _low(counts: Counts, tally: np.ndarray) -> None:
     _add(counts, "tips_ace", "", "with_ace", tally[k.T_LOW_WINNERS_ACE])
 
 
-def _kills(counts: Counts, tally: np.ndarray) -> None:
+def _kills(counts: Counts, tally: np.ndarray, ranks: str) -> None:
     """Counts of a game with a kill rule."""
     _add(counts, "overview", "", "one_board_survives", tally[k.K_SURVIVING + 1])
     _add(counts, "overview", "", "two_boards_survive", tally[k.K_SURVIVING + 2])
-    for rank, name in enumerate(RANKS):
+    for rank, name in enumerate(ranks):
         _add(counts, "kills", name, "boards", tally[k.K_BOARDS + rank])
         _add(counts, "kills", name, "killed", tally[k.K_KILLED + rank])

@@ -237,11 +237,12 @@ def export_command(
     from ingest.export import export_hands
     from ingest.warehouse import Warehouse
 
+    name = game_named(variant).name
     try:
-        count = export_hands(Warehouse(data), game_named(variant).name, out, runs=run)
+        count = export_hands(Warehouse(data), name, out, runs=run)
     except (ValueError, OSError) as error:
         fail(str(error))
-    console.print(f"{count:,} {game_named(variant).name} hands written to {out}")
+    console.print(f"{count:,} {name} hands written to {out}")
 
 
 class Mode(StrEnum):

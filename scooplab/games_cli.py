@@ -113,25 +113,19 @@ def _rule_flags(game, tiebreak: str | None, must_use_hole_card: bool) -> dict:
     from engine.games import GAMES
 
     options: dict = {}
-    flags = (
-        ("--tiebreak", game.tiebreak, tiebreak),
-        ("--must-use-hole-card", game.hole_use, must_use_hole_card or None),
+    flags = (  # flag, the rule it sets, the concept value it asks for
+        ("--tiebreak", "tiebreak", tiebreak),
+        ("--must-use-hole-card", "hole_use", "at-least-1" if must_use_hole_card else None),
     )
-    for flag, bound, value in flags:
-        if value is None:
+    for flag, rule, wanted in flags:
+        if wanted is None:
             continue
+        bound = getattr(game, rule)
         if bound.option is None:
-            owners = [g.title for g in GAMES.values() if getattr(g, bound_name(flag)).option]
+            owners = [g.title for g in GAMES.values() if getattr(g, rule).option]
             fail(f"{flag} is a {' and '.join(owners)} option")
-        wanted = value if flag == "--tiebreak" else "at-least-1"
-        chosen = next((v for v, concept in bound.values.items() if concept == wanted), wanted)
-        options[bound.option] = chosen
+        options[bound.option] = next((v for v, concept in bound.values.items() if concept == wanted), wanted)
     return options
-
-
-def bound_name(flag: str) -> str:
-    """The ``GameSpec`` field a flag of ``eval`` sets."""
-    return "tiebreak" if flag == "--tiebreak" else "hole_use"
 
 
 def eval_command(
