@@ -11,6 +11,7 @@ left out) and whose named views, one ``.sql`` file each, build on them.
 
 from __future__ import annotations
 
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,7 +21,7 @@ import duckdb
 import pyarrow as pa
 
 from analytics.population import Population
-from ingest.schema import TABLES
+from ingest.schema import SEAT_LAYOUT, TABLES
 from ingest.warehouse import Warehouse
 
 VIEWS_DIR = Path(__file__).parent / "views"
@@ -117,6 +118,37 @@ def _of_population(source: str, table: str, population: Population | None) -> st
     return f"SELECT * FROM ({source}) WHERE hand_id IN (SELECT hand_id FROM hands_raw)"
 
 
+_TOLD: set[tuple[str, str]] = set()  # (warehouse, run) already named in a message
+
+
+def older_layout_runs(con: duckdb.DuckDBPyConnection, runs_files: list[str], prefix: str) -> list[str]:
+    """Showdown-mode simulation runs whose seat lists are of an older layout (card codes, bit masks)."""
+    if not runs_files:
+        return []
+    rows = con.sql(
+        f"SELECT DISTINCT run_id FROM ({_files_source(runs_files, prefix)}) WHERE kind = 'simulation' "
+        f"AND mode = 'showdown' AND coalesce(TRY_CAST(json_extract(details, '$.seat_layout') AS INTEGER), 0) "
+        f"<> {SEAT_LAYOUT} ORDER BY run_id"
+    ).fetchall()
+    return [run for (run,) in rows]
+
+
+def _leave_out_older_layouts(
+    con: duckdb.DuckDBPyConnection, warehouse: Warehouse, prefix: str
+) -> tuple[str, ...]:
+    """Path parts of the runs the views leave out for their older layout; says so once per run."""
+    old = older_layout_runs(con, warehouse.files("runs"), prefix)
+    new = [run for run in old if (warehouse.url, run) not in _TOLD]
+    if new:
+        _TOLD.update((warehouse.url, run) for run in new)
+        sys.stderr.write(
+            f"scooplab: left out {len(new)} showdown-mode run(s) stored in an older layout by an earlier "
+            f"scooplab ({', '.join(new[:3])}{', ...' if len(new) > 3 else ''}): delete them or simulate "
+            "them again with a new --run-id\n"
+        )
+    return tuple(f"/run={run}/" for run in old)
+
+
 def create_views(
     con: duckdb.DuckDBPyConnection,
     warehouse: Warehouse,
@@ -137,7 +169,11 @@ def create_views(
         con.register_filesystem(warehouse.fs)
         protocol = warehouse.fs.protocol
         prefix = f"{protocol[0] if isinstance(protocol, tuple) else protocol}://"
+    older = _leave_out_older_layouts(con, warehouse, prefix)
     listed = {table: warehouse.files(table) for table in TABLES if tables is None or table in tables}
+    for table in listed:
+        if table != "runs" and older:
+            listed[table] = [f for f in listed[table] if not any(part in f for part in older)]
     if "hands" not in listed and any(table in listed for table in BESIDE_HANDS):
         listed["hands"] = warehouse.files("hands")
     hands_files = set(listed.get("hands", ()))

@@ -24,6 +24,7 @@ from analytics.exact import (
     z_score,
 )
 from analytics.population import ALL_IN, Population, choose, populations
+from engine.cards import Deck
 from engine.games import GAMES
 from engine.games.base import GameSpec
 from engine.rankings import RANKINGS
@@ -430,12 +431,19 @@ def _best_hole_card(counts: Counts, game: GameSpec) -> dict[str, Any]:
     }
 
 
-def _decode(codes: list[str], width: int) -> np.ndarray:
-    """Fixed-width strings of one-character card codes as an (N, width) array of card ids."""
-    return (
-        np.frombuffer("".join(codes).encode(), dtype=np.uint8).reshape(len(codes), width).astype(np.int64)
-        - 48
-    )
+def card_ids(texts: list[str], deck: Deck) -> np.ndarray:
+    """Card texts of equal length (``"AhKd"``) as an (N, cards) array of the deck's card ids.
+
+    >>> from engine.cards import STANDARD
+    >>> card_ids(["As2c", "Kd3h"], STANDARD).tolist()
+    [[51, 0], [45, 6]]
+    """
+    lookup = np.full(1 << 16, -1, dtype=np.int64)
+    for rank_index, rank in enumerate(deck.ranks):
+        for suit_index, suit in enumerate(deck.suits):
+            lookup[ord(rank) << 8 | ord(suit)] = rank_index * len(deck.suits) + suit_index
+    pairs = np.frombuffer("".join(texts).encode("ascii"), dtype=np.uint8).reshape(-1, 2).astype(np.int64)
+    return lookup[pairs[:, 0] << 8 | pairs[:, 1]].reshape(len(texts), -1)
 
 
 def killed_boards_sample(
@@ -459,7 +467,7 @@ def killed_boards_sample(
     hole_use, tiebreak = game.hole_use.value(defaults), game.tiebreak.value(defaults)
     n_hole = sum(s.hole_cards for s in game.streets)
     per_board, n_boards = sum(s.board_cards for s in game.streets), len(game.boards)
-    columns = "seat_hole, board_text, surviving_mask, seat_winners, n_players"
+    columns = "seat_hole, boards, surviving_boards, seat_won, n_players"
     where = (
         "variant = $variant AND showdown AND seat_hole IS NOT NULL "
         "AND (len($runs) = 0 OR list_contains($runs, run_id))"
@@ -486,18 +494,15 @@ def killed_boards_sample(
     for players in sorted(set(frame["n_players"].to_list())):
         part = frame.filter(frame["n_players"] == players)
         n = part.height
-        holes = _decode(part["seat_hole"].to_list(), n_hole * players).reshape(n, players, n_hole)
-        flat = _decode(part["board_text"].str.replace_all("/", "").to_list(), n_boards * per_board)
-        boards = flat.reshape(n, n_boards, per_board)
-        alive = part["surviving_mask"].to_numpy().astype(np.int64)
-        masks = part["seat_winners"].to_numpy().astype(np.int64)
-        seats = np.arange(players)
-        won = np.zeros((n, players), dtype=bool)
-        for b in game.community_boards:
-            won |= (((alive >> b) & 1) == 1)[:, None] & (((masks[:, None] >> (10 * b + seats)) & 1) == 1)
+        holes = card_ids(part["seat_hole"].explode().to_list(), game.deck).reshape(n, players, n_hole)
+        boards = card_ids(part["boards"].explode().to_list(), game.deck).reshape(n, n_boards, per_board)
+        alive = np.zeros((n, n_boards), dtype=bool)
+        survivors = part["surviving_boards"]
+        alive[np.repeat(np.arange(n), survivors.list.len().to_numpy()), survivors.explode().to_numpy()] = True
+        won = part["seat_won"].explode().to_numpy().reshape(n, players) > 0
         hit = np.zeros(n, dtype=bool)
         for b in game.community_boards:
-            killed = ((alive >> b) & 1) == 0
+            killed = ~alive[:, b]
             hole_rows = holes.reshape(-1, n_hole).astype(np.int8)
             board_rows = np.repeat(boards[:, b, :], players, axis=0).astype(np.int8)
             strength = ranking.evaluate(hole_rows, board_rows, hole_use, tiebreak).reshape(n, players)

@@ -175,17 +175,14 @@ def hand(data: str, hand_id: str) -> tuple[dict | None, pl.DataFrame, pl.DataFra
 REPLAYER_FILTERS = {
     "any hand": "true",
     "everyone left died at once (a discard board)": "ending = 'everyone_dead'",
-    "a dead player (a discard board)": "(regexp_matches(seat_discards, '^(.{' || "
-    "(length(seat_discards) // n_players) || '})*[1-3]{' || (length(seat_discards) // n_players) || '}') "
+    "a dead player (a discard board)": "(list_bool_or(list_transform(seat_discard_street, "
+    "lambda fate: list_bool_and(list_transform(fate, lambda f: f > 0)))) "
     "OR hand_id IN (SELECT hand_id FROM players_raw WHERE dead))",
     "two boards killed (a kill rule)": "variant IN (SELECT variant FROM variants "
-    "WHERE kill AND n_boards = 3) AND (surviving_mask IN (1, 2, 4) OR len(surviving_boards) = 1)",
+    "WHERE kill AND n_boards = 3) AND len(surviving_boards) = 1",
     "a triple scoop (boards with shares)": "variant IN (SELECT variant FROM variants WHERE board_shares) "
-    "AND ("
-    "hand_id IN (SELECT hand_id FROM players_raw WHERE triple_scoop) OR (bit_count(seat_winners & 1023) = 1 "
-    "AND seat_winners & 1023 = (seat_winners >> 10) & 1023 "
-    "AND (seat_winners >> 20) & 1023 IN (0, seat_winners & 1023)))",
-    "a split pot (replayed or betting hands)": "split",
+    "AND (triple_scoop OR hand_id IN (SELECT hand_id FROM players_raw WHERE triple_scoop))",
+    "a split pot": "split",
     "replayed hand histories": "source = 'phh'",
 }
 

@@ -167,6 +167,7 @@ def settle_hands(
         for s in range(n):
             contender[s] = not folded[h, s] and muck_order[h, s] == 0
         pots = build_pots(contributed[h], antes_paid[h], folded[h], amounts, eligible)
+        hand_boards = boards[h]
         for b in range(n_boards):  # each contender's hand on each community board
             last[b] = boards[h, b, max(board_n[h, b] - 1, 0)]
             board_key = board_key_of(boards[h, b], board_n[h, b])
@@ -178,7 +179,7 @@ def settle_hands(
                 for i in range(hole_n[h, s]):
                     key |= card_bit(hole[h, s, i])
                 per_board[b, s] = seat_strength(
-                    key, hole_n[h, s], board_key, boards[h, b], board_n[h, b], rules
+                    key, hole_n[h, s], board_key, hand_boards, b, board_n[h, b], rules
                 )
         for s in range(n):
             if has_points and per_board[first, s] != NO_VALUE:

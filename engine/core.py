@@ -101,33 +101,55 @@ def key_strength(key: int, ranking: int, kickers: bool, tables: tuple) -> int:
     return standard_strength(key, tables)
 
 
-@njit(cache=True, inline="always")
-def seat_strength(hole_key, n_hole, board_key, board, n_board, rules) -> int:
-    """A seat's best hand from its hole cards (a key) and one board's first ``n_board`` cards.
+@njit(cache=True)
+def strengths_with_hole_card(hole_keys, hole_counts, alive, board_key, boards, b, n_board, ranking, kickers,
+                             tables, out) -> None:  # fmt: skip
+    """``board_strengths`` under ``AT_LEAST_ONE``: each hand holds at most four board cards.
 
-    ``board_key`` is the key of those board cards.
-    With ``AT_LEAST_ONE`` every five-card hand holds at most four board cards, so the best
-    lies within the hole cards plus some four of them.
+    With four board cards or fewer every hand of the seven holds a hole card; with more, the
+    search runs over the board's four-card subsets.
     """
-    ranking, kickers, hole_use, tables = rules[0], rules[1], rules[2], rules[9]
-    if hole_use == AT_LEAST_ONE and (n_hole == 0 or n_hole + min(n_board, 4) < 5):
-        return NO_VALUE
-    if hole_use == HOLE_ANY or n_board <= 4:
-        return key_strength(hole_key | board_key, ranking, kickers, tables)
-    best = np.int64(NO_VALUE)
-    for a in range(n_board):
-        for b in range(a + 1, n_board):
-            for c in range(b + 1, n_board):
-                for d in range(c + 1, n_board):
-                    key = hole_key | card_bit(board[a]) | card_bit(board[b]) | card_bit(board[c])
-                    best = max(best, key_strength(key | card_bit(board[d]), ranking, kickers, tables))
-    return best
+    for s in range(alive.shape[0]):
+        out[b, s] = NO_VALUE
+        if not alive[s] or hole_counts[s] == 0 or hole_counts[s] + min(n_board, 4) < 5:
+            continue
+        if n_board <= 4:
+            out[b, s] = key_strength(hole_keys[s] | board_key, ranking, kickers, tables)
+            continue
+        for i in range(n_board):
+            for j in range(i + 1, n_board):
+                for k in range(j + 1, n_board):
+                    for m in range(k + 1, n_board):
+                        key = hole_keys[s] | card_bit(boards[b, i]) | card_bit(boards[b, j])
+                        key |= card_bit(boards[b, k]) | card_bit(boards[b, m])
+                        out[b, s] = max(out[b, s], key_strength(key, ranking, kickers, tables))
 
 
 @njit(cache=True)
-def seat_strength_called(hole_key, n_hole, board_key, board, n_board, rules) -> int:
-    """``seat_strength`` as a call, for paths too rare to be worth a copy of the evaluators."""
-    return seat_strength(hole_key, n_hole, board_key, board, n_board, rules)
+def one_seat_with_hole_card(hole_key, n_hole, board_key, boards, b, n_board, ranking, kickers, tables) -> int:
+    """``strengths_with_hole_card`` for one seat."""
+    out = np.empty((b + 1, 1), np.int64)
+    keys, counts, seat = np.full(1, hole_key), np.full(1, n_hole), np.ones(1, np.bool_)
+    strengths_with_hole_card(keys, counts, seat, board_key, boards, b, n_board, ranking, kickers, tables, out)
+    return out[b, 0]
+
+
+@njit(cache=True, inline="always")
+def seat_strength(hole_key, n_hole, board_key, boards, b, n_board, rules) -> int:
+    """A seat's best hand from its hole cards (a key) and the first ``n_board`` cards of board ``b``.
+
+    ``boards`` holds the hand's boards, one per row; ``board_key`` is the key of board ``b``'s
+    cards. Any hole cards: the best five of them all; ``AT_LEAST_ONE``: see
+    ``strengths_with_hole_card``. (The kernels that evaluate many seats test
+    ``hole_use == HOLE_ANY`` once per board around an inlined ``key_strength`` loop and call
+    ``strengths_with_hole_card`` otherwise: in numba, that keeps the common loop fastest.)
+    """
+    if rules[2] == HOLE_ANY:  # (no early return: inlined, one costs the caller's loop its speed)
+        value = key_strength(hole_key | board_key, rules[0], rules[1], rules[9])
+    else:
+        value = one_seat_with_hole_card(hole_key, n_hole, board_key, boards, b, n_board, rules[0], rules[1],
+                                        rules[9])  # fmt: skip
+    return value
 
 
 @njit(cache=True, inline="always")
@@ -201,21 +223,34 @@ def award(amount, winners, won, paid) -> None:
 
 
 @njit(cache=True, inline="always")
-def best_seats(scores, among, lowest, winners) -> tuple[int, int]:
-    """``best_of`` that also returns the last seat marked (the winner, when there is one)."""
+def best_score(scores, among, lowest) -> tuple[int, int, int]:
+    """One pass over the seats of ``among``: the best score, how many hold it, and the last of them."""
     target = NO_VALUE
-    found = False
-    for s in range(among.shape[0]):
-        if among[s] and (not found or (scores[s] < target if lowest else scores[s] > target)):
-            target = scores[s]
-            found = True
     count = 0
     seat = -1
     for s in range(among.shape[0]):
-        winners[s] = among[s] and scores[s] == target
-        if winners[s]:
+        if not among[s]:
+            continue
+        if count == 0 or (scores[s] < target if lowest else scores[s] > target):
+            target, count, seat = scores[s], 1, s
+        elif scores[s] == target:
             count += 1
             seat = s
+    return target, count, seat
+
+
+@njit(cache=True, inline="always")
+def mark_best(scores, among, target, winners) -> None:
+    """Mark in ``winners`` the seats of ``among`` whose score is ``target``."""
+    for s in range(among.shape[0]):
+        winners[s] = among[s] and scores[s] == target
+
+
+@njit(cache=True, inline="always")
+def best_seats(scores, among, lowest, winners) -> tuple[int, int]:
+    """``best_of`` that also returns the last seat marked (the winner, when there is one)."""
+    target, count, seat = best_score(scores, among, lowest)
+    mark_best(scores, among, target, winners)
     return count, seat
 
 
@@ -225,7 +260,7 @@ def best_of(scores, among, lowest, winners) -> int:
     return best_seats(scores, among, lowest, winners)[0]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def divide_pot(amount, among, high, low, alive, rules, won, won_high, won_low, board_won, mask_out,
                winners, paid) -> int:  # fmt: skip
     """Divide one pot among its shares, each to the best of the seats ``among`` (all holding hands).
@@ -255,10 +290,8 @@ def divide_pot(amount, among, high, low, alive, rules, won, won_high, won_low, b
             chips = base + (1 if part < odd else 0)
             part += 1
             points = share_kind[k] == SHARE_POINTS
-            if points:
-                count, seat = best_seats(low, among, True, winners)
-            else:
-                count, seat = best_seats(high[b], among, False, winners)
+            scores = low if points else high[b]
+            target, count, seat = best_score(scores, among, points)
             slot = b if board_shares and not points else k  # boards with shares: the board's slot
             if count == 1:  # one winner: no split to work out
                 won[seat] += chips
@@ -273,6 +306,7 @@ def divide_pot(amount, among, high, low, alive, rules, won, won_high, won_low, b
                 continue
             split = True
             sole = -2
+            mark_best(scores, among, target, winners)
             award(chips, winners, won, paid)
             for s in range(winners.shape[0]):
                 if not winners[s]:

@@ -17,12 +17,14 @@ from numba import njit
 from engine.betting_showdown import sole_best_everywhere
 from engine.core import (
     EACH_SURVIVING_BOARD,
+    HOLE_ANY,
     NO_VALUE,
     SHARE_POINTS,
     board_key_of,
     divide_pot,
+    key_strength,
     seat_strength,
-    seat_strength_called,
+    strengths_with_hole_card,
     surviving,
 )
 from engine.kernels import card_bit
@@ -176,15 +178,16 @@ def _low_tally(h, deck, hole, alive, discard_street, low, mask, low_slot, tally,
 @njit(cache=True)
 def simulate_hands(
     u, hole, board, board_street, deck_size, stake, rules, cards, strength, low, won, won_high, won_low,
-    board_won, survivors, triple, discard_street, dead, ending, streets_dealt, winners_mask, tally,
+    board_won, survivors, triple, discard_street, dead, ending, streets_dealt, outcomes, tally,
 ):  # fmt: skip
     """Deal and settle every hand of ``u`` under ``rules`` (``engine.core.Rules.args``).
 
     ``hole[seat, j]`` and ``board[b, j]`` are positions in the dealt prefix, ``board_street[j]``
-    the street of board card j. ``winners_mask`` holds each share slot's winners (bits
-    10*slot + seat; a per-board share's slot is its board); a killed board is evaluated only
-    when it decides a scoop of every board (one seat alone best on the surviving ones), and
-    then its winners are marked too. ``tally`` accumulates the ``O_*``/``K_*``/``T_*`` counts.
+    the street of board card j. ``outcomes[h]`` is 2 when one seat won every part of the
+    pot alone (a scoop), 1 when some part was split among tied hands, else 0 (also for a hand
+    that ended before the showdown); a killed board is evaluated only when it decides a scoop
+    of every board (``triple``: one seat alone best on every board, killed ones included).
+    ``tally`` accumulates the ``O_*``/``K_*``/``T_*`` counts.
     Outputs a game has no use for (``low``, ``won_high``/``won_low`` without a low share,
     ``board_won``/``triple`` without board shares, ``discard_street`` without a discard
     board or a low share) may be one-row placeholders: they are never touched.
@@ -219,6 +222,7 @@ def simulate_hands(
     rank_count = np.zeros(deck_size // 4, dtype=np.int64)
     n_streets = board_street.max() + 1
     has_points = rules[11]
+    ranking, kickers, hole_use, tables = rules[0], rules[1], rules[2], rules[9]
     board_shares = rules[10]
     low_slot = np.argmax(share_kind == SHARE_POINTS)
     trigger = board[max(discard_board, 0)]
@@ -228,6 +232,7 @@ def simulate_hands(
         cards[h] = deck[: cards.shape[1]]
         alive[:] = True
         ending[h] = SHOWDOWN
+        outcomes[h] = 0
         streets_dealt[h] = n_streets - 1
         n_alive = n
         if discard_board >= 0:
@@ -268,12 +273,13 @@ def simulate_hands(
             survivors[h, b] = board_alive[b]
             if not community[b] or not board_alive[b]:
                 continue
-            for s in range(n):
-                per_board[b, s] = (
-                    seat_strength(hole_key[s], kept_n[s], board_key[b], board_cards[b], last_card + 1, rules)
-                    if alive[s]
-                    else NO_VALUE
-                )
+            if hole_use == HOLE_ANY:  # the rule's common case, inlined (see engine.core.seat_strength)
+                for s in range(n):
+                    key = hole_key[s] | board_key[b]
+                    per_board[b, s] = key_strength(key, ranking, kickers, tables) if alive[s] else NO_VALUE
+            else:
+                strengths_with_hole_card(hole_key, kept_n, alive, board_key[b], board_cards, b, last_card + 1,
+                                         ranking, kickers, tables, per_board)  # fmt: skip
         mask[0] = 0
         won_row[:] = 0
         if has_points:
@@ -294,8 +300,8 @@ def simulate_hands(
             for b in range(n_boards):
                 if community[b] and not board_alive[b]:
                     for s in range(n):
-                        per_board[b, s] = seat_strength_called(
-                            hole_key[s], kept_n[s], board_key[b], board_cards[b], last_card + 1, rules
+                        per_board[b, s] = seat_strength(
+                            hole_key[s], kept_n[s], board_key[b], board_cards, b, last_card + 1, rules
                         )
                     best = per_board[b].max()
                     for s in range(n):
@@ -304,7 +310,7 @@ def simulate_hands(
             owner = sole_best_everywhere(per_board, community, alive, winners)
         elif board_shares and outcome == 2:
             owner = sole_best_everywhere(per_board, community, alive, winners)
-        winners_mask[h] = mask[0]
+        outcomes[h] = outcome
         tally[O_SHOWDOWN] += 1
         tally[O_SCOOP] += outcome == 2
         tally[O_SPLIT] += outcome == 1

@@ -104,14 +104,14 @@ def simulate_chunk(
         "discard_street": np.full((rows[discards or low_share], n_players, n_hole), -1, dtype=np.int8),
         "dead": np.zeros((n, n_players), dtype=np.bool_),
         "streets_dealt": np.zeros(n, dtype=np.int8),
-        "winners_mask": np.zeros(n, dtype=np.int64),
+        "outcome": np.zeros(n, dtype=np.int8),
         "tally": np.zeros(k.TALLY_SIZE, dtype=np.int64),
     }
     k.simulate_hands(
         u, lay.hole.astype(np.int64), lay.board.astype(np.int64), lay.board_street.astype(np.int64),
         game.deck.size, stake, compile_rules(game, options).args, cards, strength, extra["low"], won,
         extra["won_high"], extra["won_low"], extra["board_won"], extra["survivors"], extra["triple_scoop"],
-        extra["discard_street"], extra["dead"], ending, extra["streets_dealt"], extra["winners_mask"],
+        extra["discard_street"], extra["dead"], ending, extra["streets_dealt"], extra["outcome"],
         extra["tally"],
     )  # fmt: skip
     extra = {name: values for name, values in extra.items() if used.get(name, True)}  # no placeholders

@@ -21,7 +21,9 @@ HANDS = pa.schema(
         ("pot", pa.int64()),
         ("showdown", pa.bool_()),
         ("ending", pa.string()),
-        ("split", pa.bool_()),  # a pot or share was divided among tied hands (wide rows: null)
+        ("split", pa.bool_()),  # a pot or share was divided among tied hands
+        ("scoop", pa.bool_()),  # showdown mode: one seat alone won every part of the pot (others: null)
+        ("triple_scoop", pa.bool_()),  # showdown mode, boards with shares: one seat alone best on every board
         ("boards", pa.list_(pa.string())),
         ("surviving_boards", pa.list_(pa.int8())),
         ("options", pa.string()),
@@ -29,24 +31,34 @@ HANDS = pa.schema(
         ("notes", pa.list_(pa.string())),
         ("extra_fields", pa.string()),
         ("phh", pa.string()),
-        # showdown-mode simulation keeps its seats in the hand row (the players view unnests them)
-        ("seat_hole", pa.string()),  # every seat's hole cards as dealt, seat after seat
-        ("seat_discards", pa.string()),  # discard board: per hole card 0 kept, or the street (1-3) it left
-        ("seat_won", pa.list_(pa.int64())),  # a low share: chips won per seat (others: from seat_winners)
-        ("seat_strength", pa.list_(pa.int32())),  # -1: no showdown hand (dead)
-        ("seat_low", pa.list_(pa.int16())),  # a low share: low points per seat at the showdown (-1: none)
-        # winners as bit masks (bit = seat): one share the pot; a low share high | low << 10;
-        # boards that take shares the best hand on board 0 | board 1 << 10 | board 2 << 20
-        ("seat_winners", pa.int32()),
-        ("board_text", pa.string()),  # the boards as one text, "/" between boards
-        ("surviving_mask", pa.int8()),  # bit b: board b survived
+        # showdown-mode simulation keeps its seats in the hand row, one list item per seat (seat 0
+        # first); the players and actions views unnest them. Other hands: null.
+        ("seat_hole", pa.list_(pa.string())),  # hole cards as dealt, as in PHH ("AhKd")
+        ("seat_strength", pa.list_(pa.int32())),  # showdown strength (-1: no hand at the showdown)
+        ("seat_won", pa.list_(pa.int64())),  # chips won
+        # a discard board: per hole card, 0 kept, else the street (1: flop) it was forced out on
+        ("seat_discard_street", pa.list_(pa.list_(pa.int8()))),
+        ("seat_low", pa.list_(pa.int16())),  # low share: low points at the showdown (-1: none)
+        ("seat_won_low", pa.list_(pa.int64())),  # low share: chips won from the low share
+        ("seat_board_won", pa.list_(pa.list_(pa.int64()))),  # boards with shares: chips won on each board
     ]
 )
 
+# The layout of showdown-mode rows' seat lists (recorded in a simulation run's details): rows of
+# older layouts (card codes, bit masks) are left out by the views, with a message.
+SEAT_LAYOUT = 2
+
 SEAT_ARRAYS = (
-    "seat_hole", "seat_discards", "seat_won", "seat_strength", "seat_low", "seat_winners", "board_text",
-    "surviving_mask",
-)  # fmt: skip
+    "scoop",
+    "triple_scoop",
+    "seat_hole",
+    "seat_strength",
+    "seat_won",
+    "seat_discard_street",
+    "seat_low",
+    "seat_won_low",
+    "seat_board_won",
+)  # fmt: skip  (columns only showdown-mode rows fill)
 
 PLAYERS = pa.schema(
     [

@@ -1,21 +1,25 @@
 """Warehouse rows of showdown-mode simulated hands: one wide row per hand, built with numpy.
 
 A showdown-mode hand has no decisions, so scooplab stores it as one row of the
-``hands`` table whose ``seat_*`` columns hold every seat's cards and results
-(seat after seat). The analytics views unnest them into the documented
-``players`` and ``actions`` columns, so SQL reads simulated and replayed hands
-alike; the layout writes about six times fewer Parquet values than a row per
-seat. Nothing here loops over hands in Python.
+``hands`` table whose ``seat_*`` columns are lists with one item per seat (seat 0
+first): hole cards as card text, strengths, chips won, and what the game adds
+(forced discards, low points, chips per board). Every column is a standard Arrow
+type (``docs/warehouse.md``): cards are written as in PHH (``"AhKd"``), so a
+reader needs no decoder. The analytics views unnest the lists into the
+documented ``players`` and ``actions`` rows, so SQL reads simulated and replayed
+hands alike. Nothing here loops over hands in Python.
 """
 
 from __future__ import annotations
 
 import json
+from functools import cache
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from engine.cards import Deck
 from engine.games import variant_code
 from engine.games.base import Structure
 from engine.simulate import ENDINGS, SimBatch
@@ -30,44 +34,58 @@ def constant(value: str, count: int) -> pa.Array:
     return pa.DictionaryArray.from_arrays(indices, pa.array([value])).cast(pa.string())
 
 
-CODE_BASE = 48  # a card's code is chr(48 + id): '0' is the deck's first card
+@cache
+def card_bytes(deck: Deck) -> np.ndarray:
+    """(deck size, 2) uint8: the text of every card id, rank then suit."""
+    texts = [rank + suit for rank in deck.ranks for suit in deck.suits]
+    return np.frombuffer("".join(texts).encode("ascii"), dtype=np.uint8).reshape(deck.size, 2)
 
 
-def card_codes(cards: np.ndarray) -> pa.Array:
-    """One string of one-character card codes per row of an (M, k) card array; padding skipped.
+def card_texts(cards: np.ndarray, deck: Deck) -> pa.Array:
+    """One card text per row of an (M, k) card-id array (``"AhKd"``); negative ids are left out.
 
-    >>> card_codes(np.array([[0, 51], [12, -1]])).to_pylist()
-    ['0c', '<']
+    >>> from engine.cards import STANDARD
+    >>> card_texts(np.array([[51, 0], [12, -1]]), STANDARD).to_pylist()
+    ['As2c', '5c']
     """
     rows = cards.reshape(cards.shape[0], -1)
-    if rows.size and rows.min() >= 0:
-        width = rows.shape[1]
-        offsets = np.arange(0, rows.shape[0] * width + 1, width, dtype=np.int32)
-        data = (rows.astype(np.uint8) + CODE_BASE).reshape(-1)
-    else:
-        valid = rows >= 0
-        offsets = np.zeros(rows.shape[0] + 1, dtype=np.int32)
-        np.cumsum(valid.sum(axis=1), out=offsets[1:])
-        data = rows[valid].astype(np.uint8) + CODE_BASE
-    return pa.StringArray.from_buffers(rows.shape[0], pa.py_buffer(offsets), pa.py_buffer(data))
+    valid = rows >= 0
+    offsets = np.zeros(rows.shape[0] + 1, dtype=np.int32)
+    np.cumsum(2 * valid.sum(axis=1), out=offsets[1:])
+    data = card_bytes(deck)[rows[valid] if not valid.all() else rows.reshape(-1)]
+    buffers = pa.py_buffer(offsets), pa.py_buffer(np.ascontiguousarray(data))
+    return pa.StringArray.from_buffers(rows.shape[0], *buffers)
 
 
-def _board_text(boards: np.ndarray) -> pa.Array:
-    """Each hand's boards as one text of card codes, "/" between boards."""
-    n, n_boards = boards.shape[:2]
-    if boards.min() < 0:  # boards cut short: join per-board texts
-        per_board = [card_codes(boards[:, b, :]) for b in range(n_boards)]
-        return per_board[0] if n_boards == 1 else pc.binary_join_element_wise(*per_board, "/")
-    chars = boards.astype(np.uint8) + CODE_BASE
-    if n_boards > 1:
-        slash = np.full((n, n_boards, 1), ord("/"), dtype=np.uint8)
-        chars = np.concatenate([chars, slash], axis=2).reshape(n, -1)[:, :-1]
-    chars = chars.reshape(n, -1)
-    row = chars.shape[1]
-    offsets = np.arange(0, n * row + 1, row, dtype=np.int32)
-    return pa.StringArray.from_buffers(
-        n, pa.py_buffer(offsets), pa.py_buffer(np.ascontiguousarray(chars).reshape(-1))
-    )
+def lists(values: pa.Array, width: int) -> pa.Array:
+    """``values`` cut into lists of ``width`` items each.
+
+    >>> lists(pa.array([1, 2, 3, 4]), 2).to_pylist()
+    [[1, 2], [3, 4]]
+    """
+    count = len(values) // width if width else 0
+    offsets = pa.array(np.arange(0, count * width + 1, width, dtype=np.int32))
+    return pa.ListArray.from_arrays(offsets, values)
+
+
+def per_seat(values: np.ndarray, value_type: pa.DataType) -> pa.Array:
+    """An (N, seats) array as N lists of one value per seat; (N, seats, m): lists of lists of m values."""
+    column = pa.array(np.ascontiguousarray(values).reshape(-1), type=value_type)
+    for width in reversed(values.shape[1:]):
+        column = lists(column, width)
+    return column
+
+
+def chosen(flags: np.ndarray) -> pa.Array:
+    """For each row of an (N, m) bool array, the list of the indices set (int8).
+
+    >>> chosen(np.array([[True, False, True], [False, False, False]])).to_pylist()
+    [[0, 2], []]
+    """
+    offsets = np.zeros(flags.shape[0] + 1, dtype=np.int32)
+    np.cumsum(flags.sum(axis=1), out=offsets[1:])
+    indices = np.broadcast_to(np.arange(flags.shape[1], dtype=np.int8), flags.shape)[flags]
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(indices))
 
 
 def hand_ids(run_id: str, shard: int, first: int, count: int) -> pa.Array:
@@ -76,30 +94,37 @@ def hand_ids(run_id: str, shard: int, first: int, count: int) -> pa.Array:
     return pc.binary_join_element_wise(f"{run_id}:{shard}:", numbers, "")
 
 
-def _per_hand(values: np.ndarray, value_type: pa.DataType) -> pa.Array:
-    """An (N, m) array as a list column of N lists of m values."""
-    n, width = values.shape[0], int(np.prod(values.shape[1:]))
-    offsets = pa.array(np.arange(0, n * width + 1, width, dtype=np.int32))
-    return pa.ListArray.from_arrays(offsets, pa.array(values.reshape(-1), type=value_type))
+def _boards(batch: SimBatch) -> pa.Array:
+    """Each hand's boards as card texts, cut to the streets dealt (forced discards can end a hand early)."""
+    boards = batch.boards
+    if batch.game.discard_board is not None:
+        boards = boards.copy()
+        undealt = batch.layout.board_street[None, :] > batch.extra["streets_dealt"][:, None]
+        boards[np.broadcast_to(undealt[:, None, :], boards.shape)] = -1
+    return lists(card_texts(boards.reshape(-1, boards.shape[2]), batch.game.deck), boards.shape[1])
+
+
+def _game_columns(batch: SimBatch) -> dict[str, pa.Array]:
+    """The columns of what the game has: a discard board, a low share, boards that take shares."""
+    game, extra, columns = batch.game, batch.extra, {}
+    if game.discard_board is not None:  # per seat, per hole card: 0 kept, else the street it left on
+        columns["seat_discard_street"] = per_seat(np.maximum(extra["discard_street"], 0), pa.int8())
+    if game.low_share:
+        columns["seat_low"] = per_seat(extra["low"], pa.int16())
+        columns["seat_won_low"] = per_seat(extra["won_low"], pa.int64())
+    if game.board_shares:
+        columns["seat_board_won"] = per_seat(extra["board_won"], pa.int64())
+        columns["triple_scoop"] = pa.array(extra["triple_scoop"].any(axis=1))
+    return columns
 
 
 def sim_hands(batch: SimBatch, run_id: str, shard: int, first: int, hand_no_base: int) -> pa.Table:
     """The ``hands`` rows of a simulated batch, seats included."""
     game = batch.game
     n, p = len(batch), batch.n_players
-    ending = batch.ending
-    extra = batch.extra
-    discards = game.discard_board is not None
-    # boards, cut to the streets dealt (a hand with forced discards can end early)
-    boards = batch.boards.copy()
-    if discards:
-        undealt = batch.layout.board_street[None, :] > extra["streets_dealt"][:, None]
-        boards[np.broadcast_to(undealt[:, None, :], boards.shape)] = -1
-    n_boards = boards.shape[1]
-    board_text = _board_text(boards)
-    alive = extra["survivors"] | (ending != 0)[:, None]
-    surviving = (alive * (1 << np.arange(n_boards))).sum(axis=1).astype(np.int8)
-    nulls = {name: pa.nulls(n, HANDS.field(name).type) for name in HANDS.names}
+    ending, extra = batch.ending, batch.extra
+    alive = extra["survivors"] | (ending != 0)[:, None]  # a hand that ended early kills no board
+    hole = batch.hole
     columns = {
         "hand_id": hand_ids(run_id, shard, first, n),
         "run_id": constant(run_id, n),
@@ -115,24 +140,15 @@ def sim_hands(batch: SimBatch, run_id: str, shard: int, first: int, hand_no_base
         "pot": pa.array(np.full(n, p * batch.stake, dtype=np.int64)),
         "showdown": pa.array(ending == 0),
         "ending": pa.DictionaryArray.from_arrays(pa.array(ending), pa.array(ENDINGS)).cast(pa.string()),
+        "split": pa.array(extra["outcome"] == 1),
+        "scoop": pa.array(extra["outcome"] == 2),
+        "boards": _boards(batch),
+        "surviving_boards": chosen(alive),
         "options": constant(json.dumps(batch.options, sort_keys=True), n),
         "fractional_stacks": pa.array(np.zeros(n, dtype=bool)),
-        "seat_hole": card_codes(batch.hole.reshape(n, -1)),
-        "seat_strength": _per_hand(batch.strength.astype(np.int32), pa.int32()),
-        "board_text": board_text,
-        "surviving_mask": pa.array(surviving),
-    }
-    columns["seat_winners"] = pa.array(extra["winners_mask"].astype(np.int32))
-    if discards or game.low_share:  # chips per seat: the mask alone does not say them
-        columns["seat_won"] = _per_hand(batch.won, pa.int64())
-    if game.low_share:
-        columns["seat_low"] = _per_hand(extra["low"], pa.int16())
-    if discards:
-        streets = extra["discard_street"].reshape(n, -1)
-        digits = (np.maximum(streets, 0) + ord("0")).astype(np.uint8)  # 0 kept, else the street
-        width = digits.shape[1]
-        offsets = np.arange(0, n * width + 1, width, dtype=np.int32)
-        columns["seat_discards"] = pa.StringArray.from_buffers(
-            n, pa.py_buffer(offsets), pa.py_buffer(np.ascontiguousarray(digits).ravel())
-        )
-    return pa.table([columns.get(name, nulls[name]) for name in HANDS.names], schema=HANDS)
+        "seat_hole": lists(card_texts(hole.reshape(n * p, -1), game.deck), p),
+        "seat_strength": per_seat(batch.strength.astype(np.int32), pa.int32()),
+        "seat_won": per_seat(batch.won, pa.int64()),
+    } | _game_columns(batch)
+    nulls = {name: pa.nulls(n, HANDS.field(name).type) for name in HANDS.names if name not in columns}
+    return pa.table([columns.get(name, nulls.get(name)) for name in HANDS.names], schema=HANDS)

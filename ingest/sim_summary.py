@@ -14,7 +14,6 @@ from collections import Counter
 import numpy as np
 
 from engine import sim_kernels as k
-from engine.games.base import ShareKind
 from engine.simulate import SimBatch
 
 Counts = Counter  # (query, key, column) -> count
@@ -36,7 +35,7 @@ def summarize(batch: SimBatch) -> Counts:
     """The statistic counts of a batch of showdown-mode hands, by what the game has."""
     counts: Counts = Counter()
     game, n, p = batch.game, len(batch), batch.n_players
-    ending, mask, tally = batch.ending, batch.extra["winners_mask"].astype(np.int64), batch.extra["tally"]
+    ending, tally = batch.ending, batch.extra["tally"]
     showdown = ending == 0
     _add(counts, "pots", str(p * batch.stake), "hands", n)  # every showdown-mode hand's pot is the stakes
     top = batch.strength.max(axis=1) >> 20
@@ -60,16 +59,13 @@ def summarize(batch: SimBatch) -> Counts:
     if game.kill is not None:
         _kills(counts, tally, game.deck.ranks)
     if game.low_share:
-        slots = [i for i, share in enumerate(game.shares) if not share.per_surviving_board]
-        low_slot = next(i for i, share in enumerate(game.shares) if share.kind == ShareKind.LOWEST_POINTS)
-        high_slot = next(i for i in slots if i != low_slot)
-        high, low = (mask >> (10 * high_slot)) & 1023, (mask >> (10 * low_slot)) & 1023
-        _add(counts, "overview", "", "high_low_same", (showdown & ((high & low) != 0)).sum())
+        both = (batch.extra["won_high"] > 0) & (batch.extra["won_low"] > 0)  # a seat won chips of both
+        _add(counts, "overview", "", "high_low_same", (showdown & both.any(axis=1)).sum())
         _low(counts, tally)
     if game.discard_board is not None:
         _discards(counts, batch)
     if game.ranking == "seven-rank":  # the best hole card, which alone breaks ties under highest_card
-        won_seat = ((mask[:, None] >> np.arange(p)) & 1) == 1
+        won_seat = batch.won > 0
         best_fan = (batch.hole >> 2).max(axis=2)  # (N, P)
         seated = showdown[:, None].repeat(p, axis=1)
         ranks = game.deck.ranks

@@ -23,6 +23,7 @@ import numpy as np
 
 from engine.games import get_game
 from ingest.pipeline import new_run_id, run_row
+from ingest.schema import SEAT_LAYOUT
 from ingest.warehouse import Warehouse, check_name
 
 DEFAULT_SHARD_SIZE = 200_000
@@ -191,8 +192,8 @@ def run_structure(run: dict[str, Any]) -> str | None:
 
 def _details(spec: SimSpec) -> str:
     """The runs table's ``details``: the chunk size, and betting mode's structure."""
-    betting = {"structure": spec.structure} if spec.mode == "betting" else {}
-    return json.dumps({"chunk": spec.chunk} | betting)
+    by_mode = {"structure": spec.structure} if spec.mode == "betting" else {"seat_layout": SEAT_LAYOUT}
+    return json.dumps({"chunk": spec.chunk} | by_mode)
 
 
 def _manifest(spec: SimSpec, run_id: str, status: str, shard_status: list[str]) -> Any:
@@ -239,6 +240,9 @@ def _same_run(existing: dict[str, Any], spec: SimSpec) -> str | None:
     for key, value in checks.items():
         if existing.get(key) != value:
             return f"{key} {existing.get(key)!r} (asked: {value!r})"
+    layout = json.loads(existing.get("details") or "{}").get("seat_layout")
+    if spec.mode == "showdown" and layout != SEAT_LAYOUT:
+        return f"seat layout {layout!r} of an older scooplab (asked: {SEAT_LAYOUT!r})"
     structure = run_structure(existing)
     if spec.mode == "betting" and structure != spec.structure:
         return f"structure {structure!r} (asked: {spec.structure!r})"

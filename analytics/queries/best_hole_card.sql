@@ -1,9 +1,7 @@
 -- best_hole_card: win rate of showdown hands by the best of their hole cards (a game whose
 -- ranking breaks ties by the top card alone).
 WITH wide AS (
-    SELECT
-        unnest(range(h.n_players)) AS seat, h.seat_hole, h.seat_winners, v.ranks,
-        CAST(length(h.seat_hole) / h.n_players AS INTEGER) AS n_hole
+    SELECT unnest(h.seat_hole) AS hole, unnest(h.seat_won) AS chips, v.ranks
     FROM hands_raw AS h
     JOIN variants AS v ON v.variant = h.variant
     WHERE h.variant = $variant AND chosen_run(h.run_id, $runs, $skip)
@@ -11,9 +9,9 @@ WITH wide AS (
 ),
 seats AS (
     SELECT
-        list_max(list_transform(range(n_hole),
-            lambda j: (ascii(substr(seat_hole, 1 + n_hole * seat + j, 1)) - 48) // 4 + 1)) AS best,
-        ((seat_winners >> seat) & 1) = 1 AS won,
+        list_max(list_transform(range(length(hole) // 2), lambda j: instr(ranks, substr(hole, 2 * j + 1, 1))))
+            AS best,
+        chips > 0 AS won,
         ranks
     FROM wide
     UNION ALL

@@ -2,12 +2,8 @@
 -- rank and whether its board died.
 WITH boards AS (
     SELECT
-        coalesce(
-            list_transform(h.boards, lambda b: substr(b, length(b) - 1, 1)),
-            list_transform(string_split(h.board_text, '/'),
-                           lambda b: substr(card_text(substr(b, length(b), 1), v.deck_cards), 1, 1))
-        ) AS river_ranks,
-        coalesce(h.surviving_mask, list_reduce(list_transform(h.surviving_boards, lambda b: 1 << b), lambda a, b: a | b)) AS alive,
+        list_transform(h.boards, lambda b: substr(b, length(b) - 1, 1)) AS river_ranks,
+        list_reduce(list_transform(h.surviving_boards, lambda b: 1 << b), lambda a, b: a | b) AS alive,
         v.n_boards
     FROM hands_raw AS h
     JOIN variants AS v ON v.variant = h.variant

@@ -1,23 +1,15 @@
 -- discard_seat_fates: one row per dealt seat of a game with a discard-trigger board: cards
 -- forced out on each of the first three streets after the deal (flop, turn, river), dead and
 -- voided hands, and the hole cards kept to a showdown (NULL when the seat did not reach one).
--- Showdown-mode rows are read from their discard digits; other hands from their actions.
+-- Showdown-mode rows are read from their hole-card fates; other hands from their actions.
 WITH wide AS (
     SELECT
-        h.run_id, h.variant, h.showdown, h.seat_discards, h.seat_strength,
-        unnest(range(h.n_players)) AS seat,
-        CAST(length(h.seat_discards) / h.n_players AS INTEGER) AS n_hole
+        h.run_id, h.variant, h.showdown,
+        unnest(h.seat_discard_street) AS fate,
+        unnest(h.seat_strength) AS strength
     FROM hands_raw AS h
     JOIN variants AS v ON v.variant = h.variant
-    WHERE v.discard_board AND h.seat_discards IS NOT NULL
-),
-wide_seats AS (
-    SELECT
-        run_id, variant,
-        substr(seat_discards, 1 + seat * n_hole, n_hole) AS fate,
-        n_hole,
-        showdown AND seat_strength[seat + 1] >= 0 AS at_showdown
-    FROM wide
+    WHERE v.discard_board AND h.seat_discard_street IS NOT NULL
 ),
 discards AS (
     SELECT a.hand_id, a.seat,
@@ -32,14 +24,14 @@ discards AS (
 SELECT
     run_id,
     variant,
-    n_hole - length(replace(fate, '1', '')) AS flop,
-    n_hole - length(replace(fate, '2', '')) AS turn,
-    n_hole - length(replace(fate, '3', '')) AS river,
-    n_hole,
-    length(replace(fate, '0', '')) = n_hole AS dead,
+    len(list_filter(fate, lambda f: f = 1)) AS flop,
+    len(list_filter(fate, lambda f: f = 2)) AS turn,
+    len(list_filter(fate, lambda f: f = 3)) AS river,
+    len(fate) AS n_hole,
+    list_bool_and(list_transform(fate, lambda f: f > 0)) AS dead,
     false AS voided,
-    CASE WHEN at_showdown THEN n_hole - length(replace(fate, '0', '')) END AS remaining
-FROM wide_seats
+    CASE WHEN showdown AND strength >= 0 THEN len(list_filter(fate, lambda f: f = 0)) END AS remaining
+FROM wide
 UNION ALL
 SELECT
     p.run_id, p.variant, coalesce(d.flop, 0), coalesce(d.turn, 0), coalesce(d.river, 0),

@@ -3,13 +3,12 @@
 -- the forced discards of each street follow, street by street, seat by seat.
 WITH seats AS (
     SELECT
-        h.hand_id, h.run_id, h.variant, h.n_players, h.big_blind, h.seat_hole, h.seat_discards,
-        v.deck_cards, v.streets,
-        CAST(s.seat AS TINYINT) AS seat,
-        CAST(length(h.seat_hole) / h.n_players AS INTEGER) AS n_hole
+        h.hand_id, h.run_id, h.variant, h.n_players, h.big_blind, v.streets,
+        CAST(unnest(range(h.n_players)) AS TINYINT) AS seat,
+        unnest(h.seat_hole) AS dealt,
+        unnest(h.seat_discard_street) AS fate
     FROM hands_raw AS h
     JOIN variants AS v ON v.variant = h.variant
-    CROSS JOIN LATERAL (SELECT unnest(range(h.n_players)) AS seat) AS s
     WHERE h.seat_hole IS NOT NULL
 ),
 posts AS (
@@ -21,12 +20,10 @@ posts AS (
 ),
 discards AS (
     SELECT hand_id, run_id, variant, n_players, seat, street_number, streets,
-        array_to_string(list_transform(
-            list_filter(range(n_hole), lambda j: substr(seat_discards, 1 + seat * n_hole + j, 1) = CAST(street_number AS VARCHAR)),
-            lambda j: card_text(substr(seat_hole, 1 + seat * n_hole + j, 1), deck_cards)), '') AS cards
+        cards_with_fate(dealt, fate, street_number) AS cards
     FROM seats
     CROSS JOIN (VALUES (1), (2), (3)) AS streets(street_number)
-    WHERE seat_discards IS NOT NULL
+    WHERE fate IS NOT NULL
 )
 SELECT * FROM posts
 UNION ALL
