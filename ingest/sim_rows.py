@@ -35,10 +35,10 @@ def constant(value: str, count: int) -> pa.Array:
 
 
 @cache
-def card_bytes(deck: Deck) -> np.ndarray:
-    """(deck size, 2) uint8: the text of every card id, rank then suit."""
-    texts = [rank + suit for rank in deck.ranks for suit in deck.suits]
-    return np.frombuffer("".join(texts).encode("ascii"), dtype=np.uint8).reshape(deck.size, 2)
+def card_pairs(deck: Deck) -> np.ndarray:
+    """(deck size,) uint16: the two text bytes of every card id (rank, suit) as one value, in memory order."""
+    texts = "".join(rank + suit for rank in deck.ranks for suit in deck.suits).encode("ascii")
+    return np.frombuffer(texts, dtype=np.uint16).copy()
 
 
 def card_texts(cards: np.ndarray, deck: Deck) -> pa.Array:
@@ -49,12 +49,16 @@ def card_texts(cards: np.ndarray, deck: Deck) -> pa.Array:
     ['As2c', '5c']
     """
     rows = cards.reshape(cards.shape[0], -1)
-    valid = rows >= 0
-    offsets = np.zeros(rows.shape[0] + 1, dtype=np.int32)
-    np.cumsum(2 * valid.sum(axis=1), out=offsets[1:])
-    data = card_bytes(deck)[rows[valid] if not valid.all() else rows.reshape(-1)]
-    buffers = pa.py_buffer(offsets), pa.py_buffer(np.ascontiguousarray(data))
-    return pa.StringArray.from_buffers(rows.shape[0], *buffers)
+    m, k = rows.shape
+    if rows.min(initial=0) >= 0:  # every row full: fixed offsets, one gather
+        offsets = np.arange(0, 2 * k * m + 1, 2 * k, dtype=np.int32)
+        data = card_pairs(deck)[rows]
+    else:
+        valid = rows >= 0
+        offsets = np.zeros(m + 1, dtype=np.int32)
+        np.cumsum(2 * valid.sum(axis=1), out=offsets[1:])
+        data = card_pairs(deck)[rows[valid]]
+    return pa.StringArray.from_buffers(m, pa.py_buffer(offsets), pa.py_buffer(np.ascontiguousarray(data)))
 
 
 def lists(values: pa.Array, width: int) -> pa.Array:

@@ -28,10 +28,10 @@ from ingest.schema import TABLES
 DEFAULT_DATA = Path("data/warehouse")
 _SAFE = re.compile(r"^[A-Za-z0-9._-]+$")
 PARQUET_OPTIONS = {"compression": "zstd", "write_statistics": False}
-# columns that are (nearly) unique per row: no dictionary; increasing integers: delta-encoded
+# columns that are (nearly) unique per row: no dictionary (chips and fates, few values: dictionary);
+# increasing integers: delta-encoded
 UNIQUE_COLUMNS = {
-    "hands": ("hand_id", "hand_index", "hand_no", "seat_hole", "seat_won", "seat_strength", "seat_low",
-              "seat_won_low", "seat_board_won", "seat_discard_street", "phh", "boards"),
+    "hands": ("hand_id", "hand_index", "hand_no", "seat_hole", "seat_strength", "phh", "boards"),
 }  # fmt: skip
 DELTA_COLUMNS = {"hands": ("hand_index", "hand_no")}
 
