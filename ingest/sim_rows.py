@@ -13,6 +13,7 @@ hands alike. Nothing here loops over hands in Python.
 from __future__ import annotations
 
 import json
+import math
 from functools import cache
 
 import numpy as np
@@ -21,7 +22,7 @@ import pyarrow.compute as pc
 
 from engine.cards import Deck
 from engine.games import variant_code
-from engine.games.base import Structure
+from engine.games.base import GameSpec, Structure
 from engine.simulate import ENDINGS, SimBatch
 from ingest.schema import HANDS
 
@@ -90,6 +91,20 @@ def chosen(flags: np.ndarray) -> pa.Array:
     np.cumsum(flags.sum(axis=1), out=offsets[1:])
     indices = np.broadcast_to(np.arange(flags.shape[1], dtype=np.int8), flags.shape)[flags]
     return pa.ListArray.from_arrays(pa.array(offsets), pa.array(indices))
+
+
+FEW_VALUES = 1 << 16  # a column with at most this many distinct values is dictionary-encoded
+
+
+def dictionary_columns(game: GameSpec) -> tuple[str, ...]:
+    """Columns of a game's showdown-mode rows with few distinct values (hole-card sets of a small hand).
+
+    >>> from engine.games import get_game
+    >>> dictionary_columns(get_game("holdem")), dictionary_columns(get_game("scarney"))
+    (('seat_hole',), ())
+    """
+    n_hole = sum(street.hole_cards for street in game.streets)
+    return ("seat_hole",) if math.comb(game.deck.size, n_hole) <= FEW_VALUES else ()
 
 
 def hand_ids(run_id: str, shard: int, first: int, count: int) -> pa.Array:

@@ -138,13 +138,13 @@ def run_shard(spec: SimSpec, run_id: str, data: str, shard: int) -> int:
         from collections import Counter
 
         from engine.simulate import random_words, simulate_chunk, words_per_hand
-        from ingest.sim_rows import sim_hands
+        from ingest.sim_rows import dictionary_columns, sim_hands
         from ingest.sim_summary import summarize
 
         words = words_per_hand(game, spec.players, spec.options)
         counts: Counter = Counter()
         # the summaries file is renamed into place just before the hands file, which marks the shard done
-        with warehouse.writer("hands", game.name, run_id, name) as writer:
+        with warehouse.writer("hands", game.name, run_id, name, dictionary_columns(game)) as writer:
             for start in range(0, count, CHUNK):
                 size = min(CHUNK, count - start)
                 u = random_words(rng, size, words)

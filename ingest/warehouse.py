@@ -36,10 +36,13 @@ UNIQUE_COLUMNS = {
 DELTA_COLUMNS = {"hands": ("hand_index", "hand_no")}
 
 
-def parquet_options(table: str) -> dict:
-    """Writer options of a table: zstd, and encodings that suit its columns."""
+def parquet_options(table: str, dictionary: tuple[str, ...] = ()) -> dict:
+    """Writer options of a table: zstd, and encodings that suit its columns.
+
+    ``dictionary`` names columns to dictionary-encode after all (a batch whose values are few).
+    """
     options = dict(PARQUET_OPTIONS)
-    unique = UNIQUE_COLUMNS.get(table)
+    unique = tuple(name for name in UNIQUE_COLUMNS.get(table, ()) if name not in dictionary)
     if unique:
         options["use_dictionary"] = [name for name in TABLES[table].names if name not in unique]
         options["column_encoding"] = dict.fromkeys(DELTA_COLUMNS.get(table, ()), "DELTA_BINARY_PACKED")
@@ -83,16 +86,16 @@ class Warehouse:
 
     @contextmanager
     def writer(
-        self, table: str, variant: str, run_id: str, name: str | None = None
+        self, table: str, variant: str, run_id: str, name: str | None = None, dictionary: tuple[str, ...] = ()
     ) -> Iterator[pq.ParquetWriter]:
-        """A Parquet writer for one file; renamed into place only if the block succeeds."""
+        """A Parquet writer for one file, renamed into place if the block succeeds (``parquet_options``)."""
         folder = self.partition(table, variant, run_id)
         self.fs.makedirs(folder, exist_ok=True)
         final = posixpath.join(folder, f"{name or 'part-' + uuid.uuid4().hex[:12]}.parquet")
         temporary = posixpath.join(folder, f".tmp-{uuid.uuid4().hex}.parquet")
         try:
             with pq.ParquetWriter(
-                temporary, TABLES[table], filesystem=self.arrow_fs, **parquet_options(table)
+                temporary, TABLES[table], filesystem=self.arrow_fs, **parquet_options(table, dictionary)
             ) as parquet_writer:
                 yield parquet_writer
             self.fs.mv(temporary, final)
