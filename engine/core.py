@@ -26,7 +26,8 @@ from engine.kernels import card_bit, seven_rank_strength, standard_strength
 from engine.rankings import RANKINGS, SEVEN_RANK
 from engine.tables import SEVEN_RANK_TABLES, STANDARD_TABLES
 
-HOLE_ANY, AT_LEAST_ONE = 0, 1
+HOLE_ANY, AT_LEAST_ONE, EXACTLY_TWO = 0, 1, 2
+HOLE_USES = {HoleUse.ANY: HOLE_ANY, HoleUse.AT_LEAST_ONE: AT_LEAST_ONE, HoleUse.EXACTLY_TWO: EXACTLY_TWO}
 KILL_NONE, KILL_LOWEST_RIVER = 0, 1
 SHARE_HIGH, SHARE_POINTS = 0, 1
 EACH_SURVIVING_BOARD = -1  # share_board of a share that stands for one per surviving board
@@ -80,7 +81,7 @@ def compile_rules(game: GameSpec, options: Mapping[str, Any]) -> Rules:
     return Rules(
         ranking=ranking.code,
         kickers=game.tiebreak.value(options) == "kickers",
-        hole_use=AT_LEAST_ONE if game.hole_use.value(options) == HoleUse.AT_LEAST_ONE else HOLE_ANY,
+        hole_use=HOLE_USES[HoleUse(game.hole_use.value(options))],
         kill=KILL_NONE if game.kill is None else KILL_LOWEST_RIVER,
         discard_board=-1 if game.discard_board is None else game.discard_board,
         community=np.array([i in game.community_boards for i in range(len(game.boards))], np.bool_),
@@ -126,11 +127,65 @@ def strengths_with_hole_card(hole_keys, hole_counts, alive, board_key, boards, b
 
 
 @njit(cache=True)
-def one_seat_with_hole_card(hole_key, n_hole, board_key, boards, b, n_board, ranking, kickers, tables) -> int:
-    """``strengths_with_hole_card`` for one seat."""
+def strengths_with_two_hole_cards(
+    hole_keys, hole_counts, alive, boards, b, n_board, ranking, kickers, tables, out
+) -> None:
+    """``out[b, s]`` under ``EXACTLY_TWO``: the best hand of exactly two hole cards and three of board b's.
+
+    A seat with fewer than two hole cards, or a board with fewer than three cards, makes no hand.
+    """
+    hole = np.empty(64, dtype=np.int64)
+    for s in range(alive.shape[0]):
+        out[b, s] = NO_VALUE
+        if not alive[s] or hole_counts[s] < 2 or n_board < 3:
+            continue
+        n = 0
+        rest = hole_keys[s]
+        while rest:  # the seat's hole cards as single-bit keys
+            low_bit = rest & -rest
+            hole[n] = low_bit
+            n += 1
+            rest ^= low_bit
+        for i in range(n):
+            for j in range(i + 1, n):
+                pair = hole[i] | hole[j]
+                for x in range(n_board):
+                    for y in range(x + 1, n_board):
+                        for z in range(y + 1, n_board):
+                            key = (
+                                pair
+                                | card_bit(boards[b, x])
+                                | card_bit(boards[b, y])
+                                | card_bit(boards[b, z])
+                            )
+                            out[b, s] = max(out[b, s], key_strength(key, ranking, kickers, tables))
+
+
+@njit(cache=True)
+def restricted_strengths(
+    hole_use, hole_keys, hole_counts, alive, board_key, boards, b, n_board, ranking, kickers, tables, out
+) -> None:
+    """``out[b, s]`` for every seat under a hole-card rule other than ``HOLE_ANY``."""
+    if hole_use == EXACTLY_TWO:
+        strengths_with_two_hole_cards(
+            hole_keys, hole_counts, alive, boards, b, n_board, ranking, kickers, tables, out
+        )
+    else:
+        strengths_with_hole_card(
+            hole_keys, hole_counts, alive, board_key, boards, b, n_board, ranking, kickers, tables, out
+        )
+
+
+@njit(cache=True)
+def one_seat_restricted(
+    hole_use, hole_key, n_hole, board_key, boards, b, n_board, ranking, kickers, tables
+) -> int:
+    """``restricted_strengths`` for one seat."""
     out = np.empty((b + 1, 1), np.int64)
     keys, counts, seat = np.full(1, hole_key), np.full(1, n_hole), np.ones(1, np.bool_)
-    strengths_with_hole_card(keys, counts, seat, board_key, boards, b, n_board, ranking, kickers, tables, out)
+    restricted_strengths(
+        hole_use, keys, counts, seat, board_key, boards, b, n_board, ranking, kickers, tables, out
+    )
     return out[b, 0]
 
 
@@ -140,15 +195,17 @@ def seat_strength(hole_key, n_hole, board_key, boards, b, n_board, rules) -> int
 
     ``boards`` holds the hand's boards, one per row; ``board_key`` is the key of board ``b``'s
     cards. Any hole cards: the best five of them all; ``AT_LEAST_ONE``: see
-    ``strengths_with_hole_card``. (The kernels that evaluate many seats test
-    ``hole_use == HOLE_ANY`` once per board around an inlined ``key_strength`` loop and call
-    ``strengths_with_hole_card`` otherwise: in numba, that keeps the common loop fastest.)
+    ``strengths_with_hole_card``; ``EXACTLY_TWO``: ``strengths_with_two_hole_cards``. (The
+    kernels that evaluate many seats test ``hole_use == HOLE_ANY`` once per board around an
+    inlined ``key_strength`` loop and call ``restricted_strengths`` otherwise: in numba, that
+    keeps the common loop fastest.)
     """
     if rules[2] == HOLE_ANY:  # (no early return: inlined, one costs the caller's loop its speed)
         value = key_strength(hole_key | board_key, rules[0], rules[1], rules[9])
     else:
-        value = one_seat_with_hole_card(hole_key, n_hole, board_key, boards, b, n_board, rules[0], rules[1],
-                                        rules[9])  # fmt: skip
+        value = one_seat_restricted(
+            rules[2], hole_key, n_hole, board_key, boards, b, n_board, rules[0], rules[1], rules[9]
+        )
     return value
 
 

@@ -15,6 +15,7 @@ a bad row (too few cards, a duplicate, an id outside the deck) raises
 
 from __future__ import annotations
 
+import itertools
 from typing import Literal
 
 import numpy as np
@@ -98,6 +99,37 @@ def evaluate_high(cards: np.ndarray) -> np.ndarray:
     kernels.evaluate_high_rows(rows, out, STANDARD_TABLES)
     _check(out, (rows,), STANDARD, "evaluate_high", "at least 5 cards")
     return out
+
+
+def evaluate_high_exactly_two(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
+    """Best standard hand of each row made of exactly two hole cards and three board cards (Omaha).
+
+    ``hole`` is (N, h) and ``board`` (N, b), both padded with -1. Every pair of hole cards
+    with every three board cards is evaluated as five cards, and the best kept; a row with
+    fewer than two hole cards or three board cards makes no hand (``INVALID``, an error).
+
+    >>> from engine.cards import parse_card_rows
+    >>> hole, board = parse_card_rows(["Th9c8d7s"]), parse_card_rows(["AhKhQhJh2c"])
+    >>> HIGH_CATEGORIES[int(high_category(evaluate_high_exactly_two(hole, board))[0])]
+    'straight'
+    """
+    hole_rows = _as_rows(hole, "evaluate_high_exactly_two (hole)", 0, 11)
+    board_rows = _as_rows(board, "evaluate_high_exactly_two (board)", 0, 11)
+    if hole_rows.shape[0] != board_rows.shape[0]:
+        raise ValueError(
+            f"evaluate_high_exactly_two: {hole_rows.shape[0]} hole rows but {board_rows.shape[0]} board rows"
+        )
+    best = np.full(hole_rows.shape[0], INVALID, dtype=np.int64)
+    for pair in itertools.combinations(range(hole_rows.shape[1]), 2):
+        for three in itertools.combinations(range(board_rows.shape[1]), 3):
+            five = np.concatenate([hole_rows[:, list(pair)], board_rows[:, list(three)]], axis=1)
+            complete = (five >= 0).all(axis=1)
+            if complete.any():
+                strengths = evaluate_high(five[complete])
+                best[complete] = np.maximum(best[complete], strengths)
+    _check(best, (hole_rows, board_rows), STANDARD, "evaluate_high_exactly_two",
+           "2 hole cards or more and 3 board cards or more")  # fmt: skip
+    return best
 
 
 def evaluate_high_using_hole(hole: np.ndarray, board: np.ndarray) -> np.ndarray:

@@ -26,6 +26,7 @@ from engine.evaluate import (
     SKOEJARTH_CATEGORIES,
     SKOEJARTH_TIEBREAKS,
     evaluate_high,
+    evaluate_high_exactly_two,
     evaluate_high_using_hole,
     evaluate_skoejarth,
 )
@@ -54,6 +55,8 @@ class Ranking:
         """Strengths of rows of hole cards with rows of board cards (both padded with -1)."""
         if hole_use == "at-least-1":
             return evaluate_high_using_hole(hole, board)
+        if hole_use == "exactly-2":
+            return evaluate_high_exactly_two(hole, board)
         rows = np.concatenate([hole, board], axis=1)
         if self.code == SEVEN_RANK:
             return evaluate_skoejarth(rows, tiebreak)  # type: ignore[arg-type]
@@ -66,7 +69,7 @@ RANKINGS: dict[str, Ranking] = {
         STANDARD_HIGH,
         STANDARD,
         HIGH_CATEGORIES,
-        ("any", "at-least-1"),
+        ("any", "at-least-1", "exactly-2"),
         ("kickers",),  # every card of the five decides, high to low
         11,
     ),

@@ -23,8 +23,8 @@ from engine.core import (
     board_key_of,
     divide_pot,
     key_strength,
+    restricted_strengths,
     seat_strength,
-    strengths_with_hole_card,
     surviving,
 )
 from engine.kernels import card_bit
@@ -278,8 +278,20 @@ def simulate_hands(
                     key = hole_key[s] | board_key[b]
                     per_board[b, s] = key_strength(key, ranking, kickers, tables) if alive[s] else NO_VALUE
             else:
-                strengths_with_hole_card(hole_key, kept_n, alive, board_key[b], board_cards, b, last_card + 1,
-                                         ranking, kickers, tables, per_board)  # fmt: skip
+                restricted_strengths(
+                    hole_use,
+                    hole_key,
+                    kept_n,
+                    alive,
+                    board_key[b],
+                    board_cards,
+                    b,
+                    last_card + 1,
+                    ranking,
+                    kickers,
+                    tables,
+                    per_board,
+                )
         mask[0] = 0
         won_row[:] = 0
         if has_points:

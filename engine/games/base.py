@@ -57,6 +57,7 @@ class HoleUse(StrEnum):
 
     ANY = "any"  # any five of hole and board cards
     AT_LEAST_ONE = "at-least-1"  # at least one hole card among the five
+    EXACTLY_TWO = "exactly-2"  # exactly two hole cards and three board cards (Omaha hands)
 
 
 class ShareKind(StrEnum):

@@ -345,6 +345,17 @@ def _check_core_limits(r: _Reader, spec: GameSpec) -> None:
         r.fail(
             "with a kill rule, shares go to surviving boards (each = 'surviving-board'), not to named boards"
         )
+    hole_uses = {spec.hole_use.fixed} | set(spec.hole_use.values.values())
+    if spec.hole_use.option is not None and not spec.hole_use.values:  # the option's values are the uses
+        chosen = [o for o in spec.options if o.name == spec.hole_use.option]
+        hole_uses |= {str(choice) for o in chosen for choice in o.choices}
+    if HoleUse.EXACTLY_TWO in hole_uses:
+        _, hole, per_board, _, _, _ = card_budget(spec)
+        if hole < 2 or per_board < 3:
+            r.fail(f"hole_use exactly-2 needs 2 hole cards or more and 3 board cards or more, not {hole} and "
+                   f"{per_board}")  # fmt: skip
+        if spec.discard_board is not None:
+            r.fail("hole_use exactly-2 beside a discard-trigger board is not supported yet")
     if spec.discard_board is not None:
         if spec.kill is not None or spec.board_shares:
             r.fail("a discard-trigger board beside a kill rule or shares per board is not supported yet")

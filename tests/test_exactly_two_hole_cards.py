@@ -1,0 +1,98 @@
+"""The exactly-two hole-card rule (Omaha hands), a concept of the rules core: known hands, the
+compiled core against the readable reference hand by hand (showdown mode, betting mode and
+compiled replay), through a test game described in tests/fixtures/variants/omaha.toml."""
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.cards import parse_card_rows
+from engine.evaluate import HIGH_CATEGORIES, evaluate_high, evaluate_high_exactly_two, high_category
+from engine.games import get_game
+from engine.simulate import random_words, simulate_chunk, words_per_hand
+from ingest.array_rows import settle
+from ingest.betting_sim import play_batch
+from tests.test_betting_kernel import _assert_replays_to_the_same_rows
+from tests.test_simulate_agreement import play_through_state_machine
+
+OMAHA = Path(__file__).parent / "fixtures" / "variants" / "omaha.toml"
+
+
+@pytest.fixture(scope="module")
+def game():
+    return get_game(str(OMAHA))
+
+
+@pytest.mark.parametrize(
+    ("hole", "board", "exactly_two", "any_five"),
+    [
+        ("Th9c8d7s", "AhKhQhJh2c", "straight", "straight flush"),  # one heart held: no flush
+        ("2c3d4h5s", "AsAdAhKcQd", "three of a kind", "straight"),  # no wheel: two hole cards only
+        ("AsAd2c3d", "AhKcKdQs7c", "full house", "full house"),
+        ("Ah2c3d4s", "KhQhJhTh9h", "high card", "straight flush"),  # one hole heart is no flush either
+        ("AhKh2c3d", "QhJhTh4s5c", "straight flush", "straight flush"),
+        ("KsKd7c7d", "KhQs2h3c7h", "three of a kind", "full house"),  # the board holds no pair
+    ],
+)
+def test_known_hands(hole, board, exactly_two, any_five):
+    h, b = parse_card_rows([hole]), parse_card_rows([board])
+    assert HIGH_CATEGORIES[int(high_category(evaluate_high_exactly_two(h, b))[0])] == exactly_two
+    assert HIGH_CATEGORIES[int(high_category(evaluate_high(np.concatenate([h, b], axis=1)))[0])] == any_five
+
+
+def test_the_reference_is_the_best_of_every_two_and_three_counted_by_hand():
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        cards = rng.permutation(52)[:9].astype(np.int8)
+        hole, board = cards[:4], cards[4:]
+        by_hand = max(
+            int(evaluate_high(np.array([[*pair, *three]], dtype=np.int8))[0])
+            for pair in itertools.combinations(hole, 2)
+            for three in itertools.combinations(board, 3)
+        )
+        assert int(evaluate_high_exactly_two(hole[None, :], board[None, :])[0]) == by_hand
+
+
+def test_the_description_says_which_rule_it_plays(game):
+    assert game.hole_use.value({}) == "exactly-2"
+
+
+@pytest.mark.parametrize("players", [2, 6, 10])
+def test_showdown_mode_agrees_with_the_state_machine_hand_by_hand(game, players):
+    u = random_words(np.random.default_rng(players), 300, words_per_hand(game, players, {}))
+    batch = simulate_chunk(game, players, 100, {}, u)
+    for h in range(len(batch)):
+        _, result = play_through_state_machine(batch, h)
+        assert result.won == batch.won[h].tolist(), h
+    hole, board = batch.hole.reshape(-1, 4), np.repeat(batch.boards[:, 0, :], players, axis=0)
+    expected = evaluate_high_exactly_two(hole, board).reshape(len(batch), players)
+    assert np.array_equal(batch.strength, expected)
+    anything = evaluate_high(np.concatenate([hole, board], axis=1)).reshape(len(batch), players)
+    assert (anything > expected).any() and (anything >= expected).all()  # the rule bites, never helps
+
+
+def test_betting_mode_replays_to_the_same_rows_and_settles_as_the_reference(game):
+    hands, _ = _assert_replays_to_the_same_rows(
+        game, 6, {}, ("tag", "random", "station"), 5, count=150, stake=1_000
+    )
+    assert "showdown" in set(hands.column("ending").to_pylist())
+    words = np.random.default_rng(5).integers(0, 2**64, size=4, dtype=np.uint64)
+    batch = play_batch(game, 6, 1_000, {}, ["random", "station"], words, 600)
+    compiled, python = settle(game, batch.hands, {}), settle(game, batch.hands, {}, compiled=False)
+    for name in vars(compiled):
+        assert np.array_equal(getattr(compiled, name), getattr(python, name)), name
+
+
+def test_a_description_that_cannot_make_an_omaha_hand_is_refused():
+    from engine.games.description import DescriptionError, parse_description
+    from tests.test_described_game import _holdem_like
+
+    streets = [{"name": "deal", "hole_cards": 1}, {"name": "flop", "board_cards": 3},
+               {"name": "river", "board_cards": 2}]  # fmt: skip
+    one_card = _holdem_like(hole_use="exactly-2", streets=streets)
+    with pytest.raises(DescriptionError) as raised:
+        parse_description(one_card)
+    assert any("exactly-2 needs 2 hole cards or more" in problem for problem in raised.value.problems)
+    parse_description(_holdem_like(hole_use="exactly-2"))  # two hole cards and five board cards: fine
