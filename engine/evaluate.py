@@ -101,6 +101,15 @@ def evaluate_high(cards: np.ndarray) -> np.ndarray:
     return out
 
 
+def _hole_and_board_rows(hole: np.ndarray, board: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Checked rows of hole cards and of board cards, as many of each."""
+    hole_rows = _as_rows(hole, f"{name} (hole)", 0, 11)
+    board_rows = _as_rows(board, f"{name} (board)", 0, 11)
+    if hole_rows.shape[0] != board_rows.shape[0]:
+        raise ValueError(f"{name}: {hole_rows.shape[0]} hole rows but {board_rows.shape[0]} board rows")
+    return hole_rows, board_rows
+
+
 def evaluate_high_exactly_two(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
     """Best standard hand of each row made of exactly two hole cards and three board cards (Omaha).
 
@@ -113,12 +122,7 @@ def evaluate_high_exactly_two(hole: np.ndarray, board: np.ndarray) -> np.ndarray
     >>> HIGH_CATEGORIES[int(high_category(evaluate_high_exactly_two(hole, board))[0])]
     'straight'
     """
-    hole_rows = _as_rows(hole, "evaluate_high_exactly_two (hole)", 0, 11)
-    board_rows = _as_rows(board, "evaluate_high_exactly_two (board)", 0, 11)
-    if hole_rows.shape[0] != board_rows.shape[0]:
-        raise ValueError(
-            f"evaluate_high_exactly_two: {hole_rows.shape[0]} hole rows but {board_rows.shape[0]} board rows"
-        )
+    hole_rows, board_rows = _hole_and_board_rows(hole, board, "evaluate_high_exactly_two")
     best = np.full(hole_rows.shape[0], INVALID, dtype=np.int64)
     for pair in itertools.combinations(range(hole_rows.shape[1]), 2):
         for three in itertools.combinations(range(board_rows.shape[1]), 3):
@@ -144,12 +148,7 @@ def evaluate_high_using_hole(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
     >>> HIGH_CATEGORIES[int(high_category(evaluate_high_using_hole(hole, board))[0])]
     'high card'
     """
-    hole_rows = _as_rows(hole, "evaluate_high_using_hole (hole)", 0, 11)
-    board_rows = _as_rows(board, "evaluate_high_using_hole (board)", 0, 11)
-    if hole_rows.shape[0] != board_rows.shape[0]:
-        raise ValueError(
-            f"evaluate_high_using_hole: {hole_rows.shape[0]} hole rows but {board_rows.shape[0]} board rows"
-        )
+    hole_rows, board_rows = _hole_and_board_rows(hole, board, "evaluate_high_using_hole")
     out = np.empty(hole_rows.shape[0], dtype=np.int64)
     kernels.evaluate_high_hole_rows(hole_rows, board_rows, out, STANDARD_TABLES)
     _check(

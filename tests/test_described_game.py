@@ -54,15 +54,21 @@ def test_showdown_mode_agrees_with_the_state_machine_hand_by_hand(game, players)
     assert (batch.extra["board_won"][:, :, 1].sum(axis=1) == 101 * players // 2).all()
 
 
-def test_betting_mode_replays_to_the_same_rows_and_settles_as_the_reference(game):
-    hands, _ = _assert_replays_to_the_same_rows(game, 6, {}, ("tag", "random", "station"), 5, count=200,
+def assert_betting_mode_replays_and_settles_as_the_reference(game, seed: int, count: int):
+    """Betting-mode hands of ``game`` replay to their rows, and compiled settlement equals the reference's."""
+    hands, _ = _assert_replays_to_the_same_rows(game, 6, {}, ("tag", "random", "station"), 5, count=count,
                                                 stake=1_000)  # fmt: skip
     assert "showdown" in set(hands.column("ending").to_pylist())
-    words = np.random.default_rng(3).integers(0, 2**64, size=4, dtype=np.uint64)
-    batch = play_batch(game, 6, 1_000, {}, ["random", "station"], words, 1_000)
+    words = np.random.default_rng(seed).integers(0, 2**64, size=4, dtype=np.uint64)
+    batch = play_batch(game, 6, 1_000, {}, ["random", "station"], words, 5 * count)
     compiled, python = settle(game, batch.hands, {}), settle(game, batch.hands, {}, compiled=False)
     for name in vars(compiled):
         assert np.array_equal(getattr(compiled, name), getattr(python, name)), name
+    return compiled
+
+
+def test_betting_mode_replays_to_the_same_rows_and_settles_as_the_reference(game):
+    compiled = assert_betting_mode_replays_and_settles_as_the_reference(game, 3, 200)
     assert compiled.board_won.sum() > 0 and compiled.split.any()
 
 
