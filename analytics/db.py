@@ -104,9 +104,12 @@ def _in(path: str, variants: list[str] | None) -> bool:
     return variants is None or any(f"/variant={v}/" in path for v in variants)
 
 
-def _files_source(files: list[str], prefix: str) -> str:
+def _files_source(files: list[str], prefix: str, schema: pa.Schema | None = None) -> str:
+    """The rows of Parquet files; with ``schema``, every column of it (files written before a column was
+    added read it as null)."""
     listed = ", ".join(_quote(f if "://" in f else prefix + f) for f in files)
-    return f"SELECT * FROM read_parquet([{listed}], union_by_name = true, hive_partitioning = false)"
+    source = f"SELECT * FROM read_parquet([{listed}], union_by_name = true, hive_partitioning = false)"
+    return source if schema is None else f"{source} UNION ALL BY NAME {_empty_select(schema)}"
 
 
 def _of_population(source: str, table: str, population: Population | None) -> str:
@@ -125,8 +128,9 @@ def older_layout_runs(con: duckdb.DuckDBPyConnection, runs_files: list[str], pre
     """Showdown-mode simulation runs whose seat lists are of an older layout (card codes, bit masks)."""
     if not runs_files:
         return []
+    source = _files_source(runs_files, prefix, TABLES["runs"])
     rows = con.sql(
-        f"SELECT DISTINCT run_id FROM ({_files_source(runs_files, prefix)}) WHERE kind = 'simulation' "
+        f"SELECT DISTINCT run_id FROM ({source}) WHERE kind = 'simulation' "
         f"AND mode = 'showdown' AND coalesce(TRY_CAST(json_extract(details, '$.seat_layout') AS INTEGER), 0) "
         f"<> {SEAT_LAYOUT} ORDER BY run_id"
     ).fetchall()
@@ -171,8 +175,8 @@ def create_views(
         prefix = f"{protocol[0] if isinstance(protocol, tuple) else protocol}://"
     older = _leave_out_older_layouts(con, warehouse, prefix)
     listed = {table: warehouse.files(table) for table in TABLES if tables is None or table in tables}
-    for table in listed:
-        if table != "runs" and older:
+    for table in listed:  # every table, runs included: statistics and comparisons never see them
+        if older:
             listed[table] = [f for f in listed[table] if not any(part in f for part in older)]
     if "hands" not in listed and any(table in listed for table in BESIDE_HANDS):
         listed["hands"] = warehouse.files("hands")
@@ -186,13 +190,13 @@ def create_views(
         if skipped and table in ("hands", "players", "actions"):
             if table == "hands":  # the summarized runs' hands stay readable for sampling
                 kept = [f for f in files if any(s in f for s in skipped) and _in(f, variants)]
-                source = _files_source(kept, prefix) if kept else _empty_select(schema)
+                source = _files_source(kept, prefix, schema) if kept else _empty_select(schema)
                 con.sql(f"CREATE VIEW summarized_hands_raw AS {_of_population(source, table, population)}")
             files = [f for f in files if not any(s in f for s in skipped)]
         files = [f for f in files if _in(f, variants)]
         if wanted is not None and table != "runs":
             files = [f for f in files if any(w in f for w in wanted)]
-        source = _files_source(files, prefix) if files else _empty_select(schema)
+        source = _files_source(files, prefix, schema) if files else _empty_select(schema)
         con.sql(f"CREATE VIEW {table}_raw AS {_of_population(source, table, population)}")
     if not skipped and (tables is None or "hands" in tables):
         con.sql(f"CREATE VIEW summarized_hands_raw AS {_empty_select(TABLES['hands'])}")

@@ -16,10 +16,8 @@ from numba import njit
 
 from engine.betting_showdown import sole_best_everywhere
 from engine.core import (
-    EACH_SURVIVING_BOARD,
     HOLE_ANY,
     NO_VALUE,
-    SHARE_POINTS,
     board_key_of,
     divide_pot,
     key_strength,
@@ -147,8 +145,8 @@ def _discard_tally(h, deck, hole, trigger, points, alive, discard_street, tally)
 
 
 @njit(cache=True)
-def _low_tally(h, deck, hole, alive, discard_street, low, mask, low_slot, tally, rank_count) -> None:
-    """Seats at a showdown of a low-points game: cards kept, pairs held, points, low winners."""
+def _low_tally(h, deck, hole, alive, discard_street, low, low_won, tally, rank_count) -> None:
+    """Seats at a showdown of a low-points game: cards kept, pairs held, points, low winners (chips won)."""
     n, n_hole = hole.shape
     top_rank = rank_count.shape[0] - 1
     for s in range(n):
@@ -168,7 +166,7 @@ def _low_tally(h, deck, hole, alive, discard_street, low, mask, low_slot, tally,
         tally[T_REMAINING + kept] += 1
         tally[T_PAIRS + pairs] += 1
         tally[T_LOW_POINTS + low[h, s]] += 1
-        if (mask >> (10 * low_slot + s)) & 1:
+        if low_won[s] > 0:
             tally[T_PAIRS_WON + pairs] += 1
             tally[T_LOW_WINNERS] += 1
             tally[T_LOW_WINNERS_ACE] += ace
@@ -182,23 +180,19 @@ def simulate_hands(
 ):  # fmt: skip
     """Deal and settle every hand of ``u`` under ``rules`` (``engine.core.Rules.args``).
 
-    ``hole[seat, j]`` and ``board[b, j]`` are positions in the dealt prefix, ``board_street[j]``
-    the street of board card j. ``outcomes[h]`` is 2 when one seat won every part of the
-    pot alone (a scoop), 1 when some part was split among tied hands, else 0 (also for a hand
-    that ended before the showdown); a killed board is evaluated only when it decides a scoop
-    of every board (``triple``: one seat alone best on every board, killed ones included).
+    ``hole[seat, j]`` and ``board[b, j]`` are positions in the dealt prefix,
+    ``board_street[j]`` the street of board card j. ``outcomes[h]`` is 2 when one seat won
+    every part of the pot alone, 1 when some part was split among tied hands, else 0 (also for
+    a hand that ended before the showdown); a killed board is evaluated only when it decides
+    ``triple`` (one seat alone best on every board, killed ones included). Winners in the
+    tallies are seats that collected chips (of the high parts, beside a low share), as the
+    replayed hands' players rows count them; a scoop is one seat collecting every chip.
     ``tally`` accumulates the ``O_*``/``K_*``/``T_*`` counts.
     Outputs a game has no use for (``low``, ``won_high``/``won_low`` without a low share,
     ``board_won``/``triple`` without board shares, ``discard_street`` without a discard
     board or a low share) may be one-row placeholders: they are never touched.
     """
-    discard_board, community, share_kind, share_board, points = (
-        rules[4],
-        rules[5],
-        rules[6],
-        rules[7],
-        rules[8],
-    )
+    discard_board, community, points = rules[4], rules[5], rules[8]
     n_hands, n, n_hole = u.shape[0], hole.shape[0], hole.shape[1]
     n_boards, last_card = board.shape[0], board.shape[1] - 1
     deck = np.empty(deck_size, dtype=np.int8)
@@ -212,7 +206,7 @@ def simulate_hands(
     board_cards = np.zeros((n_boards, last_card + 1), dtype=np.int8)
     last = np.zeros(n_boards, dtype=np.int64)
     board_alive = np.zeros(n_boards, dtype=np.bool_)
-    mask = np.zeros(1, dtype=np.int64)
+    mask = np.zeros(1, dtype=np.int64)  # divide_pot's winners by share (not read here)
     board_key = np.zeros(n_boards, dtype=np.int64)
     won_row = np.zeros(n, dtype=np.int64)  # one hand's results, copied out where the game has them
     high_row = np.zeros(n, dtype=np.int64)
@@ -224,7 +218,6 @@ def simulate_hands(
     has_points = rules[11]
     ranking, kickers, hole_use, tables = rules[0], rules[1], rules[2], rules[9]
     board_shares = rules[10]
-    low_slot = np.argmax(share_kind == SHARE_POINTS)
     trigger = board[max(discard_board, 0)]
     pot = n * stake
     for h in range(n_hands):
@@ -315,16 +308,15 @@ def simulate_hands(
                         per_board[b, s] = seat_strength(
                             hole_key[s], kept_n[s], board_key[b], board_cards, b, last_card + 1, rules
                         )
-                    best = per_board[b].max()
-                    for s in range(n):
-                        if per_board[b, s] == best:
-                            mask[0] |= np.int64(1) << (10 * b + s)
             owner = sole_best_everywhere(per_board, community, alive, winners)
         elif board_shares and outcome == 2:
             owner = sole_best_everywhere(per_board, community, alive, winners)
         outcomes[h] = outcome
         tally[O_SHOWDOWN] += 1
-        tally[O_SCOOP] += outcome == 2
+        scooped = False  # one seat alone collected every chip
+        for s in range(n):
+            scooped = scooped or won_row[s] == pot
+        tally[O_SCOOP] += scooped
         tally[O_SPLIT] += outcome == 1
         tally[O_TRIPLE] += owner >= 0
         if rules[3] != 0:
@@ -343,18 +335,9 @@ def simulate_hands(
             strength[h, s] = best
             if best < 0:
                 continue
-            won_high_part = False
-            for k in range(share_kind.shape[0]):
-                if share_kind[k] == SHARE_POINTS:
-                    continue
-                if share_board[k] != EACH_SURVIVING_BOARD:
-                    slot = share_board[k] if board_shares else k
-                    won_high_part = won_high_part or (mask[0] >> (10 * slot + s)) & 1 == 1
-                    continue
-                for b in range(n_boards):
-                    if community[b] and board_alive[b] and (mask[0] >> (10 * b + s)) & 1:
-                        won_high_part = True
+            # a winner collected chips of the high parts (as the replayed hands' players rows say)
+            won_high_part = (high_row[s] if has_points else won_row[s]) > 0
             tally[O_CATEGORY + (best >> 20)] += 1
             tally[O_CATEGORY_WON + (best >> 20)] += won_high_part
         if has_points:
-            _low_tally(h, deck, hole, alive, discard_street, low, mask[0], low_slot, tally, rank_count)
+            _low_tally(h, deck, hole, alive, discard_street, low, low_won_row, tally, rank_count)

@@ -22,7 +22,7 @@ HANDS = pa.schema(
         ("showdown", pa.bool_()),
         ("ending", pa.string()),
         ("split", pa.bool_()),  # a pot or share was divided among tied hands
-        ("scoop", pa.bool_()),  # showdown mode: one seat alone won every part of the pot (others: null)
+        ("scoop", pa.bool_()),  # showdown mode: one seat alone collected every chip (others: null)
         ("triple_scoop", pa.bool_()),  # showdown mode, boards with shares: one seat alone best on every board
         ("boards", pa.list_(pa.string())),
         ("surviving_boards", pa.list_(pa.int8())),

@@ -160,7 +160,7 @@ def sim_hands(batch: SimBatch, run_id: str, shard: int, first: int, hand_no_base
         "showdown": pa.array(ending == 0),
         "ending": pa.DictionaryArray.from_arrays(pa.array(ending), pa.array(ENDINGS)).cast(pa.string()),
         "split": pa.array(extra["outcome"] == 1),
-        "scoop": pa.array(extra["outcome"] == 2),
+        "scoop": pa.array((ending == 0) & (batch.won.max(axis=1) == p * batch.stake)),  # one seat took it all
         "boards": _boards(batch),
         "surviving_boards": chosen(alive),
         "options": constant(json.dumps(batch.options, sort_keys=True), n),

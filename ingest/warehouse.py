@@ -28,23 +28,39 @@ from ingest.schema import TABLES
 DEFAULT_DATA = Path("data/warehouse")
 _SAFE = re.compile(r"^[A-Za-z0-9._-]+$")
 PARQUET_OPTIONS = {"compression": "zstd", "write_statistics": False}
-# columns that are (nearly) unique per row: no dictionary (chips and fates, few values: dictionary);
-# increasing integers: delta-encoded
-UNIQUE_COLUMNS = {
-    "hands": ("hand_id", "hand_index", "hand_no", "seat_hole", "seat_strength", "phh", "boards"),
-}  # fmt: skip
+# columns that are (nearly) unique per row: no dictionary; list columns (showdown-mode seats): plain
+# unless a batch names them (its values are few); increasing integers: delta-encoded
+UNIQUE_COLUMNS = {"hands": ("hand_id", "hand_index", "hand_no", "phh")}
 DELTA_COLUMNS = {"hands": ("hand_index", "hand_no")}
+
+
+def leaf_path(field: pa.Field) -> str:
+    """The Parquet path of a column's values (``seat_hole.list.element`` for a list of strings).
+
+    >>> leaf_path(pa.field("seat_board_won", pa.list_(pa.list_(pa.int64()))))
+    'seat_board_won.list.element.list.element'
+    """
+    path, kind = field.name, field.type
+    while pa.types.is_list(kind):
+        path, kind = f"{path}.list.element", kind.value_type
+    return path
 
 
 def parquet_options(table: str, dictionary: tuple[str, ...] = ()) -> dict:
     """Writer options of a table: zstd, and encodings that suit its columns.
 
-    ``dictionary`` names columns to dictionary-encode after all (a batch whose values are few).
+    ``dictionary`` names list columns to dictionary-encode (a batch whose values are few).
+
+    >>> parquet_options("hands", ("seat_hole",))["use_dictionary"][-1]
+    'seat_hole.list.element'
     """
     options = dict(PARQUET_OPTIONS)
-    unique = tuple(name for name in UNIQUE_COLUMNS.get(table, ()) if name not in dictionary)
-    if unique:
-        options["use_dictionary"] = [name for name in TABLES[table].names if name not in unique]
+    if table in UNIQUE_COLUMNS:
+        unique = UNIQUE_COLUMNS[table]
+        options["use_dictionary"] = [
+            leaf_path(field) for field in TABLES[table]
+            if (field.name not in unique and not pa.types.is_list(field.type)) or field.name in dictionary
+        ]  # fmt: skip
         options["column_encoding"] = dict.fromkeys(DELTA_COLUMNS.get(table, ()), "DELTA_BINARY_PACKED")
     return options
 

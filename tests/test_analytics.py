@@ -83,6 +83,17 @@ def test_stored_summaries_give_what_sql_over_every_hand_gives(warehouse, game):
     assert fast == slow
 
 
+@pytest.mark.parametrize("game", ["cry-me-a-river", "scarney"])
+def test_summaries_and_sql_agree_when_a_part_is_worth_no_chip(tmp_path, game):
+    """A stake of 1: three boards of a 2-chip pot, or a tied low half, leave parts of 0 or 1 chip."""
+    simulate(SimSpec(game, 3_000, players=2 if game != "scarney" else 3, seed=7, stake=1), str(tmp_path))
+    fast, slow = game_stats(tmp_path, game), game_stats(tmp_path, game, use_summaries=False)
+    for summary_only in ("tips", "low_points_after_full_board"):
+        fast.pop(summary_only, None)
+        slow.pop(summary_only, None)
+    assert fast == slow
+
+
 def test_statistics_are_taken_over_one_population_the_largest_by_default(warehouse):
     stats = game_stats(warehouse, "holdem")  # showdown-mode, betting-mode and replayed hands are stored
     assert stats["population"] | {"label": None} == {"mode": "showdown", "players": 4, "structure": "all-in",

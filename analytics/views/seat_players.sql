@@ -6,7 +6,7 @@
 WITH seats AS (
     SELECT
         h.hand_id, h.run_id, h.variant, h.showdown, h.pot, h.big_blind,
-        coalesce(h.scoop, false) AS hand_scoop, coalesce(h.triple_scoop, false) AS hand_triple_scoop,
+        coalesce(h.triple_scoop, false) AS hand_triple_scoop,
         v.categories, v.low_share,
         CAST(unnest(range(h.n_players)) AS TINYINT) AS seat,
         unnest(h.seat_hole) AS dealt,
@@ -53,6 +53,6 @@ SELECT
     CASE WHEN low_share AND showdown THEN chips - low_chips ELSE 0 END AS won_high,
     CASE WHEN low_share AND showdown THEN low_chips ELSE 0 END AS won_low,
     board_won,
-    hand_scoop AND chips = pot AS scoop,
+    showdown AND chips = pot AS scoop,
     hand_triple_scoop AND chips = pot AS triple_scoop
 FROM fates
