@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 
 from engine.cards import Deck
 from engine.games import variant_code
-from engine.games.base import GameSpec, Structure
+from engine.games.base import GameSpec
 from engine.simulate import ENDINGS, SimBatch
 from ingest.schema import HANDS
 
@@ -148,7 +148,7 @@ def sim_hands(batch: SimBatch, run_id: str, shard: int, first: int, hand_no_base
         "hand_id": hand_ids(run_id, shard, first, n),
         "run_id": constant(run_id, n),
         "variant": constant(game.name, n),
-        "variant_code": constant(variant_code(game, Structure.NO_LIMIT), n),
+        "variant_code": constant(variant_code(game, game.structure), n),  # the game's own structure
         "structure": constant(ALL_IN, n),
         "source": constant("simulation", n),
         "hand_index": pa.array(np.arange(first, first + n, dtype=np.int32)),

@@ -47,7 +47,7 @@ class SimSpec:
     stake: int = 100
     shard_size: int = DEFAULT_SHARD_SIZE
     policies: tuple[str, ...] = ("tag",)
-    structure: str = "no-limit"  # betting mode's betting structure
+    structure: str = ""  # betting mode's betting structure ("": the game's own)
 
     def check(self) -> SimSpec:
         """Validate, resolving the options; raises ValueError with a clear message."""
@@ -65,9 +65,10 @@ class SimSpec:
         if self.seed < 0:
             raise ValueError("--seed must not be negative")
         structures = sorted(s.value for s in game.variant_codes.values())
-        if self.structure not in structures:
+        structure = self.structure or game.structure.value
+        if structure not in structures:
             raise ValueError(f"--structure must be one of {', '.join(structures)} for {game.title}")
-        if self.mode == "showdown" and self.structure != "no-limit":
+        if self.mode == "showdown" and structure != game.structure.value:
             raise ValueError("--structure is for betting mode: in showdown mode everyone is all in")
         if self.mode == "betting":
             from engine.policies import POLICIES
@@ -76,7 +77,8 @@ class SimSpec:
             if unknown:
                 raise ValueError(f"unknown policy {unknown[0]!r}; choose from {', '.join(POLICIES)}")
         options = game.resolve_options(self.options)
-        return SimSpec(**(asdict(self) | {"options": options, "policies": tuple(self.policies)}))
+        resolved = {"options": options, "policies": tuple(self.policies), "structure": structure}
+        return SimSpec(**(asdict(self) | resolved))
 
     @property
     def chunk(self) -> int:

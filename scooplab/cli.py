@@ -284,8 +284,9 @@ def simulate_command(
         typer.Option("--policy", help="Betting mode: policy per seat, repeated round the table."),
     ] = None,
     structure: Annotated[
-        Betting, typer.Option("--structure", help="Betting mode: the betting structure.")
-    ] = Betting.no_limit,
+        Betting | None,
+        typer.Option("--structure", help="Betting mode: the betting structure (default: the game's own)."),
+    ] = None,
     stake: Annotated[int, typer.Option("--stake", help="Chips each player brings.")] = 100,
     workers: Annotated[
         int, typer.Option("--workers", "-w", help="Worker processes (default: all cores).")
@@ -341,7 +342,7 @@ def simulate_command(
             stake=stake,
             shard_size=shard_size,
             policies=tuple(policy or ("tag",)),
-            structure=structure.value,
+            structure=structure.value if structure else "",
         ).check()
     except ValueError as error:
         fail(str(error))

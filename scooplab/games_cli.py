@@ -49,7 +49,8 @@ def _facts(game) -> list[str]:
         f"{game.deck.size}-card deck, ranking {game.ranking}, {game.min_players}-{game.max_players} players",
         f"streets: {', '.join(s.name for s in game.streets)}; boards: {boards}",
         f"shares of every pot: {shares}" + (f"; kill: {game.kill.kind.value}" if game.kill else ""),
-        f"PHH codes: {', '.join(f'{c} ({s.value})' for c, s in game.variant_codes.items())}",
+        f"PHH codes: {', '.join(f'{c} ({s.value})' for c, s in game.variant_codes.items())}; "
+        f"played {game.structure.value} unless asked",
         budget_line(game),
     ]
     return facts + [f"option {_option_text(o)}" for o in game.options]
@@ -74,7 +75,7 @@ def variants_command(
     if output is OutputFormat.json:
         rows = [
             {"name": g.name, "title": g.title, "file": g.source, "players": [g.min_players, g.max_players],
-             "phh_codes": {c: s.value for c, s in g.variant_codes.items()},
+             "phh_codes": {c: s.value for c, s in g.variant_codes.items()}, "structure": g.structure.value,
              "options": {o.name: {"default": o.default, "choices": list(o.choices), "help": o.help}
                          for o in g.options}}
             for g in GAMES.values()

@@ -3,6 +3,7 @@ compiled core against the readable reference hand by hand (showdown mode, bettin
 compiled replay), through a test game described in tests/fixtures/variants/omaha.toml."""
 
 import itertools
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -87,3 +88,36 @@ def test_a_description_that_cannot_make_an_omaha_hand_is_refused():
         parse_description(one_card)
     assert any("exactly-2 needs 2 hole cards or more" in problem for problem in raised.value.problems)
     parse_description(_holdem_like(hole_use="exactly-2"))  # two hole cards and five board cards: fine
+
+
+def test_a_game_played_pot_limit_only_plays_its_own_structure_unless_asked(tmp_path):
+    """A description's ``structure``: showdown rows carry its PHH code, betting mode plays it by default."""
+    import duckdb
+
+    from engine.games.description import DescriptionError, parse_description
+    from ingest.simulation import SimSpec, simulate
+
+    text = (
+        OMAHA.read_text()
+        .replace(
+            'phh_codes = { PO = "pot-limit", NO = "no-limit", FO = "fixed-limit" }',
+            'phh_codes = { PPLO = "pot-limit" }\nstructure = "pot-limit"',
+        )
+        .replace('name = "omaha"', 'name = "pot-limit-omaha"')
+    )
+    path = tmp_path / "plo.toml"
+    path.write_text(text)
+    plo = get_game(str(path))
+    assert plo.structure.value == "pot-limit"
+    data = tmp_path / "w"
+    simulate(SimSpec(str(path), 200, players=4, seed=1), str(data), run_id="s")
+    simulate(SimSpec(str(path), 60, players=4, seed=1, mode="betting"), str(data), run_id="b")
+    files = f"{data}/hands/**/*.parquet"
+    query = f"SELECT DISTINCT variant_code, structure FROM read_parquet('{files}') ORDER BY 2"
+    codes = duckdb.sql(query).fetchall()
+    assert codes == [("PPLO", "all-in"), ("PPLO", "pot-limit")]  # showdown mode, then betting mode
+    with pytest.raises(ValueError, match="--structure must be one of pot-limit"):
+        SimSpec(str(path), 10, mode="betting", structure="no-limit").check()
+    with pytest.raises(DescriptionError) as raised:
+        parse_description(tomllib.loads(text.replace('structure = "pot-limit"', 'structure = "no-limit"')))
+    assert any("structure 'no-limit' is not one of pot-limit" in p for p in raised.value.problems)

@@ -206,6 +206,7 @@ class GameSpec:
     hole_use: Bound = field(default_factory=lambda: Bound(fixed=HoleUse.ANY))
     tiebreak: Bound = field(default_factory=lambda: Bound(fixed="highest_card"))
     kill: KillRule | None = None
+    structure: Structure = Structure.NO_LIMIT  # the betting structure played unless another is asked for
     raise_rule: RaiseRule = RaiseRule.LAST_INCREMENT
     max_raises_option: str | None = None  # option that caps raises per betting round
     burns_option: str | None = None  # option that turns burns on; None: burns always

@@ -45,8 +45,8 @@ MAX_BOARDS_DEALT = 3  # boards the compiled core holds
 MAX_POINTS = 10  # low points of one card
 
 TOP_KEYS = {
-    "name", "title", "description", "deck", "ranking", "players", "phh_codes", "hole_use", "tiebreak",
-    "burns_option", "boards", "streets", "shares", "kill", "betting", "options",
+    "name", "title", "description", "deck", "ranking", "players", "phh_codes", "structure", "hole_use",
+    "tiebreak", "burns_option", "boards", "streets", "shares", "kill", "betting", "options",
 }  # fmt: skip
 STREET_KEYS = {"name", "hole_cards", "board_cards", "burns", "betting", "call_only", "big_bet"}
 SHARE_KEYS = {"wins", "board", "each", "points"}
@@ -259,6 +259,10 @@ def parse_description(data: Mapping[str, Any], source: str = "<description>") ->
     for code, structure in dict(data.get("phh_codes", {})).items():
         if r.choice(structure, [s.value for s in Structure], f"phh code {code}: structure"):
             codes[code] = Structure(structure)
+    played = sorted({s.value for s in codes.values()})
+    default = Structure.NO_LIMIT.value if Structure.NO_LIMIT.value in played or not played else played[0]
+    chosen = r.choice(data.get("structure", default), played or [default], "structure")
+    structure = Structure(chosen or default)
     kill = None
     if "kill" in data:
         kill_spec = dict(data["kill"])
@@ -289,6 +293,7 @@ def parse_description(data: Mapping[str, Any], source: str = "<description>") ->
         hole_use=_bound(r, data.get("hole_use", "any"), "hole_use", hole_uses, by_name),
         tiebreak=_bound(r, data.get("tiebreak", tiebreaks[0]), "tiebreak", tiebreaks, by_name),
         kill=kill,
+        structure=structure,
         burns_option=burns_option,
         description=str(data.get("description", "")),
         source=source,
