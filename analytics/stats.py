@@ -160,7 +160,8 @@ def exact_seven_cards(game: GameSpec) -> tuple[float, ...] | None:
     """The exact category law of a showdown hand, when every hand is the best five of a uniform
     7-card set (one community board, no forced discards, any hole cards, 7 cards in all)."""
     cards = sum(s.hole_cards + s.board_cards for s in game.streets)
-    if len(game.boards) != 1 or game.hole_use.fixed != "any" or cards != 7:
+    bound = any(s.hole_cards_option for s in game.streets)  # the count depends on the population's options
+    if len(game.boards) != 1 or game.hole_use.fixed != "any" or cards != 7 or bound:
         return None
     return seven_card_categories(game.ranking, game.tiebreak.fixed or "highest_card")
 
@@ -465,7 +466,6 @@ def killed_boards_sample(
     ranking = RANKINGS[game.ranking]
     defaults = game.resolve_options()
     hole_use, tiebreak = game.hole_use.value(defaults), game.tiebreak.value(defaults)
-    n_hole = sum(s.hole_cards for s in game.streets)
     per_board, n_boards = sum(s.board_cards for s in game.streets), len(game.boards)
     columns = "seat_hole, boards, surviving_boards, seat_won, n_players"
     where = (
@@ -494,7 +494,7 @@ def killed_boards_sample(
     for players in sorted(set(frame["n_players"].to_list())):
         part = frame.filter(frame["n_players"] == players)
         n = part.height
-        holes = card_ids(part["seat_hole"].explode().to_list(), game.deck).reshape(n, players, n_hole)
+        holes = card_ids(part["seat_hole"].explode().to_list(), game.deck).reshape(n, players, -1)
         boards = card_ids(part["boards"].explode().to_list(), game.deck).reshape(n, n_boards, per_board)
         alive = np.zeros((n, n_boards), dtype=bool)
         survivors = part["surviving_boards"]
@@ -503,7 +503,7 @@ def killed_boards_sample(
         hit = np.zeros(n, dtype=bool)
         for b in game.community_boards:
             killed = ~alive[:, b]
-            hole_rows = holes.reshape(-1, n_hole).astype(np.int8)
+            hole_rows = holes.reshape(n * players, -1).astype(np.int8)
             board_rows = np.repeat(boards[:, b, :], players, axis=0).astype(np.int8)
             strength = ranking.evaluate(hole_rows, board_rows, hole_use, tiebreak).reshape(n, players)
             best = strength == strength.max(axis=1, keepdims=True)

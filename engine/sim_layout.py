@@ -38,7 +38,7 @@ def layout(game: GameSpec, n_players: int, options: Mapping[str, Any]) -> Layout
     hole_rows: list[list[int]] = [[] for _ in range(n_players)]
     boards: list[list[int]] = [[] for _ in game.board_names]
     board_street: list[int] = []
-    for street_index, street in enumerate(game.streets):
+    for street_index, street in enumerate(game.streets_under(options)):
         for _ in range(street.hole_cards):
             for seat in range(n_players):
                 hole_rows[seat].append(position)

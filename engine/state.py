@@ -88,6 +88,7 @@ class HandState:
         self.game = game
         self.structure = structure
         self.options = game.resolve_options(options)
+        self.streets = game.streets_under(self.options)  # hole-card counts of these options
         self.n = n
         self.starting_stacks = list(starting_stacks)
         self.stacks = list(starting_stacks)
@@ -109,7 +110,7 @@ class HandState:
         self.actions: list[Action] = []
         self.result: HandResult | None = None
         self.street_index = 0
-        self._street = game.streets[0]
+        self._street = self.streets[0]
         self.phase = "deal"  # deal, bet, showdown, over
         self.pending: set[int] = set()
         self.acted: dict[int, int] = {}  # seat -> the largest bet when it last acted
@@ -121,7 +122,7 @@ class HandState:
         self._board_due = 0
         self._discards_unsettled = False
         self._due: dict[int, set[int]] = {}
-        self._discard_street = game.streets[0].name
+        self._discard_street = self.streets[0].name
         self._set_bet_sizes(antes, blinds, min_bet, small_bet, big_bet, starting_bet)
         self._post_forced_bets()
         self._start_deals()
@@ -551,10 +552,10 @@ class HandState:
         self.pending = set()
         self.next_seat = None
         self.street_index += 1
-        if self.street_index >= len(self.game.streets):
+        if self.street_index >= len(self.streets):
             self.phase = "showdown"
             return
-        self._street = self.game.streets[self.street_index]
+        self._street = self.streets[self.street_index]
         self._start_deals()
 
     # -- showdown ------------------------------------------------------------------------------

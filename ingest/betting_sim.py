@@ -80,13 +80,14 @@ def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies
     record_cards = np.full((len(records), width), -1, np.int8)
     seat_policies = np.array([bk.POLICY_CODES[policies[s % len(policies)]] for s in range(n)], np.int64)
     rules = compile_rules(game, reference.options)
+    dealt = game.streets_under(reference.options)
     streets = (
-        np.array([s.hole_cards for s in game.streets], np.int64),
-        np.array([s.board_cards for s in game.streets], np.int64),
-        np.array([game.burns(s, reference.options) for s in game.streets], np.int64),
-        np.array([s.betting for s in game.streets], np.bool_),
-        np.array([s.call_only for s in game.streets], np.bool_),
-        np.array([s.big_bet for s in game.streets], np.bool_),
+        np.array([s.hole_cards for s in dealt], np.int64),
+        np.array([s.board_cards for s in dealt], np.int64),
+        np.array([game.burns(s, reference.options) for s in dealt], np.int64),
+        np.array([s.betting for s in dealt], np.bool_),
+        np.array([s.call_only for s in dealt], np.bool_),
+        np.array([s.big_bet for s in dealt], np.bool_),
     )
     done = 0
     while done < count:

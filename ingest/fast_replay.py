@@ -157,8 +157,8 @@ def card_table(game_name: str) -> np.ndarray:
 
 
 @cache
-def _streets(game_name: str) -> tuple[np.ndarray, ...]:
-    streets = GAMES[game_name].streets
+def _streets(game_name: str, options_text: str) -> tuple[np.ndarray, ...]:
+    streets = GAMES[game_name].streets_under(json.loads(options_text))
     return tuple(
         np.array(values, dtype=np.int64)
         for values in (
@@ -206,7 +206,8 @@ def replay_batch(batch: list[Prepared], run_id: str) -> tuple[tuple[pa.Table, pa
     used = rk.replay_hands(
         np.frombuffer(text.encode("ascii"), dtype=np.uint8), hand_actions, bounds, settings,
         _pad([p.antes for p in batch], width), _pad([p.blinds for p in batch], width),
-        _pad([p.stacks for p in batch], width), _streets(game.name), n_boards, game.raise_rule == "double",
+        _pad([p.stacks for p in batch], width), _streets(game.name, batch[0].options_text), n_boards,
+        game.raise_rule == "double",
         card_table(game.name), records, record_cards, hand_start, status, hands.ending, hands.stacks,
         hands.contributed, hands.antes_paid, hands.folded, hands.mucked, hands.hole, hands.hole_n,
         hands.boards, hands.board_n,

@@ -96,14 +96,14 @@ def chosen(flags: np.ndarray) -> pa.Array:
 FEW_VALUES = 1 << 16  # a column with at most this many distinct values is dictionary-encoded
 
 
-def dictionary_columns(game: GameSpec) -> tuple[str, ...]:
+def dictionary_columns(game: GameSpec, options: dict | None = None) -> tuple[str, ...]:
     """Columns of a game's showdown-mode rows with few distinct values (hole-card sets of a small hand).
 
     >>> from engine.games import get_game
     >>> dictionary_columns(get_game("holdem")), dictionary_columns(get_game("scarney"))
     (('seat_hole',), ())
     """
-    n_hole = sum(street.hole_cards for street in game.streets)
+    n_hole = sum(street.hole_cards for street in game.streets_under(options))
     return ("seat_hole",) if math.comb(game.deck.size, n_hole) <= FEW_VALUES else ()
 
 

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from engine.games import get_game
+from engine.games.description import budget_line, card_budget
 from ingest.pipeline import new_run_id, run_row
 from ingest.schema import SEAT_LAYOUT
 from ingest.warehouse import Warehouse, check_name
@@ -77,6 +78,8 @@ class SimSpec:
             if unknown:
                 raise ValueError(f"unknown policy {unknown[0]!r}; choose from {', '.join(POLICIES)}")
         options = game.resolve_options(self.options)
+        if not card_budget(game, options, self.players)[-1]:
+            raise ValueError(budget_line(game, options, self.players))
         resolved = {"options": options, "policies": tuple(self.policies), "structure": structure}
         return SimSpec(**(asdict(self) | resolved))
 
@@ -146,7 +149,8 @@ def run_shard(spec: SimSpec, run_id: str, data: str, shard: int) -> int:
         words = words_per_hand(game, spec.players, spec.options)
         counts: Counter = Counter()
         # the summaries file is renamed into place just before the hands file, which marks the shard done
-        with warehouse.writer("hands", game.name, run_id, name, dictionary_columns(game)) as writer:
+        dictionary = dictionary_columns(game, spec.options)
+        with warehouse.writer("hands", game.name, run_id, name, dictionary) as writer:
             for start in range(0, count, CHUNK):
                 size = min(CHUNK, count - start)
                 u = random_words(rng, size, words)

@@ -37,7 +37,7 @@ def _option_text(option) -> str:
 
 def _facts(game) -> list[str]:
     """What a game has, in the words of the description format (``docs/variants.md``)."""
-    from engine.games.description import budget_line
+    from engine.games.description import budget_line, most_players, other_hole_card_choices
 
     boards = ", ".join(f"{b.name} ({b.role.value})" for b in game.boards)
     shares = "; ".join(
@@ -52,7 +52,10 @@ def _facts(game) -> list[str]:
         f"PHH codes: {', '.join(f'{c} ({s.value})' for c, s in game.variant_codes.items())}; "
         f"played {game.structure.value} unless asked",
         budget_line(game),
-    ]
+        *(f"with {k} = {v}: at most {most_players(game, choice)} players: "
+          f"{budget_line(game, choice, most_players(game, choice) or game.min_players)}"
+          for choice in other_hole_card_choices(game) for k, v in choice.items()),
+    ]  # fmt: skip
     return facts + [f"option {_option_text(o)}" for o in game.options]
 
 

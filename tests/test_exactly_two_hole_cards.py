@@ -8,11 +8,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
 from engine.cards import parse_card_rows
 from engine.evaluate import HIGH_CATEGORIES, evaluate_high, evaluate_high_exactly_two, high_category
 from engine.games import get_game
+from engine.games.description import DescriptionError, parse_description
 from engine.simulate import random_words, simulate_chunk, words_per_hand
+from scooplab.cli import app
 from tests.test_described_game import assert_betting_mode_replays_and_settles_as_the_reference
 from tests.test_simulate_agreement import play_through_state_machine
 
@@ -94,7 +97,6 @@ def test_a_game_played_pot_limit_only_plays_its_own_structure_unless_asked(tmp_p
     """A description's ``structure``: showdown rows carry its PHH code, betting mode plays it by default."""
     import duckdb
 
-    from engine.games.description import DescriptionError, parse_description
     from ingest.simulation import SimSpec, simulate
 
     text = (
@@ -121,3 +123,58 @@ def test_a_game_played_pot_limit_only_plays_its_own_structure_unless_asked(tmp_p
     with pytest.raises(DescriptionError) as raised:
         parse_description(tomllib.loads(text.replace('structure = "pot-limit"', 'structure = "no-limit"')))
     assert any("structure 'no-limit' is not one of pot-limit" in p for p in raised.value.problems)
+
+
+@pytest.fixture(scope="module")
+def four_or_five(tmp_path_factory):
+    """An Omaha whose hole cards (4 or 5) are a rule option: the description file."""
+    return _omaha_with_a_hole_card_option(tmp_path_factory.mktemp("four-or-five"))
+
+
+def _omaha_with_a_hole_card_option(tmp_path):
+    text = OMAHA.read_text().replace("hole_cards = 4", 'hole_cards = { option = "hole_cards" }')
+    text += '\n[options.hole_cards]\ndefault = 4\nchoices = [4, 5]\nhelp = "hole cards each"\n'
+    text = text.replace('name = "omaha"', 'name = "omaha-4-or-5"').replace(
+        "players = [2, 10]", "players = [2, 9]"
+    )
+    text = text.replace("PO =", "PO45 =").replace("NO =", "NO45 =").replace("FO =", "FO45 =")
+    path = tmp_path / "omaha-4-or-5.toml"
+    path.write_text(text)
+    return path
+
+
+def test_hole_cards_set_by_an_option_deal_play_and_settle_as_the_reference(four_or_five, tmp_path):
+    """A street's hole cards bound to a rule option: dealt, checked against the deck, played, replayed."""
+    from ingest.simulation import SimSpec
+
+    path = four_or_five
+    game = get_game(str(path))
+    assert game.streets_under({"hole_cards": 5})[0].hole_cards == 5
+    result = CliRunner().invoke(app, ["variants", "check", str(path)])
+    assert "9 players x 4 hole cards + 5 board cards + 3 burns = 44: fits" in result.output, result.output
+    assert "with hole_cards = 5: at most 8 players: 8 players x 5 hole cards" in result.output
+    for options, players in (({"hole_cards": 5}, 8), ({}, 3)):
+        u = random_words(np.random.default_rng(1), 200, words_per_hand(game, players, options))
+        batch = simulate_chunk(game, players, 100, options, u)
+        assert batch.hole.shape[2] == options.get("hole_cards", 4)
+        for h in range(len(batch)):
+            _, result = play_through_state_machine(batch, h)
+            assert result.won == batch.won[h].tolist(), h
+    too_big = (
+        _omaha_with_a_hole_card_option(tmp_path).read_text().replace("choices = [4, 5]", "choices = [4, 12]")
+    )
+    with pytest.raises(DescriptionError) as raised:
+        parse_description(tomllib.loads(too_big))
+    assert any("with hole_cards = 12" in p for p in raised.value.problems), raised.value.problems
+    with pytest.raises(ValueError, match="needs 53 cards, the deck has 52"):
+        SimSpec(str(path), 10, players=9, options={"hole_cards": 5}).check()
+
+
+def test_hole_cards_set_by_an_option_replay_in_betting_mode(four_or_five):
+    from tests.test_betting_kernel import _assert_replays_to_the_same_rows
+
+    game = get_game(str(four_or_five))
+    hands, _ = _assert_replays_to_the_same_rows(game, 6, {"hole_cards": 5}, ("tag", "random", "station"), 5,
+                                                count=120, stake=1_000)  # fmt: skip
+    assert "showdown" in set(hands.column("ending").to_pylist())
+    assert all("_options = { hole_cards = 5 }" in text for text in hands.column("phh").to_pylist())

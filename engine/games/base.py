@@ -9,7 +9,7 @@ has (a discard-trigger board, a kill rule, a low share).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -43,6 +43,7 @@ class Street:
     betting: bool = True
     call_only: bool = False  # the only choices are call and fold (a round after a starting bet)
     big_bet: bool = False  # fixed-limit: this street uses the big bet
+    hole_cards_option: str | None = None  # a rule option whose value is ``hole_cards`` (its default here)
 
 
 class BoardRole(StrEnum):
@@ -263,6 +264,23 @@ class GameSpec:
                 raise ValueError(f"option {name}: {value!r} is not one of {option.choices}")
             values[name] = value
         return values
+
+    def streets_under(self, options: Mapping[str, Any] | None = None) -> tuple[Street, ...]:
+        """The streets as dealt under ``options``: hole-card counts bound to an option take its value.
+
+        >>> from engine.games import GAMES
+        >>> GAMES["holdem"].streets_under({}) == GAMES["holdem"].streets
+        True
+        """
+        if not any(street.hole_cards_option for street in self.streets):
+            return self.streets
+        values = self.resolve_options(options)
+        return tuple(
+            replace(street, hole_cards=int(values[street.hole_cards_option]))
+            if street.hole_cards_option
+            else street
+            for street in self.streets
+        )
 
     def burns(self, street: Street, options: Mapping[str, Any]) -> int:
         """Cards burned before this street's board cards under these options."""

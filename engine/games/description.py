@@ -129,7 +129,7 @@ def _bound(r: _Reader, value: Any, where: str, allowed: list[str], options: dict
     return Bound(option=name, values=values)
 
 
-def _streets(r: _Reader, table: Any) -> tuple[Street, ...]:
+def _streets(r: _Reader, table: Any, by_name: dict[str, RuleOption]) -> tuple[Street, ...]:
     if not isinstance(table, list) or not table:
         r.fail("[[streets]]: at least one street is needed")
         return ()
@@ -142,13 +142,30 @@ def _streets(r: _Reader, table: Any) -> tuple[Street, ...]:
         r.keys(spec, STREET_KEYS, where)
         flags = {key: bool(spec.get(key, default)) for key, default in
                  (("betting", True), ("call_only", False), ("big_bet", False))}  # fmt: skip
+        bound = spec.get("hole_cards")
+        option = None
+        if isinstance(bound, dict):  # hole_cards = { option = "hole_cards" }: the option's value
+            option = _hole_cards_option(r, bound, by_name, where)
+            spec = spec | {"hole_cards": by_name[option].default if option else 0}
         counts = [r.integer(spec, key, where) for key in ("hole_cards", "board_cards", "burns")]
-        streets.append(Street(spec["name"], *counts, **flags))
+        streets.append(Street(spec["name"], *counts, **flags, hole_cards_option=option))
     if streets and streets[0].hole_cards == 0:
         r.fail(f"street 1 ({streets[0].name}) deals no hole cards")
     if len({s.name for s in streets}) != len(streets):
         r.fail("street names must differ")
     return tuple(streets)
+
+
+def _hole_cards_option(r: _Reader, bound: dict, by_name: dict[str, RuleOption], where: str) -> str | None:
+    """The option a street's hole-card count is bound to, if it exists and its choices are counts."""
+    name = bound.get("option")
+    if set(bound) != {"option"} or name not in by_name:
+        r.fail(f"{where}: hole_cards = {{ option = NAME }} needs an option defined under [options]")
+        return None
+    if not all(isinstance(c, int) and not isinstance(c, bool) and c > 0 for c in by_name[name].choices):
+        r.fail(f"{where}: option {name} gives hole_cards, so its choices must be positive whole numbers")
+        return None
+    return name
 
 
 def _boards(r: _Reader, table: Any) -> tuple[Board, ...]:
@@ -285,7 +302,7 @@ def parse_description(data: Mapping[str, Any], source: str = "<description>") ->
         ranking=ranking.name if ranking else "standard-high",
         min_players=low,
         max_players=high,
-        streets=_streets(r, data.get("streets")),
+        streets=_streets(r, data.get("streets"), by_name),
         boards=boards,
         variant_codes=codes,
         shares=_shares(r, data.get("shares"), boards, deck.ranks),
@@ -305,18 +322,41 @@ def parse_description(data: Mapping[str, Any], source: str = "<description>") ->
     return spec
 
 
-def card_budget(spec: GameSpec) -> tuple[int, int, int, int, int, bool]:
-    """Most players, hole cards each, cards per board, boards, cards dealt in all, and whether they fit."""
-    hole = sum(s.hole_cards for s in spec.streets)
-    per_board = sum(s.board_cards for s in spec.streets)
-    burns = sum(s.burns for s in spec.streets if s.board_cards)
-    total = spec.max_players * hole + per_board * len(spec.boards) + burns
-    return spec.max_players, hole, per_board, len(spec.boards), total, total <= spec.deck.size
+def card_budget(
+    spec: GameSpec, options: Mapping[str, Any] | None = None, players: int | None = None
+) -> tuple[int, int, int, int, int, bool]:
+    """Players (default: the most seated), hole cards each, cards per board, boards, cards dealt in all,
+    and whether they fit the deck, under ``options`` (default: the defaults)."""
+    streets = spec.streets_under(options)
+    players = spec.max_players if players is None else players
+    hole = sum(s.hole_cards for s in streets)
+    per_board = sum(s.board_cards for s in streets)
+    burns = sum(s.burns for s in streets if s.board_cards)
+    total = players * hole + per_board * len(spec.boards) + burns
+    return players, hole, per_board, len(spec.boards), total, total <= spec.deck.size
 
 
-def budget_line(spec: GameSpec) -> str:
-    """The card budget in words: what the largest table deals against the deck."""
-    players, hole, per_board, boards, total, fits = card_budget(spec)
+def most_players(spec: GameSpec, options: Mapping[str, Any] | None = None) -> int:
+    """The largest table the deck deals under ``options`` (0: not even the smallest)."""
+    fitting = [n for n in range(spec.min_players, spec.max_players + 1) if card_budget(spec, options, n)[-1]]
+    return max(fitting, default=0)
+
+
+def other_hole_card_choices(spec: GameSpec) -> list[dict[str, Any]]:
+    """Each non-default value of an option that sets a street's hole cards, as options."""
+    names = sorted({s.hole_cards_option for s in spec.streets if s.hole_cards_option})
+    return [
+        {o.name: choice}
+        for o in spec.options
+        if o.name in names
+        for choice in o.choices
+        if choice != o.default
+    ]
+
+
+def budget_line(spec: GameSpec, options: Mapping[str, Any] | None = None, players: int | None = None) -> str:
+    """The card budget in words: what the largest table (or ``players``) deals against the deck."""
+    players, hole, per_board, boards, total, fits = card_budget(spec, options, players)
     burns = total - players * hole - per_board * boards
     text = f"{players} players x {hole} hole cards + {per_board * boards} board cards"
     text += f" + {burns} burns = {total}" if burns else f" = {total}"
@@ -361,6 +401,8 @@ def _check_core_limits(r: _Reader, spec: GameSpec) -> None:
                    f"{per_board}")  # fmt: skip
         if spec.discard_board is not None:
             r.fail("hole_use exactly-2 beside a discard-trigger board is not supported yet")
+    if spec.discard_board is not None and any(s.hole_cards_option for s in spec.streets):
+        r.fail("hole cards set by an option beside a discard-trigger board are not supported yet")
     if spec.discard_board is not None:
         if spec.kill is not None or spec.board_shares:
             r.fail("a discard-trigger board beside a kill rule or shares per board is not supported yet")
@@ -388,6 +430,12 @@ def _check_budget(r: _Reader, spec: GameSpec) -> None:
         r.fail(f"{per_board} cards per board: the compiled core holds at most {MAX_BOARD}")
     if hole + per_board < 5:
         r.fail(f"{hole} hole cards and {per_board} board cards make no five-card hand")
+    for choice in other_hole_card_choices(spec):
+        (name, value), (_, hole, per_board, _, _, _) = next(iter(choice.items())), card_budget(spec, choice)
+        if most_players(spec, choice) == 0:
+            r.fail(f"with {name} = {value}: {budget_line(spec, choice, spec.min_players)}")
+        if hole > MAX_HOLE or hole + per_board > most:
+            r.fail(f"with {name} = {value}: {hole} hole cards and {per_board} board cards are too many")
 
 
 def load_description(path: str | Path) -> GameSpec:
