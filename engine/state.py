@@ -24,6 +24,7 @@ from engine.betting import (
 )
 from engine.cards import UNKNOWN_CARD, format_cards
 from engine.games.base import GameSpec, SeatOutcome, ShowdownInput, Street, Structure
+from engine.games.description import budget_line, card_budget
 from engine.games.showdown import forced_out
 from engine.pots import Pot, claimants, pots_with_antes, split_among_seats
 
@@ -89,6 +90,8 @@ class HandState:
         self.structure = structure
         self.options = game.resolve_options(options)
         self.streets = game.streets_under(self.options)  # hole-card counts of these options
+        if not card_budget(game, self.options, n)[-1]:  # e.g. too many players for five hole cards each
+            raise IllegalAction(budget_line(game, self.options, n))
         self.n = n
         self.starting_stacks = list(starting_stacks)
         self.stacks = list(starting_stacks)

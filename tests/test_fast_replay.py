@@ -19,6 +19,7 @@ from engine.cards import format_cards
 from engine.dealer import Deck
 from engine.games import GAMES
 from engine.games.base import Structure
+from engine.games.description import most_players
 from engine.state import HandState, IllegalAction
 from ingest.fast_replay import prepare, replay_batch
 from ingest.phh import iter_hands, parse_hand_text, write_hand
@@ -175,11 +176,11 @@ def test_random_hands_replay_the_same_both_ways(name, structure, data):
 def hands_with_odd_forced_bets(draw, name: str, structure: Structure):
     """Straddles, uneven antes, tiny stacks and blinds, heads-up: what real tables do."""
     game = GAMES[name]
-    n = draw(st.integers(game.min_players, game.max_players))
+    options = {option.name: draw(st.sampled_from(option.choices)) for option in game.options}
+    n = draw(st.integers(game.min_players, most_players(game, options)))  # the tables the deck deals
     stacks = draw(st.lists(st.integers(1, 60), min_size=n, max_size=n))
     antes = draw(st.lists(st.integers(0, 4), min_size=n, max_size=n))
     blinds = draw(st.lists(st.integers(0, 8), min_size=n, max_size=n)) if not game.starting_bet else None
-    options = {option.name: draw(st.sampled_from(option.choices)) for option in game.options}
     try:
         state = HandState(
             game, structure, stacks, antes=antes, blinds=blinds,

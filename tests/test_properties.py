@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from engine.dealer import Deck, deal_due
 from engine.games import GAMES
 from engine.games.base import Structure
+from engine.games.description import most_players
 from engine.games.showdown import forced_out
 from engine.state import HandState, IllegalAction
 from ingest.phh import write_hand
@@ -60,10 +61,10 @@ def play_randomly(state: HandState, deck: Deck, rnd) -> None:
 @st.composite
 def random_hands(draw, name: str, structure: Structure):
     game = GAMES[name]
-    n = draw(st.integers(game.min_players, game.max_players))
+    options = {option.name: draw(st.sampled_from(option.choices)) for option in game.options}
+    n = draw(st.integers(game.min_players, most_players(game, options)))  # the tables the deck deals
     stacks = draw(st.lists(st.integers(1, 300), min_size=n, max_size=n))
     antes = draw(st.integers(0, 3)) if not game.starting_bet else draw(st.integers(1, 3))
-    options = {option.name: draw(st.sampled_from(option.choices)) for option in game.options}
     seed = draw(st.integers(0, 2**32 - 1))
     rnd = draw(st.randoms(use_true_random=False))
     state = new_state(game, structure, stacks, antes, options)
@@ -114,10 +115,10 @@ def test_a_card_is_never_dealt_twice():
 def test_mucks_in_any_order_never_lose_a_chip(name, structure, data):
     """Random play to the showdown, then random shows and mucks: every chip goes to a player."""
     game = GAMES[name]
-    n = data.draw(st.integers(game.min_players, game.max_players))
+    options = {option.name: data.draw(st.sampled_from(option.choices)) for option in game.options}
+    n = data.draw(st.integers(game.min_players, most_players(game, options)))
     stacks = data.draw(st.lists(st.integers(1, 300), min_size=n, max_size=n))
     antes = data.draw(st.integers(0 if not game.starting_bet else 1, 3))
-    options = {option.name: data.draw(st.sampled_from(option.choices)) for option in game.options}
     state = new_state(game, structure, stacks, antes, options)
     deck = Deck(game.deck.size, np.random.default_rng(data.draw(st.integers(0, 2**32 - 1))))
     rnd = data.draw(st.randoms(use_true_random=False))
