@@ -29,9 +29,11 @@ test-fast: setup
 
 DEMO_HANDS ?= 2000000
 DEMO_BETTING_HANDS ?= 50000
+# every built-in game: one description file each in engine/variants/
+DEMO_GAMES ?= $(sort $(basename $(notdir $(wildcard engine/variants/*.toml))))
 
 demo: setup
-	@for game in holdem cry-me-a-river scarney skoejarth; do \
+	@for game in $(DEMO_GAMES); do \
 	  $(BIN)/scooplab simulate --variant $$game --hands $(DEMO_HANDS) --seed 2026 --run-id demo-$$game || exit 1; \
 	  $(BIN)/scooplab simulate --variant $$game --mode betting --hands $(DEMO_BETTING_HANDS) --seed 2026 \
 	    --policy tag --policy random --policy station --run-id demo-betting-$$game-$(DEMO_BETTING_HANDS) || exit 1; \
