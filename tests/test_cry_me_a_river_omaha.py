@@ -16,7 +16,7 @@ from ingest.phh import iter_hands
 from ingest.replay import replay
 from scooplab.cli import app
 from tests.test_betting_kernel import _assert_replays_to_the_same_rows
-from tests.test_simulate_agreement import play_through_state_machine
+from tests.test_described_game import assert_board_shares_agree_with_the_state_machine
 
 NAME = "cry-me-a-river-omaha"
 GAME = GAMES[NAME]
@@ -39,12 +39,7 @@ def test_showdown_mode_agrees_with_the_state_machine_hand_by_hand(options, playe
     u = random_words(np.random.default_rng(players), 300, words_per_hand(GAME, players, options))
     batch = simulate_chunk(GAME, players, 101, options, u)
     assert batch.hole.shape[2] == options.get("hole_cards", 4)
-    for h in range(len(batch)):
-        _, result = play_through_state_machine(batch, h)
-        assert result.won == batch.won[h].tolist(), h
-        for seat in range(players):
-            assert result.outcomes[seat].board_won == tuple(batch.extra["board_won"][h, seat]), h
-            assert result.outcomes[seat].triple_scoop == batch.extra["triple_scoop"][h, seat], h
+    assert_board_shares_agree_with_the_state_machine(batch)
     assert (batch.won.sum(axis=1) == 101 * players).all()
 
 

@@ -39,16 +39,21 @@ def test_what_the_game_has(game):
     assert game.board_shares and not game.low_share and game.kill is None and game.discard_board is None
 
 
+def assert_board_shares_agree_with_the_state_machine(batch) -> None:
+    """Every hand of a batch of a game whose boards take shares: chips, chips per board, triple scoops."""
+    for h in range(len(batch)):
+        _, result = play_through_state_machine(batch, h)
+        assert result.won == batch.won[h].tolist(), h
+        for seat in range(batch.n_players):
+            assert result.outcomes[seat].board_won == tuple(batch.extra["board_won"][h, seat]), h
+            assert result.outcomes[seat].triple_scoop == batch.extra["triple_scoop"][h, seat], h
+
+
 @pytest.mark.parametrize("players", [2, 6, 10])
 def test_showdown_mode_agrees_with_the_state_machine_hand_by_hand(game, players):
     u = random_words(np.random.default_rng(players), 400, words_per_hand(game, players, {}))
     batch = simulate_chunk(game, players, 101, {}, u)  # an odd pot: the odd chip goes to the top board
-    for h in range(len(batch)):
-        _, result = play_through_state_machine(batch, h)
-        assert result.won == batch.won[h].tolist(), h
-        for seat in range(players):
-            assert result.outcomes[seat].board_won == tuple(batch.extra["board_won"][h, seat]), h
-            assert result.outcomes[seat].triple_scoop == batch.extra["triple_scoop"][h, seat], h
+    assert_board_shares_agree_with_the_state_machine(batch)
     # each board pays half: with 101 chips a seat each, the top board's half is the larger one
     assert (batch.extra["board_won"][:, :, 0].sum(axis=1) == (101 * players + 1) // 2).all()
     assert (batch.extra["board_won"][:, :, 1].sum(axis=1) == 101 * players // 2).all()
