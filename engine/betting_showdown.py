@@ -155,7 +155,6 @@ def settle_hands(
     per_board = np.full((n_boards, n), NO_VALUE, dtype=np.int64)
     alive = np.zeros(n_boards, dtype=np.bool_)
     last = np.zeros(n_boards, dtype=np.int64)
-    mask = np.zeros(1, dtype=np.int64)
     first = 0
     while not community[first]:
         first += 1
@@ -202,7 +201,7 @@ def settle_hands(
                 award(amounts[p], among, won[h], paid)
                 continue
             outcome = divide_pot(amounts[p], among, per_board, low[h], alive, rules, won[h], won_high[h],
-                                 won_low[h], board_won[h], mask, winners, paid)  # fmt: skip
+                                 won_low[h], board_won[h], winners, paid)  # fmt: skip
             split[h] |= outcome == 1
         for s in range(n):  # each seat's hand: its best on a surviving board
             best = NO_VALUE

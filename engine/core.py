@@ -32,7 +32,7 @@ KILL_NONE, KILL_LOWEST_RIVER = 0, 1
 SHARE_HIGH, SHARE_POINTS = 0, 1
 EACH_SURVIVING_BOARD = -1  # share_board of a share that stands for one per surviving board
 NO_VALUE = -1
-MAX_BOARDS = 3  # winners of share slot k are bits 10*k.. of a hand's winner mask
+MAX_BOARDS = 3  # boards a game may deal
 
 
 @dataclass(frozen=True)
@@ -134,21 +134,19 @@ def strengths_with_two_hole_cards(
 
     A seat with fewer than two hole cards, or a board with fewer than three cards, makes no hand.
     """
-    hole = np.empty(64, dtype=np.int64)
     for s in range(alive.shape[0]):
         out[b, s] = NO_VALUE
         if not alive[s] or hole_counts[s] < 2 or n_board < 3:
             continue
-        n = 0
-        rest = hole_keys[s]
-        while rest:  # the seat's hole cards as single-bit keys
-            low_bit = rest & -rest
-            hole[n] = low_bit
-            n += 1
-            rest ^= low_bit
-        for i in range(n):
-            for j in range(i + 1, n):
-                pair = hole[i] | hole[j]
+        first_cards = hole_keys[s]
+        while first_cards:  # every pair of the seat's hole cards, as single-bit keys
+            first = first_cards & -first_cards
+            first_cards ^= first
+            second_cards = first_cards
+            while second_cards:
+                second = second_cards & -second_cards
+                second_cards ^= second
+                pair = first | second
                 for x in range(n_board):
                     for y in range(x + 1, n_board):
                         for z in range(y + 1, n_board):
@@ -318,15 +316,14 @@ def best_of(scores, among, lowest, winners) -> int:
 
 
 @njit(cache=True)
-def divide_pot(amount, among, high, low, alive, rules, won, won_high, won_low, board_won, mask_out,
+def divide_pot(amount, among, high, low, alive, rules, won, won_high, won_low, board_won,
                winners, paid) -> int:  # fmt: skip
     """Divide one pot among its shares, each to the best of the seats ``among`` (all holding hands).
 
     ``won_high``/``won_low`` get the high and low parts in a game with a low share.
     Parts are equal, odd chips to the parts in order (shares in order, a per-board share's
     boards in board order). ``high[b, s]`` is seat s's hand on board b, ``low[s]`` its points.
-    Winners of share slot k (in a game whose boards take shares: the board) are or-ed into
-    ``mask_out[0]`` at bit 10*k + seat. Returns 1 if some part was split among tied hands, 2 if one seat won
+    Returns 1 if some part was split among tied hands, 2 if one seat won
     every part alone (a scoop of this pot), 0 otherwise.
     """
     community, share_kind, share_board = rules[5], rules[6], rules[7]
@@ -349,10 +346,8 @@ def divide_pot(amount, among, high, low, alive, rules, won, won_high, won_low, b
             points = share_kind[k] == SHARE_POINTS
             scores = low if points else high[b]
             target, count, seat = best_score(scores, among, points)
-            slot = b if board_shares and not points else k  # boards with shares: the board's slot
             if count == 1:  # one winner: no split to work out
                 won[seat] += chips
-                mask_out[0] |= np.int64(1) << (10 * slot + seat)
                 sole = seat if sole in (-1, seat) else -2
                 if points:
                     won_low[seat] += chips
@@ -368,7 +363,6 @@ def divide_pot(amount, among, high, low, alive, rules, won, won_high, won_low, b
             for s in range(winners.shape[0]):
                 if not winners[s]:
                     continue
-                mask_out[0] |= np.int64(1) << (10 * slot + s)
                 if points:
                     won_low[s] += paid[s]
                 elif halves:

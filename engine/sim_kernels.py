@@ -206,7 +206,6 @@ def simulate_hands(
     board_cards = np.zeros((n_boards, last_card + 1), dtype=np.int8)
     last = np.zeros(n_boards, dtype=np.int64)
     board_alive = np.zeros(n_boards, dtype=np.bool_)
-    mask = np.zeros(1, dtype=np.int64)  # divide_pot's winners by share (not read here)
     board_key = np.zeros(n_boards, dtype=np.int64)
     won_row = np.zeros(n, dtype=np.int64)  # one hand's results, copied out where the game has them
     high_row = np.zeros(n, dtype=np.int64)
@@ -285,7 +284,6 @@ def simulate_hands(
                     tables,
                     per_board,
                 )
-        mask[0] = 0
         won_row[:] = 0
         if has_points:
             high_row[:] = 0
@@ -293,7 +291,7 @@ def simulate_hands(
         if board_shares:
             board_row[:] = 0
         outcome = divide_pot(pot, alive, per_board, low_row, board_alive, rules, won_row, high_row,
-                             low_won_row, board_row, mask, winners, paid)  # fmt: skip
+                             low_won_row, board_row, winners, paid)  # fmt: skip
         won[h] = won_row
         if has_points:
             won_high[h] = high_row

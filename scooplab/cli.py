@@ -21,7 +21,8 @@ from scooplab.common import DataOption, OutputFormat, TableFormat, VariantOption
 app = typer.Typer(
     name="scooplab",
     help="Hand-history analytics lab for new poker variants: Scarney, Cry Me A River "
-    "Hold'em, Skœjarth, and hold'em for reference.",
+    "Hold'em, Skœjarth, their house variants and any game described in a file (scooplab variants), "
+    "with hold'em for reference.",
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode="markdown",
