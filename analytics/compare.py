@@ -221,7 +221,8 @@ def compare_runs(data: str | Path, variant: str, run_a: str, run_b: str,
                             "are drawn): compared as independent samples")  # fmt: skip
     stats_of = stats_of or (lambda run: game_stats(data, variant, [run]))
     a, b = stats_of(run_a), stats_of(run_b)
-    if a["population"]["label"] != b["population"]["label"] and run_a != run_b:
+    kind = ("mode", "players", "structure")  # the rule sets may differ: that is what is compared
+    if [a["population"][k] for k in kind] != [b["population"][k] for k in kind] and run_a != run_b:
         warnings.append(f"the runs' hands are of different populations: {a['population']['label']} "
                         f"and {b['population']['label']}")  # fmt: skip
     return {"variant": variant, "paired": paired, "warnings": warnings, "rows": compare(a, b, discordant)}

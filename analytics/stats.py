@@ -156,22 +156,24 @@ def rate(count: int, n: int, exact: float | None = None) -> dict[str, Any]:
     return result
 
 
-def exact_seven_cards(game: GameSpec) -> tuple[float, ...] | None:
-    """The exact category law of a showdown hand, when every hand is the best five of a uniform
-    7-card set (one community board, no forced discards, any hole cards, 7 cards in all)."""
-    cards = sum(s.hole_cards + s.board_cards for s in game.streets)
-    bound = any(s.hole_cards_option for s in game.streets)  # the count depends on the population's options
-    if len(game.boards) != 1 or game.hole_use.fixed != "any" or cards != 7 or bound:
+def exact_seven_cards(game: GameSpec, options: dict[str, Any] | None = None) -> tuple[float, ...] | None:
+    """The exact category law of a showdown hand under ``options`` (default: the game's defaults),
+    when every hand is the best five of a uniform 7-card set (one community board, no forced
+    discards, any hole cards, 7 cards in all)."""
+    options = game.resolve_options(options)
+    cards = sum(s.hole_cards + s.board_cards for s in game.streets_under(options))
+    if len(game.boards) != 1 or game.hole_use.value(options) != "any" or cards != 7:
         return None
-    return seven_card_categories(game.ranking, game.tiebreak.fixed or "highest_card")
+    return seven_card_categories(game.ranking, game.tiebreak.value(options) or "highest_card")
 
 
-def _categories(counts: Counts, game: GameSpec, all_showdown_mode: bool) -> dict[str, Any]:
+def _categories(counts: Counts, game: GameSpec, options: dict[str, Any], all_showdown_mode: bool
+                ) -> dict[str, Any]:  # fmt: skip
     names = RANKINGS[game.ranking].categories
     rows = {int(r["category"]): r for r in counts.rows("categories", key="category")}
     total = sum(r.get("showdown", 0) for r in rows.values())
     winners = sum(r.get("winning", 0) for r in rows.values())
-    exact = exact_seven_cards(game) if all_showdown_mode else None
+    exact = exact_seven_cards(game, options) if all_showdown_mode else None
     showdown, winning = [], []
     for index, name in enumerate(names):
         row = rows.get(index, {})
@@ -202,11 +204,11 @@ def game_stats(
     game = GAMES[variant]
     runs = list(runs or [])
     summarized = summarized_runs(data, variant, runs) if use_summaries else []
-    sizes = {r["run_id"]: (r["players"], r["hands"]) for r in
-             Warehouse(data).read("runs", ["run_id", "variant", "players", "hands"]).to_pylist()
+    sizes = {r["run_id"]: (r["players"], r["hands"], r["options"] or "") for r in
+             Warehouse(data).read("runs", ["run_id", "variant", "players", "hands", "options"]).to_pylist()
              if r["variant"] == variant}  # fmt: skip
     probe = connect(data, [variant], skip_runs=summarized, tables=("hands",))
-    found = populations(probe, variant, runs, {run: sizes[run] for run in summarized})
+    found = populations(probe, variant, runs, {run: sizes[run] for run in summarized}, game.resolve_options())
     chosen = choose(found, **(population or {}))
     listed = [p.as_dict(n) for p, n in sorted(found.items(), key=lambda item: -item[1])]
     if chosen is None and found:
@@ -214,7 +216,8 @@ def game_stats(
                          + "; ".join(f"{p['label']} ({p['hands']:,} hands)" for p in listed))  # fmt: skip
     chosen = chosen or Population("showdown", 0, ALL_IN)  # no hands at all
     skipped = summarized  # their files are never read; their counts come in if they are of the population
-    summarized = [r for r in skipped if chosen.mode == "showdown" and sizes[r][0] == chosen.players]
+    summarized = [r for r in skipped if chosen.mode == "showdown" and sizes[r][0] == chosen.players
+                  and sizes[r][2] == chosen.options]  # fmt: skip
     con = connect(data, [variant], skip_runs=skipped, population=chosen)
     counts = Counts(con, variant, runs, summarized)
     overview = {column: 0 for column in OVERVIEW_COLUMNS} | counts.one("overview")
@@ -241,7 +244,8 @@ def game_stats(
     }
     if hands == 0:
         return stats
-    stats |= _categories(counts, game, all_showdown_mode)
+    options = game.resolve_options(chosen.rule_options)
+    stats |= _categories(counts, game, options, all_showdown_mode)
     stats["players"] = player_statistics(con, variant, runs, summarized)
     tips: dict[str, Any] = {}  # the seed's strategy tips, checked against the data
     for section in (_discards(counts, game, all_showdown_mode) if game.discard_board is not None else {},
@@ -251,11 +255,11 @@ def game_stats(
     if tips:
         stats["tips"] = tips
     if game.kill is not None:
-        stats |= _kills(counts, game, overview)
+        stats |= _kills(counts, game, options, overview)
     if game.board_shares:
         stats["triple_scoop_rate"] = rate(overview["triple_scoops"], showdowns)
-    if exact_seven_cards(game) is not None:
-        stats["rank_against_rarity"] = _rank_against_rarity(game, stats)
+    if exact_seven_cards(game, options) is not None:
+        stats["rank_against_rarity"] = _rank_against_rarity(game, options, stats)
     if "highest_card" in RANKINGS[game.ranking].tiebreaks:  # the top card alone breaks ties
         stats |= _best_hole_card(counts, game)
     return stats
@@ -383,7 +387,8 @@ def _points_after_board(counts: Counts, game: GameSpec) -> list[dict[str, Any]]:
     ]
 
 
-def _kills(counts: Counts, game: GameSpec, overview: dict[str, Any]) -> dict[str, Any]:
+def _kills(counts: Counts, game: GameSpec, options: dict[str, Any], overview: dict[str, Any]
+           ) -> dict[str, Any]:  # fmt: skip
     """Boards killed: a game with a kill rule."""
     showdowns = overview["showdown_hands"]
     kills = {r["rank"]: r for r in counts.rows("kills", key="rank")}
@@ -393,7 +398,7 @@ def _kills(counts: Counts, game: GameSpec, overview: dict[str, Any]) -> dict[str
         if rank in kills
     ]
     exact = kill_survivors(len(game.community_boards), game.deck.size)
-    sampled = killed_boards_sample(counts.con, game, counts.runs, counts.summarized)
+    sampled = killed_boards_sample(counts.con, game, counts.runs, counts.summarized, options)
     return {
         "killed_board_best_hand_of_a_loser_rate": sampled,
         "surviving_boards": {
@@ -404,10 +409,11 @@ def _kills(counts: Counts, game: GameSpec, overview: dict[str, Any]) -> dict[str
     }
 
 
-def _rank_against_rarity(game: GameSpec, stats: dict[str, Any]) -> list[dict[str, Any]]:
+def _rank_against_rarity(game: GameSpec, options: dict[str, Any], stats: dict[str, Any]
+                         ) -> list[dict[str, Any]]:  # fmt: skip
     """Each category's exact 7-card chance beside what was seen, and which weaker ones are rarer."""
     names = RANKINGS[game.ranking].categories
-    exact = exact_seven_cards(game) or ()
+    exact = exact_seven_cards(game, options) or ()
     return [
         {
             "category": name,
@@ -452,6 +458,7 @@ def killed_boards_sample(
     game: GameSpec,
     runs: list[str],
     summarized: list[str],
+    options: dict[str, Any] | None = None,
     sample: int = 50_000,
 ) -> dict[str, Any]:
     """How often a killed board held the best hand of a player who won nothing.
@@ -460,12 +467,13 @@ def killed_boards_sample(
     cards, not each killed board's result): each complete simulation run gives its share of
     the sample from its first hands (its hands are independent deals, so they are a uniform
     sample of it), other hands a reservoir sample; the cards are decoded and every seat
-    evaluated on every killed board. Counts showdown hands with a killed board whose best
-    hand (alone or tied) belonged to a seat that collected no chips.
+    evaluated on every killed board under ``options`` (the population's rule options). Counts
+    showdown hands with a killed board whose best hand (alone or tied) belonged to a seat that
+    collected no chips.
     """
     ranking = RANKINGS[game.ranking]
-    defaults = game.resolve_options()
-    hole_use, tiebreak = game.hole_use.value(defaults), game.tiebreak.value(defaults)
+    options = game.resolve_options(options)
+    hole_use, tiebreak = game.hole_use.value(options), game.tiebreak.value(options)
     per_board, n_boards = sum(s.board_cards for s in game.streets), len(game.boards)
     columns = "seat_hole, boards, surviving_boards, seat_won, n_players"
     where = (

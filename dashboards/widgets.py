@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import altair as alt
@@ -50,7 +51,7 @@ def run_filter(variant: str | None = None) -> list[str]:
 
 
 def population_choice(path: str, variant: str, runs: list[str], stats: dict[str, Any]) -> dict[str, Any]:
-    """A sidebar choice of the population (mode, table size, structure), kept in the page address.
+    """A sidebar choice of the population (mode, table size, structure, rule set), kept in the page address.
 
     ``stats`` are those of the largest population; the statistics of the one chosen are returned,
     and the page says which population its numbers are over.
@@ -60,7 +61,7 @@ def population_choice(path: str, variant: str, runs: list[str], stats: dict[str,
     label = _choice("Population", labels, "population")
     if label != stats["population"]["label"]:
         chosen = found[labels.index(label)]
-        key = (chosen["mode"], chosen["players"], chosen["structure"])
+        key = (chosen["mode"], chosen["players"], chosen["structure"], json.dumps(chosen["options"]))
         stats = data.stats(path, variant, tuple(runs), key)
     others = len(found) - 1
     more = f" ({others} other population{'s' if others > 1 else ''} in the sidebar)" if others else ""

@@ -325,14 +325,7 @@ def simulate_command(
 
     game = game_named(variant)
     try:
-        options = {}
-        for item in rule or []:
-            key, equals, value = item.partition("=")
-            option = next((o for o in game.options if o.name == key.strip()), None)
-            if not equals or option is None:
-                known = ", ".join(o.name for o in game.options) or "none"
-                fail(f"--rule {item!r}: {game.title} rule options are {known} (as KEY=VALUE)")
-            options[option.name] = option.parse(value)
+        options = rule_options(game, rule)
         spec = SimSpec(
             game=game.source if game.source and variant.endswith(".toml") else game.name,
             hands=hands,
@@ -369,6 +362,22 @@ def simulate_command(
     )
 
 
+def rule_options(game, rule: list[str] | None) -> dict:
+    """The rule options ``--rule KEY=VALUE`` names; an unknown one fails with the game's options."""
+    options = {}
+    for item in rule or []:
+        key, equals, value = item.partition("=")
+        option = next((o for o in game.options if o.name == key.strip()), None)
+        if not equals or option is None:
+            known = ", ".join(o.name for o in game.options) or "none"
+            fail(f"--rule {item!r}: {game.title} rule options are {known} (as KEY=VALUE)")
+        try:
+            options[option.name] = option.parse(value)
+        except ValueError as error:
+            fail(f"--rule {item!r}: {error}")
+    return options
+
+
 @app.command("stats")
 def stats_command(
     variant: VariantOption,
@@ -380,16 +389,19 @@ def stats_command(
     structure: Annotated[
         str | None, typer.Option("--structure", help="Which betting structure (all-in: showdown mode).")
     ] = None,
+    rule: Annotated[
+        list[str] | None, typer.Option("--rule", help="Only hands played under rule option KEY=VALUE.")
+    ] = None,
     data: DataOption = DEFAULT_DATA,
     output: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
     brief: Annotated[bool, typer.Option("--brief", help="Only the headline rates (table format).")] = False,
 ) -> None:
     """Per-game statistics with 95% intervals and exact values where combinatorics gives them.
 
-    A statistic is taken over one population: one mode, one table size, one betting structure.
-    By default the largest among the chosen runs; --mode, --players and --structure pick
-    another (what they leave out is again the largest that matches). The output names the
-    population and lists the others. Every rate comes with its count, denominator and Wilson
+    A statistic is taken over one population: one mode, one table size, one betting structure,
+    one rule set. By default the largest among the chosen runs; --mode, --players, --structure
+    and --rule pick another (what they leave out is again the largest that matches). The output
+    names the population and lists the others. Every rate comes with its count, denominator and Wilson
     interval; definitions and the JSON keys are in docs/statistics.md.
 
     Examples:
@@ -401,9 +413,11 @@ def stats_command(
     from analytics.report import flatten, scalars
     from analytics.stats import game_stats
 
-    variant = game_named(variant).name
+    game = game_named(variant)
+    variant = game.name
     _check_runs(data, variant, run or [])
-    asked = {"mode": mode.value if mode else None, "players": players, "structure": structure}
+    asked = {"mode": mode.value if mode else None, "players": players, "structure": structure,
+             "options": rule_options(game, rule)}  # fmt: skip
     try:
         stats = game_stats(str(data), variant, run or [], population=asked)
     except Exception as error:
@@ -424,7 +438,8 @@ def stats_command(
         rows = [_display(row) for row in rows]
         others = [f"{p['label']} ({p['hands']:,})" for p in stats["populations"][1:]]
         if others:
-            typer.echo(f"other populations (--mode, --players, --structure): {'; '.join(others)}", err=True)
+            typer.echo(f"other populations (--mode, --players, --structure, --rule): {'; '.join(others)}",
+                       err=True)  # fmt: skip
     _write_rows(rows, output, f"{variant} statistics: {stats['population']['label']}")
 
 

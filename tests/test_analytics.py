@@ -97,7 +97,8 @@ def test_summaries_and_sql_agree_when_a_part_is_worth_no_chip(tmp_path, game):
 def test_statistics_are_taken_over_one_population_the_largest_by_default(warehouse):
     stats = game_stats(warehouse, "holdem")  # showdown-mode, betting-mode and replayed hands are stored
     assert stats["population"] | {"label": None} == {"mode": "showdown", "players": 4, "structure": "all-in",
-                                                     "hands": 30_000, "label": None}  # fmt: skip
+                                                     "options": {}, "changed": "", "hands": 30_000,
+                                                     "label": None}  # fmt: skip
     assert stats["hands"] == 30_000 and all("exact" in c for c in stats["categories_showdown"])
     found = stats["populations"]
     assert {p["mode"] for p in found} == {"showdown", "betting", "replayed"}
@@ -109,6 +110,25 @@ def test_statistics_are_taken_over_one_population_the_largest_by_default(warehou
     assert replayed["hands"] == max(p["hands"] for p in found if p["mode"] == "replayed")
     with pytest.raises(ValueError, match="no holdem hands of that population; the game has: showdown"):
         game_stats(warehouse, "holdem", population={"mode": "betting", "players": 9})
+
+
+def test_hands_of_two_rule_sets_are_two_populations(warehouse):
+    """Skœjarth at the default tiebreak and with kickers: same mode and table size, never blended."""
+    default = game_stats(warehouse, "skoejarth")
+    kickers = game_stats(warehouse, "skoejarth", population={"options": {"tiebreak": "kickers"}})
+    labels = [p["label"] for p in default["populations"]]
+    assert "showdown mode (all in), 4 players, tiebreak=kickers" in labels
+    assert "showdown mode (all in), 4 players" in labels
+    assert default["hands"] == kickers["hands"] == 30_000
+    assert default["population"]["options"]["tiebreak"] == "highest_card"
+    assert kickers["population"]["options"]["tiebreak"] == "kickers"
+    # the same deals (seeds differ, so compare rates): kickers break more ties
+    assert kickers["split_rate"]["rate"] < default["split_rate"]["rate"]
+    by_sql = game_stats(warehouse, "skoejarth", use_summaries=False,
+                        population={"options": {"tiebreak": "kickers"}})  # fmt: skip
+    assert by_sql["split_rate"] == kickers["split_rate"]
+    with pytest.raises(ValueError, match="no skoejarth hands of that population"):
+        game_stats(warehouse, "skoejarth", population={"options": {"raises_per_round": 3}})
 
 
 def test_compare_finds_what_the_tiebreak_option_does(warehouse):

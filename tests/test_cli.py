@@ -169,6 +169,24 @@ def test_stats_brief_shows_only_game_wide_rates_and_a_first_run_says_it_compiles
     assert capsys.readouterr().err == ""
 
 
+def test_stats_rule_picks_the_rule_set_and_the_others_are_listed(tmp_path):
+    from ingest.simulation import SimSpec, simulate
+
+    for run, hole in (("four", 4), ("five", 5)):
+        simulate(SimSpec("cry-me-a-river-omaha", 600 if hole == 4 else 400, players=3, seed=1,
+                         options={"hole_cards": hole}), str(tmp_path), run_id=run)  # fmt: skip
+    result = invoke("stats", "-v", "cry-me-a-river-omaha", "--rule", "hole_cards=5", "--format", "json",
+                    "--data", str(tmp_path))  # fmt: skip
+    stats = json.loads(result.output)
+    assert stats["hands"] == 400 and stats["population"]["changed"] == "hole_cards=5"
+    result = invoke("stats", "-v", "cry-me-a-river-omaha", "--brief", "--data", str(tmp_path))
+    assert result.exit_code == 0 and "600 hands" not in result.output
+    assert "other populations (--mode, --players, --structure, --rule): showdown mode (all in), 3 players, " \
+           "hole_cards=5 (400)" in result.output  # fmt: skip
+    result = invoke("stats", "-v", "cry-me-a-river-omaha", "--rule", "hole_cards=6", "--data", str(tmp_path))
+    assert result.exit_code == 2 and "hole_cards" in result.output and "Traceback" not in result.output
+
+
 def test_a_wide_query_result_is_shown_one_row_at_a_time(tmp_path):
     result = invoke("query", "SELECT 1 AS " + ", 2 AS ".join(f"column_number_{i}" for i in range(12)),
                     "--data", str(tmp_path))  # fmt: skip
