@@ -129,5 +129,11 @@ def choose(found: dict[Population, int], mode: str | None = None, players: int |
     ]  # fmt: skip
     if not matching:
         return None
-    # the largest; on a tie the earlier mode, the smaller table, the game's default rules (changed: "")
-    return min(matching, key=lambda p: (-found[p], MODES.index(p.mode), p.players, p.changed, p.options))
+    return min(matching, key=lambda p: largest_first(p, found))
+
+
+def largest_first(population: Population, found: dict[Population, int]) -> tuple:
+    """Sort key: the most hands first; on a tie the earlier mode, the smaller table, the game's
+    default rules (nothing changed), then the rule options' text."""
+    p = population
+    return (-found[p], MODES.index(p.mode), p.players, p.changed, p.options)

@@ -23,7 +23,7 @@ from analytics.exact import (
     wilson,
     z_score,
 )
-from analytics.population import ALL_IN, Population, choose, populations
+from analytics.population import ALL_IN, Population, choose, largest_first, populations
 from engine.cards import Deck
 from engine.games import GAMES
 from engine.games.base import GameSpec
@@ -210,7 +210,7 @@ def game_stats(
     probe = connect(data, [variant], skip_runs=summarized, tables=("hands",))
     found = populations(probe, variant, runs, {run: sizes[run] for run in summarized}, game.resolve_options())
     chosen = choose(found, **(population or {}))
-    listed = [p.as_dict(n) for p, n in sorted(found.items(), key=lambda item: -item[1])]
+    listed = [p.as_dict(found[p]) for p in sorted(found, key=lambda p: largest_first(p, found))]
     if chosen is None and found:
         raise ValueError(f"no {variant} hands of that population; the game has: "
                          + "; ".join(f"{p['label']} ({p['hands']:,} hands)" for p in listed))  # fmt: skip
