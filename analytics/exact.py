@@ -21,23 +21,34 @@ from engine.evaluate import count_ranking_categories
 
 
 @lru_cache(maxsize=8)
-def seven_card_categories(ranking: str, tiebreak: str = "highest_card") -> tuple[float, ...]:
-    """Probability of each category as the best five of a uniform 7-card set (exhaustive count).
+def seven_card_categories(
+    ranking: str,
+    tiebreak: str = "highest_card",
+    deck: str | None = None,
+    places: tuple[int, ...] | None = None,
+) -> tuple[float, ...]:
+    """Probability of each category (by code) as the best five of a uniform 7-card set of ``deck``
+    (default: the ranking's own) under a category order (exhaustive count).
 
     The 133,784,560 sets of 52 cards take a few seconds to count, so the counts are kept in the
     user's cache folder (``$XDG_CACHE_HOME/scooplab``) once computed.
     """
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "scooplab"
+    from engine.cards import DECKS
     from engine.rankings import RANKINGS
 
     chosen = RANKINGS[ranking]
-    path = cache / f"categories-{ranking}-7-{tiebreak}.json"
+    cards = DECKS[deck] if deck else chosen.deck
+    name = f"categories-{ranking}-7-{tiebreak}"
+    if cards != chosen.deck or places is not None:
+        name += f"-{deck}-" + ("".join(map(str, places)) if places else "usual")
+    path = cache / f"{name}.json"
     counts = None
     with contextlib.suppress(OSError, ValueError):
         counts = json.loads(path.read_text())
-    sets = comb(chosen.deck.size, 7)
+    sets = comb(cards.size, 7)
     if not isinstance(counts, list) or len(counts) != len(chosen.categories) or sum(counts) != sets:
-        counts = count_ranking_categories(chosen.code, 7, tiebreak).tolist()
+        counts = count_ranking_categories(chosen.code, 7, tiebreak, cards, places).tolist()
         try:
             cache.mkdir(parents=True, exist_ok=True)
             temporary = path.with_suffix(f".tmp-{os.getpid()}")

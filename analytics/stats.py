@@ -24,10 +24,10 @@ from analytics.exact import (
     z_score,
 )
 from analytics.population import ALL_IN, Population, choose, largest_first, populations
-from engine.cards import Deck
+from engine.cards import DECKS, Deck
 from engine.games import GAMES
 from engine.games.base import GameSpec
-from engine.rankings import RANKINGS
+from engine.rankings import RANKINGS, categories_in_order
 from ingest.warehouse import Warehouse
 
 QUERIES = Path(__file__).parent / "queries"
@@ -164,7 +164,10 @@ def exact_seven_cards(game: GameSpec, options: dict[str, Any] | None = None) -> 
     cards = sum(s.hole_cards + s.board_cards for s in game.streets_under(options))
     if len(game.boards) != 1 or game.hole_use.value(options) != "any" or cards != 7:
         return None
-    return seven_card_categories(game.ranking, game.tiebreak.value(options) or "highest_card")
+    deck = next(name for name, deck in DECKS.items() if deck == game.deck)
+    return seven_card_categories(
+        game.ranking, game.tiebreak.value(options) or "highest_card", deck, game.category_places(options)
+    )
 
 
 def _categories(counts: Counts, game: GameSpec, options: dict[str, Any], all_showdown_mode: bool
@@ -175,8 +178,8 @@ def _categories(counts: Counts, game: GameSpec, options: dict[str, Any], all_sho
     winners = sum(r.get("winning", 0) for r in rows.values())
     exact = exact_seven_cards(game, options) if all_showdown_mode else None
     showdown, winning = [], []
-    for index, name in enumerate(names):
-        row = rows.get(index, {})
+    for index in categories_in_order(game.category_places(options), len(names)):  # weakest first
+        name, row = names[index], rows.get(index, {})
         entry = {"category": name} | rate(row.get("showdown", 0), total, exact[index] if exact else None)
         showdown.append(entry)
         winning.append({"category": name} | rate(row.get("winning", 0), winners))
@@ -414,15 +417,17 @@ def _rank_against_rarity(game: GameSpec, options: dict[str, Any], stats: dict[st
     """Each category's exact 7-card chance beside what was seen, and which weaker ones are rarer."""
     names = RANKINGS[game.ranking].categories
     exact = exact_seven_cards(game, options) or ()
+    order = categories_in_order(game.category_places(options), len(names))
+    observed = {c["category"]: c["rate"] for c in stats["categories_showdown"]}
     return [
         {
-            "category": name,
+            "category": names[index],
             "exact": exact[index],
-            "observed": stats["categories_showdown"][index]["rate"],
+            "observed": observed[names[index]],
             "never_the_best_hand": exact[index] == 0,
-            "more_common_than": [names[w] for w in range(index) if 0 < exact[w] < exact[index]],
+            "more_common_than": [names[w] for w in order[:place] if 0 < exact[w] < exact[index]],
         }
-        for index, name in enumerate(names)
+        for place, index in enumerate(order)
     ]
 
 
@@ -474,6 +479,7 @@ def killed_boards_sample(
     ranking = RANKINGS[game.ranking]
     options = game.resolve_options(options)
     hole_use, tiebreak = game.hole_use.value(options), game.tiebreak.value(options)
+    places = game.category_places(options)
     per_board, n_boards = sum(s.board_cards for s in game.streets), len(game.boards)
     columns = "seat_hole, boards, surviving_boards, seat_won, n_players"
     where = (
@@ -513,7 +519,8 @@ def killed_boards_sample(
             killed = ~alive[:, b]
             hole_rows = holes.reshape(n * players, -1).astype(np.int8)
             board_rows = np.repeat(boards[:, b, :], players, axis=0).astype(np.int8)
-            strength = ranking.evaluate(hole_rows, board_rows, hole_use, tiebreak).reshape(n, players)
+            strength = ranking.evaluate(hole_rows, board_rows, hole_use, tiebreak, game.deck, places)
+            strength = strength.reshape(n, players)
             best = strength == strength.max(axis=1, keepdims=True)
             hit |= killed & (best & ~won).any(axis=1)
         hits += int(hit.sum())

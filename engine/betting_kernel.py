@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from engine.games.base import Structure
-from engine.kernels import card_bit, seven_rank_strength, standard_strength
+from engine.kernels import card_bit, key_strength
 from engine.sim_kernels import EVERYONE_DEAD, SHOWDOWN, UNCONTESTED
 
 # action kinds, in the order of ``ACTION_KINDS``
@@ -89,20 +89,20 @@ def _starting_score(hole, n_hole, n_ranks):
 
 
 @njit(cache=True)
-def hand_score(hole, n_hole, board, n_board, seven_rank, kickers, tables):
+def hand_score(hole, n_hole, board, n_board, ranking, kickers, tables, n_ranks):
     """``engine.policies.hand_score``: 0 (hopeless) to 1 (the nuts), from hole cards and one board."""
     if n_hole + n_board < 5:
-        return _starting_score(hole, n_hole, 7 if seven_rank else 13)
+        return _starting_score(hole, n_hole, n_ranks)
     key = np.int64(0)
     for i in range(n_hole):
         key |= card_bit(hole[i])
     for i in range(n_board):
         key |= card_bit(board[i])
-    if seven_rank:
-        strength = seven_rank_strength(key, kickers, tables)
-        return ((strength >> 20) + ((strength >> 16) & 0xF) / 8) / 9
-    strength = standard_strength(key, tables)
-    return ((strength >> 20) + ((strength >> 16) & 0xF) / 14) / 9
+    strength = key_strength(key, ranking, kickers, tables)
+    place = strength >> 24  # ordered strengths carry their place (engine.policies.strength_score)
+    if place == 0:
+        place = (strength >> 20) & 15
+    return (place + ((strength >> 16) & 0xF) / (n_ranks + 1)) / 9
 
 
 @njit(cache=True, inline="always")
@@ -261,7 +261,7 @@ def play_hands(
     n_hands, n, stake, antes, blinds, starting_bet, min_bet, structure, small_bet, big_bet,
     street_hole, street_board, street_burns, street_betting, street_call_only, street_big_bet,
     n_boards, discard_board, deck_size, double_raise, raise_cap,
-    policies, seven_rank, score_board, kickers, tables, rng_state, fixed_decks,
+    policies, ranking, score_board, kickers, tables, rng_state, fixed_decks,
     rec, rec_cards, hand_start, ending, stacks_out, contributed_out, antes_out, folded_out, dead_out,
     won_out, dealt_out, hole_out, hole_n, disc_out, disc_n, boards_out, board_n,
 ):  # fmt: skip
@@ -483,7 +483,7 @@ def play_hands(
                 elif policy == TAG:
                     scored = boards_out[h, score_board]
                     score = hand_score(hole[seat], n_hole[seat], scored, board_n[h, score_board],
-                                       seven_rank, kickers, tables)  # fmt: skip
+                                       ranking, kickers, tables, deck_size // 4)  # fmt: skip
                     if score >= 0.42 and can_raise:
                         choice = 2
                         to = min(max(low, current + contributed.sum() // 2), high)

@@ -59,8 +59,8 @@ class Deck:
     def size(self) -> int:
         """Number of cards in the deck.
 
-        >>> STANDARD.size, SKOEJARTH.size
-        (52, 28)
+        >>> STANDARD.size, SHORT.size, SKOEJARTH.size
+        (52, 36, 28)
         """
         return len(self.ranks) * len(self.suits)
 
@@ -100,7 +100,9 @@ SKOEJARTH = Deck(
     "Skœjarth", "123456K", "bcos", ("Batons", "Cups", "Coins", "Swords"),
     (("♣", "#8d5a2b"), ("♥︎", "#c62828"), ("◉", "#b8860b"), ("⚔", "#37474f")),
 )  # fmt: skip
-DECKS = {"standard": STANDARD, "skoejarth": SKOEJARTH}
+# the 36 cards from 6 to A, written as in the standard deck (ids of its own, 6c = 0 .. As = 35)
+SHORT = Deck("short", "6789TJQKA", STANDARD.suits, STANDARD.suit_names, STANDARD.suit_glyphs)
+DECKS = {"standard": STANDARD, "short": SHORT, "skoejarth": SKOEJARTH}
 
 
 def split_cards(text: str, deck: Deck = STANDARD) -> list[str]:

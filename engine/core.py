@@ -22,9 +22,8 @@ import numpy as np
 from numba import njit
 
 from engine.games.base import GameSpec, HoleUse, ShareKind
-from engine.kernels import card_bit, seven_rank_strength, standard_strength
-from engine.rankings import RANKINGS, SEVEN_RANK
-from engine.tables import SEVEN_RANK_TABLES, STANDARD_TABLES
+from engine.kernels import card_bit, key_strength
+from engine.rankings import RANKINGS
 
 HOLE_ANY, AT_LEAST_ONE, EXACTLY_TWO = 0, 1, 2
 HOLE_USES = {HoleUse.ANY: HOLE_ANY, HoleUse.AT_LEAST_ONE: AT_LEAST_ONE, HoleUse.EXACTLY_TWO: EXACTLY_TWO}
@@ -65,6 +64,7 @@ def compile_rules(game: GameSpec, options: Mapping[str, Any]) -> Rules:
     """The codes and arrays of ``game`` under ``options`` (defaults filled in)."""
     options = game.resolve_options(options)
     ranking = RANKINGS[game.ranking]
+    places = game.category_places(options)
     only = game.community_boards[0]
     kinds, boards, points = [], [], np.zeros(len(game.deck.ranks), np.int64)
     for share in game.shares:
@@ -88,18 +88,10 @@ def compile_rules(game: GameSpec, options: Mapping[str, Any]) -> Rules:
         share_kind=np.array(kinds, np.int64),
         share_board=np.array(boards, np.int64),
         points=points,
-        tables=SEVEN_RANK_TABLES if ranking.code == SEVEN_RANK else STANDARD_TABLES,
+        tables=ranking.tables(game.deck, places),
         board_shares=game.board_shares,
         low_share=game.low_share,
     )
-
-
-@njit(cache=True, inline="always")
-def key_strength(key: int, ranking: int, kickers: bool, tables: tuple) -> int:
-    """Strength of the best five cards of a key under a ranking."""
-    if ranking == SEVEN_RANK:
-        return seven_rank_strength(key, kickers, tables)
-    return standard_strength(key, tables)
 
 
 @njit(cache=True)

@@ -22,8 +22,10 @@ import numpy as np
 
 from engine import kernels
 from engine.cards import NO_CARD, SKOEJARTH, STANDARD, Deck, format_cards
-from engine.kernels import CATEGORY_SHIFT, INVALID
-from engine.tables import SCARNEY_POINTS, SEVEN_RANK_TABLES, STANDARD_TABLES
+from engine.kernels import CATEGORY_MASK, CATEGORY_SHIFT, INVALID, SEVEN_RANK, STANDARD_HIGH
+from engine.tables import SCARNEY_POINTS, SEVEN_RANK_TABLES, high_tables
+
+Places = tuple[int, ...] | None  # each category's place in a game's own order (None: the usual one)
 
 HIGH_CATEGORIES = (
     "high card",
@@ -84,20 +86,25 @@ def _describe_row(row: np.ndarray, deck: Deck) -> str:
         return str([int(c) for c in row if c != NO_CARD])
 
 
-def evaluate_high(cards: np.ndarray) -> np.ndarray:
+def evaluate_high(cards: np.ndarray, deck: Deck = STANDARD, places: Places = None) -> np.ndarray:
     """Strength of the best five-card standard poker hand in each row (5 to 11 cards).
 
-    Ace plays high, and low in A-2-3-4-5.
+    Ace plays high, and low below the deck's lowest rank (A-2-3-4-5; A-6-7-8-9 in the short
+    deck). ``places`` puts the categories in a game's own order (``engine.kernels.ordered_strength``).
 
-    >>> from engine.cards import parse_card_rows
+    >>> from engine.cards import SHORT, parse_card_rows
     >>> a, b = evaluate_high(parse_card_rows(["As2d3h4c5s9d", "6s2d3h4c5s"]))
     >>> bool(a < b)
     True
+    >>> wheel = evaluate_high(parse_card_rows(["As6d7h8c9s"], SHORT), SHORT)
+    >>> HIGH_CATEGORIES[int(high_category(wheel)[0])]
+    'straight'
     """
     rows = _as_rows(cards, "evaluate_high", 5, 11)
     out = np.empty(rows.shape[0], dtype=np.int64)
-    kernels.evaluate_high_rows(rows, out, STANDARD_TABLES)
-    _check(out, (rows,), STANDARD, "evaluate_high", "at least 5 cards")
+    tables = high_tables(len(deck.ranks), places)
+    kernels.evaluate_rows(rows, out, STANDARD_HIGH, False, tables, deck.size, 11)
+    _check(out, (rows,), deck, "evaluate_high", "at least 5 cards")
     return out
 
 
@@ -110,7 +117,9 @@ def _hole_and_board_rows(hole: np.ndarray, board: np.ndarray, name: str) -> tupl
     return hole_rows, board_rows
 
 
-def evaluate_high_exactly_two(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
+def evaluate_high_exactly_two(
+    hole: np.ndarray, board: np.ndarray, deck: Deck = STANDARD, places: Places = None
+) -> np.ndarray:
     """Best standard hand of each row made of exactly two hole cards and three board cards (Omaha).
 
     ``hole`` is (N, h) and ``board`` (N, b), both padded with -1. Every pair of hole cards
@@ -129,14 +138,16 @@ def evaluate_high_exactly_two(hole: np.ndarray, board: np.ndarray) -> np.ndarray
             five = np.concatenate([hole_rows[:, list(pair)], board_rows[:, list(three)]], axis=1)
             complete = (five >= 0).all(axis=1)
             if complete.any():
-                strengths = evaluate_high(five[complete])
+                strengths = evaluate_high(five[complete], deck, places)
                 best[complete] = np.maximum(best[complete], strengths)
-    _check(best, (hole_rows, board_rows), STANDARD, "evaluate_high_exactly_two",
+    _check(best, (hole_rows, board_rows), deck, "evaluate_high_exactly_two",
            "2 hole cards or more and 3 board cards or more")  # fmt: skip
     return best
 
 
-def evaluate_high_using_hole(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
+def evaluate_high_using_hole(
+    hole: np.ndarray, board: np.ndarray, deck: Deck = STANDARD, places: Places = None
+) -> np.ndarray:
     """Best standard hand of each row that uses at least one hole card.
 
     This is Scarney's ``must_use_hole_card`` option: ``hole`` is (N, h) and
@@ -150,11 +161,12 @@ def evaluate_high_using_hole(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
     """
     hole_rows, board_rows = _hole_and_board_rows(hole, board, "evaluate_high_using_hole")
     out = np.empty(hole_rows.shape[0], dtype=np.int64)
-    kernels.evaluate_high_hole_rows(hole_rows, board_rows, out, STANDARD_TABLES)
+    tables = high_tables(len(deck.ranks), places)
+    kernels.evaluate_high_hole_rows(hole_rows, board_rows, out, STANDARD_HIGH, tables, deck.size)
     _check(
         out,
         (hole_rows, board_rows),
-        STANDARD,
+        deck,
         "evaluate_high_using_hole",
         "at least 1 hole card and 5 cards with at most 4 from the board",
     )
@@ -162,12 +174,12 @@ def evaluate_high_using_hole(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
 
 
 def high_category(strength: np.ndarray | int) -> np.ndarray:
-    """Category 0..8 of standard strengths (see ``HIGH_CATEGORIES``).
+    """Category 0..8 of standard strengths (see ``HIGH_CATEGORIES``), in any category order.
 
     >>> int(high_category(evaluate_high(np.array([[0, 4, 8, 12, 21]]))[0]))
     0
     """
-    return np.asarray(strength) >> CATEGORY_SHIFT
+    return (np.asarray(strength) >> CATEGORY_SHIFT) & CATEGORY_MASK
 
 
 def evaluate_skoejarth(cards: np.ndarray, tiebreak: Tiebreak = "highest_card") -> np.ndarray:
@@ -187,14 +199,14 @@ def evaluate_skoejarth(cards: np.ndarray, tiebreak: Tiebreak = "highest_card") -
         raise ValueError(f"unknown Skœjarth tiebreak {tiebreak!r}; expected one of {expected}")
     rows = _as_rows(cards, "evaluate_skoejarth", 5, 7)
     out = np.empty(rows.shape[0], dtype=np.int64)
-    kernels.evaluate_seven_rank_rows(rows, tiebreak == "kickers", out, SEVEN_RANK_TABLES)
+    kernels.evaluate_rows(rows, out, SEVEN_RANK, tiebreak == "kickers", SEVEN_RANK_TABLES, SKOEJARTH.size, 7)
     _check(out, (rows,), SKOEJARTH, "evaluate_skoejarth", "5 to 7 cards")
     return out
 
 
 def skoejarth_category(strength: np.ndarray | int) -> np.ndarray:
     """Category 0..8 of Skœjarth strengths (see ``SKOEJARTH_CATEGORIES``)."""
-    return np.asarray(strength) >> CATEGORY_SHIFT
+    return (np.asarray(strength) >> CATEGORY_SHIFT) & CATEGORY_MASK
 
 
 def low_points(cards: np.ndarray) -> np.ndarray:
@@ -232,19 +244,34 @@ def count_categories(
     """
     if game not in ("holdem", "skoejarth"):
         raise ValueError(f"count_categories: unknown game {game!r}; expected holdem or skoejarth")
-    return count_ranking_categories(1 if game == "skoejarth" else 0, k, tiebreak)
+    return count_ranking_categories(SEVEN_RANK if game == "skoejarth" else STANDARD_HIGH, k, tiebreak)
 
 
-def count_ranking_categories(ranking_code: int, k: int, tiebreak: Tiebreak = "highest_card") -> np.ndarray:
-    """Exact category counts of every k-card set under a ranking of ``engine.rankings``, by its code
-    (0 standard-high over 52 cards, 1 seven-rank over 28)."""
-    seven_rank = ranking_code == 1
+def count_ranking_categories(
+    ranking_code: int,
+    k: int,
+    tiebreak: Tiebreak = "highest_card",
+    deck: Deck | None = None,
+    places: Places = None,
+) -> np.ndarray:
+    """Exact category counts of every k-card set of a deck under a ranking of ``engine.rankings``, by
+    its code (0 standard-high, 52 cards unless ``deck`` says otherwise, in the order ``places``;
+    1 seven-rank over 28).
+
+    >>> from engine.cards import SHORT
+    >>> int(count_ranking_categories(0, 5, deck=SHORT)[4])  # the short deck's straights: 6 x (4**5 - 4)
+    6120
+    """
+    seven_rank = ranking_code == SEVEN_RANK
     if tiebreak not in SKOEJARTH_TIEBREAKS:
         raise ValueError(f"count_categories: unknown tiebreak {tiebreak!r}")
-    deck = SKOEJARTH if seven_rank else STANDARD
+    deck = deck or (SKOEJARTH if seven_rank else STANDARD)
     if not 5 <= k <= (7 if seven_rank else 11):
         raise ValueError(
             f"count_categories: k={k} is outside the evaluator's range for the {deck.size}-card deck"
         )
-    tables = SEVEN_RANK_TABLES if seven_rank else STANDARD_TABLES
-    return kernels.count_categories(deck.size, k, seven_rank, tiebreak == "kickers", tables)
+    if seven_rank:
+        code, tables = SEVEN_RANK, SEVEN_RANK_TABLES
+    else:
+        code, tables = STANDARD_HIGH, high_tables(len(deck.ranks), places)
+    return kernels.count_categories(deck.size, k, code, tiebreak == "kickers", tables)

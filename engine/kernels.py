@@ -7,8 +7,10 @@ set once) and make every evaluation a handful of table look-ups and bit
 operations, whatever the number of cards.
 
 Strengths pack a category and up to five ranks as nibbles:
-``category << 20 | r1 << 16 | r2 << 12 | r3 << 8 | r4 << 4 | r5``.
-Greater is stronger; equal is a tie. ``INVALID`` (-1) marks a row that could not
+``category << 20 | r1 << 16 | r2 << 12 | r3 << 8 | r4 << 4 | r5`` (ranks are indices of the
+deck's ranks). Under a category order of a game's own (``ordered_strength``) the category's
+place in that order sits above, ``place << 24``, so the category is always
+``(strength >> 20) & 15``. Greater is stronger; equal is a tie. ``INVALID`` (-1) marks a row that could not
 be evaluated (too few cards, a duplicate, an id outside the deck).
 
 The public, validated API is ``engine.evaluate``; the ``*_strength`` functions
@@ -21,11 +23,26 @@ changes to this file, so a rebuilt table would otherwise be silently ignored.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from numba import njit
+from numba.core.errors import NumbaIRAssumptionWarning
+from numba.extending import overload
+
+# Inlining the overload of ``key_strength`` trips a pedantic check of numba's SSA pass on
+# Python 3.11 (numba issues 7802 and 9489: a variable's scope is not carried over while
+# inlining); the compiled code is right (the tests hold it equal to the reference), so this
+# one warning is not shown to users.
+warnings.filterwarnings(
+    "ignore", message="variable '_key_strength_compiled", category=NumbaIRAssumptionWarning
+)
 
 INVALID = -1
 CATEGORY_SHIFT = 20
+CATEGORY_MASK = 0xF  # the category of a strength: (strength >> CATEGORY_SHIFT) & CATEGORY_MASK
+PLACE_SHIFT = 24  # an ordered strength's place in its category order
+STANDARD_HIGH, SEVEN_RANK = 0, 1  # ranking codes of the compiled core
 RANK_MASK_13 = 0x1FFF
 KING = 6  # rank index of the King in the seven-rank deck
 
@@ -69,9 +86,9 @@ def row_key(cards: np.ndarray, row: int, deck_size: int) -> tuple[int, int]:
 def standard_strength(key: int, tables: tuple) -> int:
     """Strength of the best five-card standard poker hand among the cards of a key.
 
-    ``tables`` is ``engine.tables.STANDARD_TABLES``.
+    ``tables`` is ``engine.tables.STANDARD_TABLES`` (or another deck's, ``engine.tables.high_tables``).
     """
-    bit_count, top_bit, top_five, straight_top = tables
+    bit_count, top_bit, top_five, straight_top = tables[0], tables[1], tables[2], tables[3]
     m0 = key & RANK_MASK_13
     m1 = (key >> 16) & RANK_MASK_13
     m2 = (key >> 32) & RANK_MASK_13
@@ -128,7 +145,7 @@ def seven_rank_strength(key: int, kickers: bool, tables: tuple) -> int:
     the top card of the five-card hand only; with True the category cards, then
     the other cards, high to low. ``tables`` is ``engine.tables.SEVEN_RANK_TABLES``.
     """
-    bit_count, top_bit, top_five, stairs_top = tables
+    bit_count, top_bit, top_five, stairs_top = tables[0], tables[1], tables[2], tables[3]
     m0 = key & 0x7F
     m1 = (key >> 16) & 0x7F
     m2 = (key >> 32) & 0x7F
@@ -201,24 +218,116 @@ def seven_rank_strength(key: int, kickers: bool, tables: tuple) -> int:
     return np.int64(top_five[ranks])
 
 
+@njit(cache=True, inline="always")
+def rank_count_strength(m0: int, m1: int, m2: int, m3: int, top_bit, top_five) -> int:
+    """The best hand among the categories made of rank counts alone (no straight, no flush):
+    four of a kind, full house, three of a kind, two pair, pair, high card; standard packing."""
+    ranks = m0 | m1 | m2 | m3
+    four = m0 & m1 & m2 & m3
+    parity = m0 ^ m1 ^ m2 ^ m3
+    two_or_more = (m0 & m1) | (m0 & m2) | (m0 & m3) | (m1 & m2) | (m1 & m3) | (m2 & m3)
+    trips = parity & two_or_more & ~four
+    pairs = two_or_more & ~parity & ~four
+    value = np.int64(top_five[ranks])
+    if four:
+        q = np.int64(top_bit[four])
+        value = (np.int64(7) << 20) | (q << 16) | ((top_five[ranks & ~(1 << q)] >> 4) & 0xF000)
+    elif trips and ((trips & (trips - 1)) or pairs):
+        t = np.int64(top_bit[trips])
+        value = (np.int64(6) << 20) | (t << 16) | (np.int64(top_bit[(trips & ~(1 << t)) | pairs]) << 12)
+    elif trips:
+        t = np.int64(top_bit[trips])
+        value = (np.int64(3) << 20) | (t << 16) | ((top_five[ranks & ~(1 << t)] >> 4) & 0xFF00)
+    elif pairs & (pairs - 1):
+        p1 = np.int64(top_bit[pairs])
+        p2 = np.int64(top_bit[pairs & ~(1 << p1)])
+        kicker = (top_five[ranks & ~(1 << p1) & ~(1 << p2)] >> 8) & 0xF00
+        value = (np.int64(2) << 20) | (p1 << 16) | (p2 << 12) | kicker
+    elif pairs:
+        p1 = np.int64(top_bit[pairs])
+        value = (np.int64(1) << 20) | (p1 << 16) | ((top_five[ranks & ~(1 << p1)] >> 4) & 0xFFF0)
+    return value
+
+
+@njit(cache=True, inline="always")
+def ordered_strength(key: int, tables: tuple) -> int:
+    """Strength of the best five cards of a key under a category order (at most 7 cards).
+
+    ``tables[4][c]`` is category c's place in the order, weakest 0 (``engine.tables.high_tables``
+    with an order: the only tables with a fifth member); the strength is
+    ``place << 24`` above the standard packing of that category's best hand, so the category
+    stays ``(strength >> 20) & 15``. The best of each kind the cards make (straight flush,
+    flush, straight, and the best hand of rank counts) is found and the highest placed kept:
+    right for orders that keep the straight flush strongest and the rank-count categories in
+    their usual order (``engine.rankings.check_category_order``).
+    """
+    bit_count, top_bit, top_five, straight_top, place = tables[0], tables[1], tables[2], tables[3], tables[4]
+    m0 = key & RANK_MASK_13
+    m1 = (key >> 16) & RANK_MASK_13
+    m2 = (key >> 32) & RANK_MASK_13
+    m3 = (key >> 48) & RANK_MASK_13
+    best = np.int64(-1)
+    for m in (m0, m1, m2, m3):
+        if bit_count[m] >= 5:
+            top = np.int64(straight_top[m])
+            if top >= 0:
+                best = max(best, (place[8] << 24) | (np.int64(8) << 20) | (top << 16))
+            best = max(best, (place[5] << 24) | (np.int64(5) << 20) | top_five[m])
+    top = np.int64(straight_top[m0 | m1 | m2 | m3])
+    if top >= 0:
+        best = max(best, (place[4] << 24) | (np.int64(4) << 20) | (top << 16))
+    counted = rank_count_strength(m0, m1, m2, m3, top_bit, top_five)
+    return max(best, (place[counted >> 20] << 24) | counted)
+
+
+def key_strength(key: int, ranking: int, kickers: bool, tables: tuple) -> int:
+    """Strength of the best five cards of a key under a ranking code and its tables.
+
+    Tables with a fifth member (each category's place: ``engine.tables.high_tables`` with an
+    order) rank standard hands in that order. Compiled code gets a version chosen by the
+    tables' type (the ``overload`` below), so the usual rankings' loops never test for an order.
+    """
+    if len(tables) == 5:
+        return ordered_strength(key, tables)
+    if ranking == SEVEN_RANK:
+        return seven_rank_strength(key, kickers, tables)
+    return standard_strength(key, tables)
+
+
+@overload(key_strength, inline="always")
+def _key_strength_compiled(key, ranking, kickers, tables):
+    if len(tables) == 5:
+        return lambda key, ranking, kickers, tables: ordered_strength(key, tables)
+
+    def usual(key, ranking, kickers, tables):
+        if ranking == SEVEN_RANK:
+            return seven_rank_strength(key, kickers, tables)
+        return standard_strength(key, tables)
+
+    return usual
+
+
 @njit(cache=True)
-def evaluate_high_rows(cards: np.ndarray, out: np.ndarray, tables: tuple) -> None:
-    """Best standard five-card hand of each row of ``cards`` into ``out``."""
+def evaluate_rows(cards: np.ndarray, out: np.ndarray, ranking: int, kickers: bool, tables: tuple,
+                  deck_size: int, max_cards: int) -> None:  # fmt: skip
+    """Best five-card hand of each row of ``cards`` (5 to ``max_cards`` cards) into ``out``."""
     for i in range(cards.shape[0]):
-        key, n = row_key(cards, i, 52)
-        out[i] = standard_strength(key, tables) if key >= 0 and n >= 5 else INVALID
+        key, n = row_key(cards, i, deck_size)
+        ok = key >= 0 and 5 <= n <= max_cards
+        out[i] = key_strength(key, ranking, kickers, tables) if ok else INVALID
 
 
 @njit(cache=True)
-def evaluate_high_hole_rows(hole: np.ndarray, board: np.ndarray, out: np.ndarray, tables: tuple) -> None:
-    """Best standard hand of each row that uses at least one hole card.
+def evaluate_high_hole_rows(hole: np.ndarray, board: np.ndarray, out: np.ndarray, ranking: int, tables: tuple,
+                            deck_size: int) -> None:  # fmt: skip
+    """Best hand of each row that uses at least one hole card.
 
     Every such five-card hand uses at most four board cards, so it lies within
     the hole cards plus some four of the board cards: the best over those sets.
     """
     for i in range(hole.shape[0]):
-        hole_key, n_hole = row_key(hole, i, 52)
-        board_key, n_board = row_key(board, i, 52)
+        hole_key, n_hole = row_key(hole, i, deck_size)
+        board_key, n_board = row_key(board, i, deck_size)
         both = hole_key | board_key
         if hole_key < 0 or board_key < 0 or key_count(both) != n_hole + n_board:
             out[i] = INVALID
@@ -227,7 +336,7 @@ def evaluate_high_hole_rows(hole: np.ndarray, board: np.ndarray, out: np.ndarray
             out[i] = INVALID
             continue
         if n_board <= 4:
-            out[i] = standard_strength(both, tables)
+            out[i] = key_strength(both, ranking, False, tables)
             continue
         best = np.int64(INVALID)
         n = board.shape[1]
@@ -239,16 +348,8 @@ def evaluate_high_hole_rows(hole: np.ndarray, board: np.ndarray, out: np.ndarray
                         if ca < 0 or cb < 0 or cc < 0 or cd < 0:
                             continue
                         key = hole_key | card_bit(ca) | card_bit(cb) | card_bit(cc) | card_bit(cd)
-                        best = max(best, standard_strength(key, tables))
+                        best = max(best, key_strength(key, ranking, False, tables))
         out[i] = best
-
-
-@njit(cache=True)
-def evaluate_seven_rank_rows(cards: np.ndarray, kickers: bool, out: np.ndarray, tables: tuple) -> None:
-    """Best seven-rank five-card hand of each row of ``cards`` into ``out``."""
-    for i in range(cards.shape[0]):
-        key, n = row_key(cards, i, 28)
-        out[i] = seven_rank_strength(key, kickers, tables) if key >= 0 and 5 <= n <= 7 else INVALID
 
 
 @njit(cache=True)
@@ -268,8 +369,8 @@ def low_points_rows(cards: np.ndarray, points: np.ndarray, out: np.ndarray) -> N
 
 
 @njit(cache=True)
-def count_categories(deck_size: int, k: int, seven_rank: bool, kickers: bool, tables: tuple) -> np.ndarray:
-    """Count every k-card set of the deck by category of its best five-card hand."""
+def count_categories(deck_size: int, k: int, ranking: int, kickers: bool, tables: tuple) -> np.ndarray:
+    """Count every k-card set of the deck by category of its best five-card hand under a ranking code."""
     counts = np.zeros(9, dtype=np.int64)
     index = np.arange(k)
     prefix = np.zeros(k + 1, dtype=np.int64)  # prefix[j]: key of cards index[:j]
@@ -277,10 +378,7 @@ def count_categories(deck_size: int, k: int, seven_rank: bool, kickers: bool, ta
         prefix[j + 1] = prefix[j] | card_bit(index[j])
     while True:
         key = prefix[k]
-        if seven_rank:
-            counts[seven_rank_strength(key, kickers, tables) >> 20] += 1
-        else:
-            counts[standard_strength(key, tables) >> 20] += 1
+        counts[(key_strength(key, ranking, kickers, tables) >> CATEGORY_SHIFT) & CATEGORY_MASK] += 1
         i = k - 1
         while i >= 0 and index[i] == deck_size - k + i:
             i -= 1

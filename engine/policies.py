@@ -17,10 +17,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from engine.kernels import seven_rank_strength, standard_strength
-from engine.rankings import RANKINGS, SEVEN_RANK
+from engine.kernels import key_strength
+from engine.rankings import RANKINGS
 from engine.state import HandState
-from engine.tables import SEVEN_RANK_TABLES, STANDARD_TABLES
 
 Decision = tuple
 Policy = Callable[[HandState, int, np.random.Generator], Decision]
@@ -35,21 +34,29 @@ def _key(cards: list[int]) -> int:
 
 
 def hand_score(state: HandState, seat: int) -> float:
-    """How good a seat's hand is now, 0 (hopeless) to 1 (the nuts), from its category and ranks."""
+    """How good a seat's hand is now, 0 (hopeless) to 1 (the nuts), from its category's place and ranks."""
+    game = state.game
     hole = [c for c in state.hole[seat] if c >= 0]
-    board = [c for c in state.boards[state.game.community_boards[0]] if c >= 0]
+    board = [c for c in state.boards[game.community_boards[0]] if c >= 0]
     cards = hole + board
-    if RANKINGS[state.game.ranking].code == SEVEN_RANK:
-        if len(cards) < 5:
-            return _starting_score(hole, 7)
-        strength = seven_rank_strength(
-            _key(cards), state.game.tiebreak.value(state.options) == "kickers", SEVEN_RANK_TABLES
-        )
-        return ((strength >> 20) + ((strength >> 16) & 0xF) / 8) / 9
+    n_ranks = len(game.deck.ranks)
     if len(cards) < 5:
-        return _starting_score(hole, 13)
-    strength = standard_strength(_key(cards), STANDARD_TABLES)
-    return ((strength >> 20) + ((strength >> 16) & 0xF) / 14) / 9
+        return _starting_score(hole, n_ranks)
+    ranking, places = RANKINGS[game.ranking], game.category_places(state.options)
+    kickers = game.tiebreak.value(state.options) == "kickers"
+    tables = ranking.tables(game.deck, places)
+    strength = key_strength(_key(cards), ranking.code, kickers, tables)
+    return strength_score(int(strength), n_ranks)
+
+
+def strength_score(strength: int, n_ranks: int) -> float:
+    """A strength as 0..1: its category's place in the game's order, then its top rank.
+
+    >>> round(strength_score((8 << 20) | (12 << 16), 13), 3)  # a royal flush
+    0.984
+    """
+    place = (strength >> 24) or ((strength >> 20) & 15)  # ordered strengths carry their place
+    return (place + ((strength >> 16) & 0xF) / (n_ranks + 1)) / 9
 
 
 def _starting_score(hole: list[int], n_ranks: int) -> float:

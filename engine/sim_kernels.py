@@ -335,7 +335,7 @@ def simulate_hands(
                 continue
             # a winner collected chips of the high parts (as the replayed hands' players rows say)
             won_high_part = (high_row[s] if has_points else won_row[s]) > 0
-            tally[O_CATEGORY + (best >> 20)] += 1
-            tally[O_CATEGORY_WON + (best >> 20)] += won_high_part
+            tally[O_CATEGORY + ((best >> 20) & 15)] += 1
+            tally[O_CATEGORY_WON + ((best >> 20) & 15)] += won_high_part
         if has_points:
             _low_tally(h, deck, hole, alive, discard_street, low, low_won_row, tally, rank_count)

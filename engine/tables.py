@@ -7,6 +7,8 @@ import; the kernels in ``engine.kernels`` read them as compile-time constants.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 N_MASKS = 1 << 13
@@ -70,6 +72,27 @@ SEVEN_RANK_STAIRS_TOP = _straight_tops(7, wheel=False)
 # description gives its lowest-points share; engine.evaluate.low_points uses them).
 SCARNEY_POINTS = np.array([2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1], dtype=np.int8)
 
-# The argument tuples the compiled kernels take (see engine.kernels).
+# The argument tuples the compiled kernels take (see engine.kernels): the bit tables and the
+# straights of the deck's ranks; under a game's own category order, each category's place too.
 STANDARD_TABLES = (BIT_COUNT, TOP_BIT, TOP_FIVE, STANDARD_STRAIGHT_TOP)
 SEVEN_RANK_TABLES = (BIT_COUNT, TOP_BIT, TOP_FIVE, SEVEN_RANK_STAIRS_TOP)
+
+
+@lru_cache(maxsize=16)
+def high_tables(n_ranks: int, places: tuple[int, ...] | None = None) -> tuple:
+    """The tables of standard poker hands over a deck of ``n_ranks`` ranks (the ace the top one,
+    playing also below the lowest: A-6-7-8-9 in a 36-card deck), under a category order.
+
+    ``places[c]`` is category c's place, weakest 0 (None: the usual order); with an order the
+    tuple has a fifth member, the places, and the kernels rank by it (``engine.kernels.key_strength``).
+
+    >>> short = high_tables(9)[3]
+    >>> int(short[0b100001111]), int(short[0b000011111])  # A-6-7-8-9 tops at the 9; 6-T at the T
+    (3, 4)
+    >>> high_tables(13) == STANDARD_TABLES, len(high_tables(13, (0, 1, 2, 4, 3, 6, 5, 7, 8)))
+    (True, 5)
+    """
+    straights = STANDARD_STRAIGHT_TOP if n_ranks == 13 else _straight_tops(n_ranks, wheel=True)
+    if places is None:
+        return (BIT_COUNT, TOP_BIT, TOP_FIVE, straights)
+    return (BIT_COUNT, TOP_BIT, TOP_FIVE, straights, np.array(places, dtype=np.int64))

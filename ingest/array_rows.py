@@ -210,7 +210,7 @@ def players_table(game: GameSpec, hands: Hands, settled: Settled, hand_ids: np.n
     no_hand = strength < 0
     categories = RANKINGS[game.ranking].categories
     category = pa.array(categories, type=pa.string()).take(
-        pa.array(strength >> 20, mask=no_hand, type=pa.int64())
+        pa.array((strength >> 20) & 15, mask=no_hand, type=pa.int64())
     )  # null where no hand
     at_showdown = np.broadcast_to(showdown_hand[:, None], seated.shape)[seated]
     if game.board_shares:

@@ -21,7 +21,6 @@ from engine import betting_kernel as bk
 from engine.core import compile_rules
 from engine.games import variant_code
 from engine.games.base import GameSpec, Structure
-from engine.rankings import SEVEN_RANK
 from engine.state import HandState
 from ingest import sim_rows
 from ingest.array_rows import Hands, actions_table, card_texts, players_table, settle, showdown_columns
@@ -99,7 +98,7 @@ def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies
             reference.big_bet, *streets,
             n_boards, -1 if game.discard_board is None else game.discard_board, game.deck.size,
             game.raise_rule == "double", -1 if cap is None else cap, seat_policies,
-            rules.ranking == SEVEN_RANK, game.community_boards[0], rules.kickers, rules.tables,
+            rules.ranking, game.community_boards[0], rules.kickers, rules.tables,
             seed_words, fixed[done:],
             records, record_cards, hand_start[done:], a["ending"], a["stacks"], a["contributed"],
             a["antes_paid"], a["folded"], a["dead"], a["won"], a["dealt"], a["hole"],

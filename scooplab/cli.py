@@ -16,7 +16,16 @@ from rich.markup import escape
 from rich.table import Table
 
 from scooplab import __version__, games_cli
-from scooplab.common import DataOption, OutputFormat, TableFormat, VariantOption, console, fail, game_named
+from scooplab.common import (
+    DataOption,
+    OutputFormat,
+    TableFormat,
+    VariantOption,
+    console,
+    fail,
+    game_named,
+    rule_options,
+)
 
 app = typer.Typer(
     name="scooplab",
@@ -360,22 +369,6 @@ def simulate_command(
         f"run [bold]{report.run_id}[/]: {report.hands:,} {game.name} hands simulated in "
         f"{report.seconds:.1f} s{rate}, seed {spec.seed}{resumed}"
     )
-
-
-def rule_options(game, rule: list[str] | None) -> dict:
-    """The rule options ``--rule KEY=VALUE`` names; an unknown one fails with the game's options."""
-    options = {}
-    for item in rule or []:
-        key, equals, value = item.partition("=")
-        option = next((o for o in game.options if o.name == key.strip()), None)
-        if not equals or option is None:
-            known = ", ".join(o.name for o in game.options) or "none"
-            fail(f"--rule {item!r}: {game.title} rule options are {known} (as KEY=VALUE)")
-        try:
-            options[option.name] = option.parse(value)
-        except ValueError as error:
-            fail(f"--rule {item!r}: {error}")
-    return options
 
 
 @app.command("stats")

@@ -30,6 +30,10 @@ class TableFormat(StrEnum):
     csv = "csv"
 
 
+RuleFlag = Annotated[
+    list[str] | None, typer.Option("--rule", help="A rule option KEY=VALUE (repeatable; see `variants`).")
+]
+
 DataOption = Annotated[
     str,
     typer.Option(
@@ -52,3 +56,19 @@ def game_named(variant: str):
         return get_game(variant)
     except ValueError as error:
         fail(str(error))
+
+
+def rule_options(game, rule: list[str] | None) -> dict:
+    """The rule options ``--rule KEY=VALUE`` names; an unknown one fails with the game's options."""
+    options = {}
+    for item in rule or []:
+        key, equals, value = item.partition("=")
+        option = next((o for o in game.options if o.name == key.strip()), None)
+        if not equals or option is None:
+            known = ", ".join(o.name for o in game.options) or "none"
+            fail(f"--rule {item!r}: {game.title} rule options are {known} (as KEY=VALUE)")
+        try:
+            options[option.name] = option.parse(value)
+        except ValueError as error:
+            fail(f"--rule {item!r}: {error}")
+    return options

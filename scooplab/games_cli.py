@@ -15,7 +15,7 @@ import numpy as np
 import typer
 from rich.table import Table
 
-from scooplab.common import OutputFormat, console, fail, game_named
+from scooplab.common import OutputFormat, RuleFlag, console, fail, game_named, rule_options
 
 variants_app = typer.Typer(
     help="The games scooplab plays, their rule options, and a check of a description file.",
@@ -56,7 +56,24 @@ def _facts(game) -> list[str]:
           f"{budget_line(game, choice, most_players(game, choice) or game.min_players)}"
           for choice in other_hole_card_choices(game) for k, v in choice.items()),
     ]  # fmt: skip
-    return facts + [f"option {_option_text(o)}" for o in game.options]
+    return facts + _order_facts(game) + [f"option {_option_text(o)}" for o in game.options]
+
+
+def _order_facts(game) -> list[str]:
+    """The game's own category order, weakest first (per value of the option it is bound to)."""
+    from engine.rankings import RANKINGS, categories_in_order
+
+    names = RANKINGS[game.ranking].categories
+    bound = game.category_order
+    if bound.option is None and bound.fixed is None:
+        return []
+    choices = [({}, "")] if bound.option is None else [({bound.option: v}, f" with {bound.option} = {v}")
+                                                       for v in bound.values]  # fmt: skip
+    return [
+        f"categories{label}, weakest first: "
+        + " < ".join(names[c] for c in categories_in_order(game.category_places(options), len(names)))
+        for options, label in choices
+    ]
 
 
 @variants_app.callback()
@@ -139,6 +156,7 @@ def eval_command(
     must_use_hole_card: Annotated[
         bool, typer.Option("--must-use-hole-card", help="The high hand uses a hole card (games with it).")
     ] = False,
+    rule: RuleFlag = None,
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.table,
 ) -> None:
     """Evaluate one hand: its category, deciding ranks and strength (and low points where a game has them).
@@ -151,11 +169,13 @@ def eval_command(
     * `scooplab eval --game holdem AhKh QhJhTh2c3d`
     * `scooplab eval --game scarney 2c3d4h5s6c7d AhKhQhJhTh` (hole cards, then the Top Board)
     * `scooplab eval --game skoejarth --tiebreak kickers Kb1c2o 3s4b5c6o`
+    * `scooplab eval --game short-deck --rule trips_beat_straight=off 6c6d6h 7s8c9dTh`
     """
     from engine.cards import CardError
 
     spec = game_named(game)
-    options = spec.resolve_options(_rule_flags(spec, tiebreak, must_use_hole_card))
+    asked = rule_options(spec, rule) | _rule_flags(spec, tiebreak, must_use_hole_card)
+    options = spec.resolve_options(asked)
     try:
         result = {"game": spec.name, "cards": "".join(cards)} | _evaluate(spec, cards, options)
     except (CardError, ValueError) as error:
@@ -200,10 +220,11 @@ def _evaluate(spec, cards: list[str], options: dict) -> dict:
                  f"{ranking.max_cards} cards")  # fmt: skip
         hole, board = all_cards[None, :], np.zeros((1, 0), np.int8)
     tiebreak = spec.tiebreak.value(options)
-    strength = int(ranking.evaluate(hole, board, hole_use, tiebreak)[0])
+    places = spec.category_places(options)
+    strength = int(ranking.evaluate(hole, board, hole_use, tiebreak, spec.deck, places)[0])
     result: dict[str, object] = {
         "category": ranking.category_name(strength),
-        "description": describe(ranking, strength, tiebreak),
+        "description": describe(ranking, strength, tiebreak, spec.deck),
         "strength": strength,
     }
     if spec.tiebreak.option:
@@ -220,36 +241,42 @@ def rankings_command(
     game: GameOption = "skoejarth",
     cards: Annotated[int, typer.Option("--cards", "-k", min=5, max=7, help="Cards per set, 5 to 7.")] = 7,
     tiebreak: Annotated[str | None, typer.Option(help="The tie rule, for games that have one.")] = None,
+    rule: RuleFlag = None,
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.table,
 ) -> None:
     """Exact category frequencies over every card set of a game's deck, and whether rank follows rarity.
 
     Counts every k-card set of the deck (all 133,784,560 seven-card sets of 52 cards take
-    about three seconds) by the category of its best five-card hand, and flags each category
-    that is more common than one it outranks.
+    about three seconds) by the category of its best five-card hand under the game's ranking and
+    category order, and flags each category that is more common than one it outranks.
+    Categories are listed weakest first, in the game's order (`rank`: the place in it).
 
     Examples:
 
     * `scooplab rankings --game skoejarth --cards 7`
     * `scooplab rankings --game holdem --cards 5 --format json`
+    * `scooplab rankings --game short-deck --rule trips_beat_straight=off`
     """
     from engine.evaluate import count_ranking_categories
-    from engine.rankings import RANKINGS
+    from engine.rankings import RANKINGS, categories_in_order
 
     spec = game_named(game)
-    options = spec.resolve_options(_rule_flags(spec, tiebreak, False))
+    options = spec.resolve_options(rule_options(spec, rule) | _rule_flags(spec, tiebreak, False))
     ranking = RANKINGS[spec.ranking]
-    counts = count_ranking_categories(ranking.code, cards, spec.tiebreak.value(options) or "highest_card")
+    places = spec.category_places(options)
+    tie_rule = spec.tiebreak.value(options) or "highest_card"
+    counts = count_ranking_categories(ranking.code, cards, tie_rule, spec.deck, places)
     total = comb(spec.deck.size, cards)
     if int(counts.sum()) != total:
         fail(f"internal error: {int(counts.sum())} sets counted, expected {total}")
     rows = []
     names = ranking.categories
-    for category, name in enumerate(names):
+    order = categories_in_order(places, len(names))
+    for place, category in enumerate(order):
         count = int(counts[category])
-        outranked_yet_rarer = [names[weaker] for weaker in range(category) if 0 < int(counts[weaker]) < count]
-        rows.append({"category": name, "rank": category, "count": count, "probability": count / total,
-                     "more_common_than": outranked_yet_rarer})  # fmt: skip
+        rarer = [names[weaker] for weaker in order[:place] if 0 < int(counts[weaker]) < count]
+        rows.append({"category": names[category], "rank": place, "count": count, "probability": count / total,
+                     "more_common_than": rarer})  # fmt: skip
     if output is OutputFormat.json:
         typer.echo(json.dumps({"game": spec.name, "cards": cards, "total": total, "categories": rows}))
         return

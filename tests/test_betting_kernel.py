@@ -47,6 +47,7 @@ def _rows(table, start, stop):
 def _assert_replays_to_the_same_rows(
     game, players, options, policies, seed, count, stake, pick=None, decks=None, structure=Structure.NO_LIMIT
 ):
+    options = game.resolve_options(options)  # as a run stores them: defaults included
     words = np.random.default_rng(seed).integers(0, 2**64, size=4, dtype=np.uint64)
     batch = play_batch(game, players, stake, options, list(policies), words, count, decks, structure)
     named = {"run_id": "k", "shard": 0, "first": 0, "stake": stake, "options": options}

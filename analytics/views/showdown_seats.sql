@@ -17,7 +17,7 @@ WITH wide AS (
 SELECT
     hand_id, run_id, variant, source, structure, CAST(seat AS TINYINT) AS seat,
     CAST(strength AS BIGINT) AS strength,
-    CAST(strength >> 20 AS TINYINT) AS category,
+    CAST((strength >> 20) & 15 AS TINYINT) AS category,
     CASE WHEN low_share THEN chips - low_chips > 0 ELSE chips > 0 END AS won,
     low_share AND low_chips > 0 AS won_low,
     CASE WHEN low_share THEN low END AS low_points
@@ -27,7 +27,7 @@ UNION ALL
 SELECT
     p.hand_id, p.run_id, p.variant, h.source, h.structure, p.seat,
     p.high_strength AS strength,
-    CAST(p.high_strength >> 20 AS TINYINT) AS category,
+    CAST((p.high_strength >> 20) & 15 AS TINYINT) AS category,
     CASE WHEN v.low_share THEN p.won_high > 0 ELSE p.won > 0 END AS won,
     p.won_low > 0 AS won_low,
     p.low_points

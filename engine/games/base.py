@@ -109,11 +109,11 @@ class Share:
 class Bound:
     """A rule value: fixed, or read from a rule option (``values`` maps option values)."""
 
-    fixed: str | None = None
+    fixed: Any = None
     option: str | None = None
-    values: Mapping[Any, str] = field(default_factory=dict)
+    values: Mapping[Any, Any] = field(default_factory=dict)
 
-    def value(self, options: Mapping[str, Any]) -> str | None:
+    def value(self, options: Mapping[str, Any]) -> Any:
         """The value in force under ``options``.
 
         >>> Bound(option="strict", values={True: "at-least-1", False: "any"}).value({"strict": True})
@@ -206,6 +206,7 @@ class GameSpec:
     options: tuple[RuleOption, ...] = ()
     hole_use: Bound = field(default_factory=lambda: Bound(fixed=HoleUse.ANY))
     tiebreak: Bound = field(default_factory=lambda: Bound(fixed="highest_card"))
+    category_order: Bound = field(default_factory=Bound)  # each category's place; None: the ranking's
     kill: KillRule | None = None
     structure: Structure = Structure.NO_LIMIT  # the betting structure played unless another is asked for
     raise_rule: RaiseRule = RaiseRule.LAST_INCREMENT
@@ -264,6 +265,13 @@ class GameSpec:
                 raise ValueError(f"option {name}: {value!r} is not one of {option.choices}")
             values[name] = value
         return values
+
+    def category_places(self, options: Mapping[str, Any] | None = None) -> tuple[int, ...] | None:
+        """Each hand category's place in the game's order under ``options``, weakest 0 (None: the
+        ranking's own order)."""
+        if self.category_order.option is None:
+            return self.category_order.fixed
+        return self.category_order.value(self.resolve_options(options))
 
     def streets_under(self, options: Mapping[str, Any] | None = None) -> tuple[Street, ...]:
         """The streets as dealt under ``options``: hole-card counts bound to an option take its value.

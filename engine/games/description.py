@@ -35,7 +35,7 @@ from engine.games.base import (
     Street,
     Structure,
 )
-from engine.rankings import RANKINGS
+from engine.rankings import RANKINGS, Ranking, check_category_order
 
 VARIANTS_DIR = Path(__file__).resolve().parents[1] / "variants"
 MAX_SEATS = 10  # the compiled core's seat limit
@@ -46,7 +46,7 @@ MAX_POINTS = 10  # low points of one card
 
 TOP_KEYS = {
     "name", "title", "description", "deck", "ranking", "players", "phh_codes", "structure", "hole_use",
-    "tiebreak", "burns_option", "boards", "streets", "shares", "kill", "betting", "options",
+    "tiebreak", "burns_option", "boards", "streets", "shares", "kill", "betting", "options", "category_order",
 }  # fmt: skip
 STREET_KEYS = {"name", "hole_cards", "board_cards", "burns", "betting", "call_only", "big_bet"}
 SHARE_KEYS = {"wins", "board", "each", "points"}
@@ -127,6 +127,39 @@ def _bound(r: _Reader, value: Any, where: str, allowed: list[str], options: dict
     for chosen in values.values() if values else options[name].choices:
         r.choice(chosen, allowed, where)
     return Bound(option=name, values=values)
+
+
+def _category_order(r: _Reader, value: Any, ranking: Ranking | None, options: dict[str, RuleOption]) -> Bound:
+    """``category_order``: the categories weakest first, or ``{ option = ..., on = [...], off = [...] }``."""
+    if value is None or ranking is None:
+        return Bound()
+
+    def places(names: Any, where: str) -> tuple[int, ...] | None:
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            r.fail(f"{where}: give the category names, weakest first, as a list")
+            return None
+        chosen, problem = check_category_order(ranking, names)
+        if problem:
+            r.fail(f"{where}: {problem}")
+        return chosen
+
+    if isinstance(value, list):
+        return Bound(fixed=places(value, "category_order"))
+    name = value.get("option") if isinstance(value, dict) else None
+    if name not in options:
+        r.fail("category_order: give a list, or { option = NAME, on = [...], off = [...] } with NAME under "
+               "[options]")  # fmt: skip
+        return Bound()
+    r.keys(value, {"option", "on", "off", "values"}, "category_order")
+    if "values" in value:
+        given = dict(value["values"])
+    else:
+        given = {key: value[word] for key, word in ((True, "on"), (False, "off")) if word in value}
+    missing = [c for c in options[name].choices if c not in given]
+    if missing:
+        r.fail(f"category_order: no order for option {name} = {missing[0]!r}")
+    return Bound(option=name, values={key: places(names, f"category_order ({name} = {key})")
+                                      for key, names in given.items()})  # fmt: skip
 
 
 def _streets(r: _Reader, table: Any, by_name: dict[str, RuleOption]) -> tuple[Street, ...]:
@@ -264,10 +297,9 @@ def parse_description(data: Mapping[str, Any], source: str = "<description>") ->
     ranking = RANKINGS.get(data.get("ranking", ""))
     if ranking is None:
         r.fail(f"ranking {data.get('ranking')!r} is not one of {', '.join(RANKINGS)}")
-    elif ranking.deck != deck:
-        r.fail(
-            f"ranking {ranking.name} ranks the {ranking.deck.size}-card deck, not the {deck.size}-card one"
-        )
+    elif deck not in ranking.decks:
+        ranked = " or ".join(f"{d.size}-card" for d in ranking.decks)
+        r.fail(f"ranking {ranking.name} ranks the {ranked} deck, not the {deck.size}-card one")
     options = _options(r, data.get("options", {}))
     by_name = {o.name: o for o in options}
     boards = _boards(r, data.get("boards"))
@@ -309,6 +341,7 @@ def parse_description(data: Mapping[str, Any], source: str = "<description>") ->
         options=options,
         hole_use=_bound(r, data.get("hole_use", "any"), "hole_use", hole_uses, by_name),
         tiebreak=_bound(r, data.get("tiebreak", tiebreaks[0]), "tiebreak", tiebreaks, by_name),
+        category_order=_category_order(r, data.get("category_order"), ranking, by_name),
         kill=kill,
         structure=structure,
         burns_option=burns_option,

@@ -75,7 +75,8 @@ def hand_values(game: GameSpec, options, seats: list[int], hole_cards, board) ->
     ranking = RANKINGS[game.ranking]
     hole = seat_rows(seats, hole_cards)
     boards = np.tile(np.array(board, dtype=np.int8), (len(seats), 1))
-    values = ranking.evaluate(hole, boards, game.hole_use.value(options), game.tiebreak.value(options))
+    values = ranking.evaluate(hole, boards, game.hole_use.value(options), game.tiebreak.value(options),
+                              game.deck, game.category_places(options))  # fmt: skip
     return dict(zip(seats, values.tolist(), strict=True))
 
 
