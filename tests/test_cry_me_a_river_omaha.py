@@ -79,12 +79,8 @@ def test_simulate_export_ingest_stats_and_its_dashboard_page(tmp_path):
     assert stats["hands"] == 2000 and "triple_scoop_rate" in stats and "low_points_all" not in stats
     import os
 
-    from streamlit.testing.v1 import AppTest
-
-    from tests.test_dashboard import _game_page
+    from tests.test_dashboard import game_page
 
     os.environ["SCOOPLAB_DATA"] = data
-    page = AppTest.from_function(
-        _game_page, kwargs={"variant": "cry-me-a-river-omaha"}, default_timeout=90
-    ).run()
+    page = game_page("cry-me-a-river-omaha")
     assert not page.exception and page.title[0].value == "Cry Me A River Omaha"

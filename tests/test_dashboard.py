@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import polars as pl
@@ -56,20 +57,38 @@ def _game_page(variant: str) -> None:  # run by AppTest as a script of its own
     game.render(variant)
 
 
+@contextmanager
+def keeping_main():
+    """AppTest leaves the script it runs as ``__main__``, which a process pool started later by
+    spawn would run in every worker (a generated page's temporary script fails there): put it back."""
+    main = sys.modules["__main__"]
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main
+
+
+def game_page(variant: str, query: dict | None = None) -> AppTest:
+    """A game's generated page, run."""
+    with keeping_main():
+        test = AppTest.from_function(_game_page, kwargs={"variant": variant}, default_timeout=90)
+        for key, value in (query or {}).items():
+            test.query_params[key] = value
+        return test.run()
+
+
 def app(data: Path, page: str | None = None, query: dict | None = None) -> AppTest:
     """The app at one page: a file under dashboards/, or a game's name (its generated page)."""
     os.environ["SCOOPLAB_DATA"] = str(data)
     if page in GAME_PAGES:
-        test = AppTest.from_function(_game_page, kwargs={"variant": page}, default_timeout=90)
+        return game_page(page, query)
+    with keeping_main():
+        test = AppTest.from_file(APP, default_timeout=90)
         for key, value in (query or {}).items():
             test.query_params[key] = value
-        return test.run()
-    test = AppTest.from_file(APP, default_timeout=90)
-    for key, value in (query or {}).items():
-        test.query_params[key] = value
-    test.run()
-    if page:
-        test.switch_page(page).run()
+        test.run()
+        if page:
+            test.switch_page(page).run()
     return test
 
 

@@ -99,12 +99,10 @@ def test_simulate_export_ingest_stats_and_dashboard_from_the_file_alone(tmp_path
 
     from streamlit.testing.v1 import AppTest
 
-    from tests.test_dashboard import APP, _game_page
+    from tests.test_dashboard import APP, game_page
 
     os.environ["SCOOPLAB_DATA"] = data
-    test = AppTest.from_function(
-        _game_page, kwargs={"variant": "double-board-holdem"}, default_timeout=90
-    ).run()
+    test = game_page("double-board-holdem")
     assert not test.exception and test.title[0].value == "Double-board Hold'em"
     assert any(m.label.startswith("Triple scoops") for m in test.metric)
     navigation = AppTest.from_file(APP, default_timeout=90).run()  # the game has a page of its own
