@@ -41,7 +41,7 @@ def seven_card_categories(
     cards = DECKS[deck] if deck else chosen.deck
     name = f"categories-{ranking}-7-{tiebreak}"
     if cards != chosen.deck or places is not None:
-        name += f"-{deck}-" + ("".join(map(str, places)) if places else "usual")
+        name += f"-{cards.name}-" + ("".join(map(str, places)) if places else "usual")
     path = cache / f"{name}.json"
     counts = None
     with contextlib.suppress(OSError, ValueError):

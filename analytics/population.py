@@ -20,7 +20,10 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import duckdb
 
 MODES = ("showdown", "betting", "replayed")
 ALL_IN = "all-in"  # the structure column of showdown-mode hands
@@ -31,13 +34,14 @@ class Population:
     """One kind of hand: mode, table size, betting structure (``all-in`` in showdown mode), rule set.
 
     ``options`` is the rule options as stored with every hand (JSON, keys sorted, defaults
-    included; ``""``: any); ``changed`` says in words those that differ from the game's defaults.
+    included; ``""``: hands that stored none; None: any); ``changed`` says in words those that
+    differ from the game's defaults.
     """
 
     mode: str
     players: int
     structure: str
-    options: str = ""
+    options: str | None = None
     changed: str = field(default="", compare=False)
 
     @property
@@ -57,11 +61,14 @@ class Population:
         source = "source = 'simulation'" if self.mode != "replayed" else "source <> 'simulation'"
         structure = self.structure.replace("'", "")
         where = f"{source} AND structure = '{structure}' AND n_players = {int(self.players)}"
-        if self.options:
+        if self.options == "":
+            where += " AND options IS NULL"
+        elif self.options is not None:
             where += " AND options = '" + self.options.replace("'", "''") + "'"
         return where
 
     def as_dict(self, hands: int | None = None) -> dict[str, Any]:
+        """The population as JSON output gives it (``options`` as a table), with its hand count."""
         return (
             asdict(self)
             | {"options": self.rule_options, "label": self.label}
@@ -89,8 +96,9 @@ def _mode_of(source: str, structure: str) -> str:
     return "showdown" if structure == ALL_IN else "betting"
 
 
-def populations(con, variant: str, runs: list[str], summarized: dict[str, tuple[int, int, str]],
-                defaults: Mapping[str, Any] | None = None) -> dict[Population, int]:  # fmt: skip
+def populations(con: duckdb.DuckDBPyConnection, variant: str, runs: list[str],
+                summarized: dict[str, tuple[int, int, str]], defaults: Mapping[str, Any] | None = None
+                ) -> dict[Population, int]:  # fmt: skip
     """Every population of a game's hands in the chosen runs, with its hand count.
 
     ``summarized`` maps each complete showdown-mode run (counted from the runs table, its files
@@ -105,19 +113,22 @@ def populations(con, variant: str, runs: list[str], summarized: dict[str, tuple[
         params={"variant": variant, "runs": list(runs)},
     ).fetchall()
     for source, structure, players, options, hands in found:
-        changed = changed_options(options, defaults or {})
+        changed = changed_options(options, defaults or {}) if options else "rule options unknown"
         key = Population(_mode_of(source, structure), int(players), structure, options, changed)
         counts[key] = counts.get(key, 0) + int(hands)
     return counts
 
 
 def choose(found: dict[Population, int], mode: str | None = None, players: int | None = None,
-           structure: str | None = None, options: Mapping[str, Any] | None = None
+           structure: str | None = None, options: Mapping[str, Any] | None = None, label: str | None = None
            ) -> Population | None:  # fmt: skip
     """The population asked for (None for a field: the largest that matches), or None if none does.
 
-    ``options`` names some rule options; a population matches when its hands were played under them.
+    ``options`` names some rule options; a population matches when its hands were played under
+    them. ``label`` picks the one population of that label (as a list of populations shows it).
     """
+    if label is not None:
+        return next((p for p in found if p.label == label), None)
     if mode is not None and mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     asked = dict(options or {})

@@ -195,11 +195,11 @@ def game_stats(
 ) -> dict[str, Any]:
     """Every statistic of one game over one population of the chosen runs (all runs when none).
 
-    ``population`` may name a ``mode``, ``players`` and ``structure``; what it leaves out is
-    the largest population that matches (``analytics.population``). Complete showdown-mode runs
-    are counted from their stored summaries, and their files are not read at all; everything
-    else by SQL over the views. With ``use_summaries`` false every hand is counted by SQL (slow
-    on millions of hands; the tests check the two agree).
+    ``population`` may name a ``mode``, ``players``, ``structure`` and rule ``options`` (some of
+    them); what it leaves out is the largest population that matches (``analytics.population``).
+    Complete showdown-mode runs are counted from their stored summaries, and their files are not
+    read at all; everything else by SQL over the views. With ``use_summaries`` false every hand
+    is counted by SQL (slow on millions of hands; the tests check the two agree).
     """
     if variant not in GAMES:
         known = ", ".join(GAMES)
@@ -251,8 +251,8 @@ def game_stats(
     stats |= _categories(counts, game, options, all_showdown_mode)
     stats["players"] = player_statistics(con, variant, runs, summarized)
     tips: dict[str, Any] = {}  # the seed's strategy tips, checked against the data
-    for section in (_discards(counts, game, all_showdown_mode) if game.discard_board is not None else {},
-                    _low(counts, game, overview) if game.low_share else {}):  # fmt: skip
+    discards = _discards(counts, game, options, all_showdown_mode) if game.discard_board is not None else {}
+    for section in (discards, _low(counts, game, overview) if game.low_share else {}):
         tips |= section.pop("tips", {})
         stats |= section
     if tips:
@@ -315,13 +315,15 @@ def _histogram(rows: list[dict[str, Any]], key: str, column: str) -> list[dict[s
     return [{key: int(r[key])} | rate(r[column], total) for r in ordered if r.get(column)]
 
 
-def _discards(counts: Counts, game: GameSpec, all_showdown_mode: bool) -> dict[str, Any]:
+def _discards(counts: Counts, game: GameSpec, options: dict[str, Any], all_showdown_mode: bool
+              ) -> dict[str, Any]:  # fmt: skip
     """Forced discards and dead hands: a game with a discard-trigger board."""
     columns = ("seats", "flop_discards", "turn_discards", "river_discards", "dead_on_flop", "dead", "voided")
     seats = dict.fromkeys(columns, 0) | counts.one("discard_seats")
     n = seats["seats"]
-    hole = sum(s.hole_cards for s in game.streets)
-    first_street = next(s for s in game.streets if s.board_cards)
+    streets = game.streets_under(options)
+    hole = sum(s.hole_cards for s in streets)
+    first_street = next(s for s in streets if s.board_cards)
     flop_expected, dead_on_flop = first_discards(hole, first_street.board_cards, len(game.deck.ranks))
     remaining = counts.rows("discard_remaining", key="cards")
     per_street = {
@@ -347,7 +349,8 @@ def _discards(counts: Counts, game: GameSpec, all_showdown_mode: bool) -> dict[s
                 if rank in ranks
             ],
         },
-    } | ({"low_points_after_full_board": _points_after_board(counts, game)} if game.low_share else {})
+    } | ({"low_points_after_full_board": _points_after_board(counts, game, options)} if game.low_share
+         else {})  # fmt: skip
 
 
 def _low(counts: Counts, game: GameSpec, overview: dict[str, Any]) -> dict[str, Any]:
@@ -372,7 +375,7 @@ def _low(counts: Counts, game: GameSpec, overview: dict[str, Any]) -> dict[str, 
     }
 
 
-def _points_after_board(counts: Counts, game: GameSpec) -> list[dict[str, Any]]:
+def _points_after_board(counts: Counts, game: GameSpec, options: dict[str, Any]) -> list[dict[str, Any]]:
     """Every dealt seat's points once the whole discard-trigger board is out (0: dead), beside the exact law.
 
     Counted for simulated (showdown-mode) hands, whose deals hold the whole board even when a
@@ -381,8 +384,8 @@ def _points_after_board(counts: Counts, game: GameSpec) -> list[dict[str, Any]]:
     rows = counts.rows("low_points_full_board", key="points", sql=False)
     total = sum(r["seats"] for r in rows)
     points = next(s.points for s in game.shares if s.points)
-    hole = sum(s.hole_cards for s in game.streets)
-    board = sum(s.board_cards for s in game.streets)
+    hole = sum(s.hole_cards for s in game.streets_under(options))
+    board = sum(s.board_cards for s in game.streets_under(options))
     exact = points_after_board(points, hole, board)
     return [
         {"low_points": int(r["points"])} | rate(r["seats"], total, exact[int(r["points"])])

@@ -1,12 +1,14 @@
 """Evaluator speed: evaluations per second on batches of random hands, one core.
 
 Prints scooplab's compiled evaluators (standard 7 and 11 cards, Skœjarth 7
-cards) and, on the same hands in the same run, phevaluator's ``evaluate_cards``
-and eval7's ``evaluate`` called from a Python loop when they are installed,
-with the ratios; then the time of the first call in a fresh process, with the
-numba cache warm and with it empty (the compile cost a new machine pays once).
+cards, short-deck 7 cards under its category order, Omaha eight-or-better lows) and, on the
+same hands in the same run, phevaluator's ``evaluate_cards`` and eval7's ``evaluate`` called
+from a Python loop when they are installed, and PokerKit's short-deck and Omaha low hands
+(on ``--peer-hands`` of them: PokerKit is slow), each checked to order the hands alike, with
+the ratios; then the time of the first call in a fresh process, with the numba cache warm and
+with it empty (the compile cost a new machine pays once).
 
-    python benchmarks/evaluators.py [--hands 1000000] [--repeat 3] [--json]
+    python benchmarks/evaluators.py [--hands 1000000] [--peer-hands 20000] [--repeat 3] [--json]
 """
 
 from __future__ import annotations
@@ -25,7 +27,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from engine.cards import SHORT, format_cards  # noqa: E402
 from engine.evaluate import evaluate_high, evaluate_skoejarth  # noqa: E402
+from engine.games import GAMES  # noqa: E402
+from engine.low_hands import NO_LOW, evaluate_low  # noqa: E402
+
+# PokerKit ranks a straight over three of a kind in short deck: compare under that option
+POKERKIT_SHORT_DECK = GAMES["short-deck"].category_places({"trips_beat_straight": False})
 
 
 def random_hands(rng: np.random.Generator, n: int, k: int, deck_size: int) -> np.ndarray:
@@ -74,6 +82,46 @@ def peer_rates(hands: np.ndarray, ours: np.ndarray) -> dict[str, float]:
     return rates
 
 
+def pokerkit_rates(short: np.ndarray, omaha: np.ndarray) -> dict[str, float]:
+    """PokerKit's short-deck and Omaha eight-or-better low hands from a Python loop, checked against ours."""
+    try:
+        from pokerkit import OmahaEightOrBetterLowHand, ShortDeckHoldemHand
+    except ImportError:
+        print("pokerkit not installed: skipped")
+        return {}
+    rates: dict[str, float] = {}
+    texts = [(format_cards(row[:2], SHORT), format_cards(row[2:], SHORT)) for row in short]
+    start = time.perf_counter()
+    hands = [ShortDeckHoldemHand.from_game(hole, board) for hole, board in texts]
+    rates["pokerkit short-deck 7-card (Python loop)"] = len(hands) / (time.perf_counter() - start)
+    ours = evaluate_high(short, SHORT, POKERKIT_SHORT_DECK)
+    check_pairs(ours, hands, "pokerkit short-deck", smaller_is_better=False)
+    texts = [(format_cards(row[:4]), format_cards(row[4:])) for row in omaha]
+    start = time.perf_counter()
+    lows = []
+    for hole, board in texts:
+        try:
+            lows.append(OmahaEightOrBetterLowHand.from_game(hole, board))
+        except ValueError:
+            lows.append(None)
+    rates["pokerkit Omaha eight-or-better low (Python loop)"] = len(lows) / (time.perf_counter() - start)
+    ours = evaluate_low(omaha[:, :4], omaha[:, 4:], "exactly-2")
+    if [low is not None for low in lows] != (ours != NO_LOW).tolist():
+        raise SystemExit("pokerkit finds lows in other hands than scooplab")
+    found = [i for i, low in enumerate(lows) if low is not None]
+    check_pairs(ours[found], [lows[i] for i in found], "pokerkit Omaha low", smaller_is_better=True)
+    return rates
+
+
+def check_pairs(ours: np.ndarray, theirs: list, name: str, smaller_is_better: bool) -> None:
+    """Consecutive hands compare the same way by our values and the peer's hand objects."""
+    sign = -1 if smaller_is_better else 1
+    for i in range(0, len(theirs) - 1, 2):
+        peer = (theirs[i] > theirs[i + 1]) - (theirs[i] < theirs[i + 1])
+        if peer != sign * np.sign(ours[i] - ours[i + 1]):
+            raise SystemExit(f"{name} orders hands {i} and {i + 1} differently from scooplab")
+
+
 def check_order(ours: np.ndarray, theirs: np.ndarray, name: str) -> None:
     order = np.argsort(ours, kind="stable")
     a, b = ours[order], theirs[order]
@@ -104,6 +152,7 @@ def main() -> None:
     )
     parser.add_argument("--hands", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--peer-hands", type=int, default=20_000, help="hands for PokerKit's Python loops")
     parser.add_argument("--seed", type=int, default=20261129)
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     args = parser.parse_args()
@@ -112,14 +161,23 @@ def main() -> None:
     seven = random_hands(rng, args.hands, 7, 52)
     eleven = random_hands(rng, args.hands, 11, 52)
     skoejarth = random_hands(rng, args.hands, 7, 28)
+    short = random_hands(rng, args.hands, 7, 36)
+    omaha = random_hands(rng, args.hands, 9, 52)
 
     rates = {
         "scooplab standard 7-card": best_rate(evaluate_high, seven, args.repeat),
         "scooplab standard 11-card": best_rate(evaluate_high, eleven, args.repeat),
         "scooplab Skœjarth 7-card": best_rate(evaluate_skoejarth, skoejarth, args.repeat),
+        "scooplab short-deck 7-card": best_rate(
+            lambda rows: evaluate_high(rows, SHORT, POKERKIT_SHORT_DECK), short, args.repeat
+        ),
+        "scooplab Omaha eight-or-better low": best_rate(
+            lambda rows: evaluate_low(rows[:, :4], rows[:, 4:], "exactly-2"), omaha, args.repeat
+        ),
     }
     peers = peer_rates(seven, evaluate_high(seven))
-    rates |= peers
+    kit = pokerkit_rates(short[: args.peer_hands], omaha[: args.peer_hands])
+    rates |= peers | kit
     with tempfile.TemporaryDirectory() as empty_cache:
         first_call = {
             "first call, numba cache warm (s)": first_call_seconds(None),
@@ -128,6 +186,9 @@ def main() -> None:
     ratios = {
         f"standard 7-card vs {name}": rates["scooplab standard 7-card"] / rate for name, rate in peers.items()
     }
+    for name, rate in kit.items():  # "pokerkit X (Python loop)" against "scooplab X"
+        ours = "scooplab " + name.removeprefix("pokerkit ").removesuffix(" (Python loop)")
+        ratios[f"{ours[9:]} vs {name}"] = rates[ours] / rate
 
     if args.json:
         print(json.dumps({"hands": args.hands, "rates": rates, "ratios": ratios} | first_call))

@@ -58,14 +58,9 @@ def sql(data: str, text: str) -> pl.DataFrame:
 
 
 @st.cache_data(show_spinner="Computing statistics…", ttl=60)
-def stats(data: str, variant: str, runs: tuple[str, ...], population: tuple = ()) -> dict[str, Any]:
-    """``game_stats``; ``population`` is (mode, players, structure, rule options as JSON), or () for
-    the largest."""
-    asked = None
-    if population:
-        mode, players, structure, options = population
-        asked = {"mode": mode, "players": players, "structure": structure, "options": json.loads(options)}
-    return game_stats(data, variant, list(runs), population=asked)
+def stats(data: str, variant: str, runs: tuple[str, ...], population: str = "") -> dict[str, Any]:
+    """``game_stats``; ``population`` is a population's label, or "" for the largest."""
+    return game_stats(data, variant, list(runs), population={"label": population} if population else None)
 
 
 @st.cache_data(show_spinner="Comparing…", ttl=60)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import altair as alt
@@ -60,9 +59,7 @@ def population_choice(path: str, variant: str, runs: list[str], stats: dict[str,
     labels = [p["label"] for p in found]
     label = _choice("Population", labels, "population")
     if label != stats["population"]["label"]:
-        chosen = found[labels.index(label)]
-        key = (chosen["mode"], chosen["players"], chosen["structure"], json.dumps(chosen["options"]))
-        stats = data.stats(path, variant, tuple(runs), key)
+        stats = data.stats(path, variant, tuple(runs), label)
     others = len(found) - 1
     more = f" ({others} other population{'s' if others > 1 else ''} in the sidebar)" if others else ""
     st.caption(f"Over {stats['population']['label']}: {stats['hands']:,} hands{more}")

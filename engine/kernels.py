@@ -219,7 +219,7 @@ def seven_rank_strength(key: int, kickers: bool, tables: tuple) -> int:
 
 
 @njit(cache=True, inline="always")
-def rank_count_strength(m0: int, m1: int, m2: int, m3: int, top_bit, top_five) -> int:
+def rank_count_strength(m0: int, m1: int, m2: int, m3: int, top_bit: np.ndarray, top_five: np.ndarray) -> int:
     """The best hand among the categories made of rank counts alone (no straight, no flush):
     four of a kind, full house, three of a kind, two pair, pair, high card; standard packing."""
     ranks = m0 | m1 | m2 | m3
@@ -251,7 +251,7 @@ def rank_count_strength(m0: int, m1: int, m2: int, m3: int, top_bit, top_five) -
 
 @njit(cache=True, inline="always")
 def ordered_strength(key: int, tables: tuple) -> int:
-    """Strength of the best five cards of a key under a category order (at most 7 cards).
+    """Strength of the best five cards of a key under a category order (any number of cards).
 
     ``tables[4][c]`` is category c's place in the order, weakest 0 (``engine.tables.high_tables``
     with an order: the only tables with a fifth member); the strength is

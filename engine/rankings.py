@@ -96,9 +96,10 @@ def categories_in_order(places: tuple[int, ...] | None, n_categories: int = 9) -
 def check_category_order(ranking: Ranking, names: list[str]) -> tuple[tuple[int, ...] | None, str | None]:
     """Each category's place in an order written weakest first, or the problem with the order.
 
-    The order must name every category once, keep the straight flush the strongest, and keep
-    the categories made of rank counts alone in their usual order (high card, pair, two pair,
-    three of a kind, full house, four of a kind); straight and flush may go anywhere between.
+    The order must name every category once, keep the straight flush the strongest and high
+    card the weakest, and keep the categories made of rank counts alone in their usual order
+    (high card, pair, two pair, three of a kind, full house, four of a kind); straight and flush
+    may go anywhere between.
     The places are None when the order is the usual one.
 
     >>> high = RANKINGS["standard-high"]
@@ -107,14 +108,14 @@ def check_category_order(ranking: Ranking, names: list[str]) -> tuple[tuple[int,
     >>> check_category_order(high, order)
     ((0, 1, 2, 4, 3, 5, 6, 7, 8), None)
     >>> check_category_order(high, list(reversed(high.categories)))[1]
-    'category_order must keep the straight flush the strongest'
+    'category_order must keep the straight flush the strongest and high card the weakest'
     """
     if not ranking.orderable:
         return None, f"the {ranking.name} ranking keeps its own category order"
     if sorted(names) != sorted(ranking.categories):
         return None, f"category_order must name each of {', '.join(ranking.categories)} once"
-    if names[-1] != "straight flush":
-        return None, "category_order must keep the straight flush the strongest"
+    if names[-1] != "straight flush" or names[0] != "high card":
+        return None, "category_order must keep the straight flush the strongest and high card the weakest"
     counted = [n for n in names if n not in ("straight", "flush", "straight flush")]
     usual = [n for n in ranking.categories if n not in ("straight", "flush", "straight flush")]
     if counted != usual:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import sys
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from engine.games.base import GameSpec
 
 console = Console(width=None if sys.stdout.isatty() else 140)
 
@@ -58,7 +61,7 @@ def game_named(variant: str):
         fail(str(error))
 
 
-def rule_options(game, rule: list[str] | None) -> dict:
+def rule_options(game: GameSpec, rule: list[str] | None) -> dict[str, Any]:
     """The rule options ``--rule KEY=VALUE`` names; an unknown one fails with the game's options."""
     options = {}
     for item in rule or []:

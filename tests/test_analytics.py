@@ -277,3 +277,17 @@ def test_summaries_stored_under_the_old_query_names_are_still_read(tmp_path):
         table = table.set_column(table.schema.get_field_index("query"), "query", column)
         pq.write_table(table, path)
     assert game_stats(tmp_path, "scarney") == new
+
+
+def test_hands_that_stored_no_rule_options_are_a_population_of_their_own():
+    from analytics.population import Population, choose
+
+    unknown = Population("replayed", 6, "no-limit", "", "rule options unknown")
+    known = Population("replayed", 6, "no-limit", '{"burns": false}', "")
+    assert (
+        unknown.hands_filter.endswith("AND options IS NULL") and "options IS NULL" not in known.hands_filter
+    )
+    assert unknown.label == "replayed hands, no-limit, 6 players, rule options unknown"
+    found = {unknown: 10, known: 5}
+    assert choose(found) == unknown and choose(found, options={"burns": False}) == known
+    assert choose(found, label=known.label) == known and choose(found, label="nothing") is None

@@ -179,8 +179,10 @@ def test_stats_rule_picks_the_rule_set_and_the_others_are_listed(tmp_path):
                     "--data", str(tmp_path))  # fmt: skip
     stats = json.loads(result.output)
     assert stats["hands"] == 400 and stats["population"]["changed"] == "hole_cards=5"
+    result = invoke("stats", "-v", "cry-me-a-river-omaha", "--format", "json", "--data", str(tmp_path))
+    assert json.loads(result.output)["hands"] == 600  # the largest rule set alone, not 1,000 blended
     result = invoke("stats", "-v", "cry-me-a-river-omaha", "--brief", "--data", str(tmp_path))
-    assert result.exit_code == 0 and "600 hands" not in result.output
+    assert result.exit_code == 0
     assert "other populations (--mode, --players, --structure, --rule): showdown mode (all in), 3 players, " \
            "hole_cards=5 (400)" in result.output  # fmt: skip
     result = invoke("stats", "-v", "cry-me-a-river-omaha", "--rule", "hole_cards=6", "--data", str(tmp_path))
@@ -192,3 +194,21 @@ def test_a_wide_query_result_is_shown_one_row_at_a_time(tmp_path):
                     "--data", str(tmp_path))  # fmt: skip
     assert result.exit_code == 0 and "-- row 1 --" in result.output
     assert "column_number_11" in result.output and "…" not in result.output
+
+
+def test_numba_keeps_its_cache_where_engine_points_it():
+    """Nothing imports numba before ``engine`` names the cache folder (stale machine code otherwise)."""
+    import importlib
+    import os
+    import subprocess as sp
+
+    importlib.import_module("engine")  # first, as every scooplab module imports it before numba
+    numba = importlib.import_module("numba")
+    assert numba.config.CACHE_DIR == os.environ["NUMBA_CACHE_DIR"] != ""
+    # and in a fresh pytest process, whose start-up (say, its warning filters) must not import numba
+    probe = "import _pytest.config as c; c.main(['--co', '-q', '-p', 'no:cacheprovider', 'engine/pots.py']);"
+    code = probe + "import os, numba; print(numba.config.CACHE_DIR == os.environ['NUMBA_CACHE_DIR'])"
+    result = sp.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parents[1]
+    )
+    assert result.stdout.strip().endswith("True"), result.stdout[-300:]

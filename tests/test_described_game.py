@@ -99,13 +99,14 @@ def test_simulate_export_ingest_stats_and_dashboard_from_the_file_alone(tmp_path
 
     from streamlit.testing.v1 import AppTest
 
-    from tests.test_dashboard import APP, game_page
+    from tests.test_dashboard import APP, game_page, keeping_main
 
     os.environ["SCOOPLAB_DATA"] = data
     test = game_page("double-board-holdem")
     assert not test.exception and test.title[0].value == "Double-board Hold'em"
     assert any(m.label.startswith("Triple scoops") for m in test.metric)
-    navigation = AppTest.from_file(APP, default_timeout=90).run()  # the game has a page of its own
+    with keeping_main():
+        navigation = AppTest.from_file(APP, default_timeout=90).run()  # the game has a page of its own
     assert not navigation.exception
 
 

@@ -88,3 +88,28 @@ def test_lows_compare_highest_card_first_and_bad_rows_are_refused():
         evaluate_low(np.array([[0, 0, 4, 8, 12]], dtype=np.int8))
     with pytest.raises(ValueError, match="qualifier"):
         evaluate_low(parse_card_rows(["8s5d4c3h2s"]), qualifier=4)
+
+
+def test_pokerkit_finds_the_same_omaha_lows_in_the_same_order():
+    """PokerKit's eight-or-better Omaha lows, a peer: the same hands make a low, and lows order alike."""
+    from pokerkit import OmahaEightOrBetterLowHand
+
+    from engine.cards import format_cards
+
+    rng = np.random.default_rng(12)
+    low_deck = np.array([*range(28), 48, 49, 50, 51, *range(28, 48)])  # the low cards first: lows are common
+    cards = np.array(
+        [rng.permutation(low_deck[: 32 if i % 2 else 52])[:9] for i in range(1_200)], dtype=np.int8
+    )
+    ours = evaluate_low(cards[:, :4], cards[:, 4:], "exactly-2")
+    peer = []
+    for row in cards:
+        try:
+            peer.append(OmahaEightOrBetterLowHand.from_game(format_cards(row[:4]), format_cards(row[4:])))
+        except ValueError:  # PokerKit: no low
+            peer.append(None)
+    assert [p is not None for p in peer] == (ours != NO_LOW).tolist()
+    lows = [i for i, p in enumerate(peer) if p is not None]
+    assert len(lows) > 300
+    for i, j in zip(lows[::2], lows[1::2], strict=False):
+        assert (peer[i] > peer[j]) - (peer[i] < peer[j]) == np.sign(ours[j] - ours[i])  # smaller is better
