@@ -19,7 +19,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = ("holdem", "cry-me-a-river", "scarney", "skoejarth")
+GAMES = tuple(
+    sorted(path.stem for path in (ROOT / "engine" / "variants").glob("*.toml"))
+)  # every built-in game
 
 
 def run(args: list[str]) -> tuple[dict, float]:
@@ -50,26 +52,28 @@ def main() -> None:
     parser.add_argument(
         "--memory-hands", type=int, default=0, help="also run this many hold'em hands for memory"
     )
+    parser.add_argument("--games", nargs="+", default=list(GAMES), help="the games (default: every built-in)")
     args = parser.parse_args()
-    # warm the numba cache so compile time is not measured
-    run(["--variant", "holdem", "--hands", "1000", "--workers", "1", "--seed", "1"])
+    for game in args.games:  # warm the numba cache so compile time is not measured
+        run(["--variant", game, "--hands", "1000", "--workers", "1", "--seed", "1"])
+        run(["--variant", game, "--mode", "betting", "--hands", "200", "--workers", "1", "--seed", "1"])
     print(f"showdown mode, 6 players, {args.hands:,} hands, end to end into Parquet")
-    for game in GAMES:
+    for game in args.games:
         for workers in (1, 2):
             summary, peak = run(
                 ["--variant", game, "--hands", str(args.hands), "--workers", str(workers), "--seed", "1"]
             )
             print(
-                f"  {game:<15} {workers} worker(s): {summary['hands_per_second']:>12,} hands/s"
+                f"  {game:<21} {workers} worker(s): {summary['hands_per_second']:>12,} hands/s"
                 f"   ({summary['seconds']:.2f} s, peak RSS so far {peak:,.0f} MB)"
             )
     print(f"betting mode, 6 players (tag, random, station), {args.betting_hands:,} hands, 1 worker")
-    for game in GAMES:
+    for game in args.games:
         summary, _ = run(
             ["--variant", game, "--mode", "betting", "--hands", str(args.betting_hands), "--workers", "1",
              "--seed", "1", "--policy", "tag", "--policy", "random", "--policy", "station"]
         )  # fmt: skip
-        print(f"  {game:<15} {summary['hands_per_second']:>12,} hands/s")
+        print(f"  {game:<21} {summary['hands_per_second']:>12,} hands/s")
     if args.memory_hands:
         summary, peak = run(
             ["--variant", "scarney", "--hands", str(args.memory_hands), "--workers", "2", "--seed", "1"]
