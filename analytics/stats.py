@@ -156,6 +156,37 @@ def rate(count: int, n: int, exact: float | None = None) -> dict[str, Any]:
     return result
 
 
+def clustered_rate(count: int, n: int, squares: int, by_seats: int, seats_squared: int,
+                   exact: float | None = None) -> dict[str, Any]:  # fmt: skip
+    """``rate`` of seats that share hands (a hand's seats share its board): the variance clustered
+    by hand, from each hand's count y of the seats counted and m of all its seats,
+    (sum y^2 - 2 p sum y m + p^2 sum m^2) / n^2; the Wilson interval on the effective sample size
+    n / design_effect; ``z`` against the exact value with the variance at it. Without the sums
+    (runs stored before they were kept): ``rate``.
+
+    >>> r = clustered_rate(30, 100, squares=180, by_seats=300, seats_squared=1000)  # 10 hands of 10
+    >>> round(r["design_effect"], 3), r["rate"]  # five hands hold six each, five hold none
+    (4.286, 0.3)
+    """
+    if not seats_squared or not n:
+        return rate(count, n, exact)
+    p = count / n
+
+    def variance(q: float) -> float:
+        return max(squares - 2 * q * by_seats + q * q * seats_squared, 0) / (n * n)
+
+    independent = p * (1 - p) / n
+    effect = variance(p) / independent if independent > 0 else 1.0
+    effective = n / effect if effect > 0 else float(n)
+    low, high = wilson(p * effective, effective)  # type: ignore[arg-type]
+    result = {"count": int(count), "n": int(n), "rate": p, "ci95": [low, high], "design_effect": effect}
+    if exact is not None:
+        result["exact"] = exact
+        spread = variance(exact)
+        result["z"] = (p - exact) / float(np.sqrt(spread)) if spread > 0 and 0 < exact < 1 else None
+    return result
+
+
 def exact_seven_cards(game: GameSpec, options: dict[str, Any] | None = None) -> tuple[float, ...] | None:
     """The exact category law of a showdown hand under ``options`` (default: the game's defaults),
     when every hand is the best five of a uniform 7-card set (one community board, no forced
@@ -178,9 +209,11 @@ def _categories(counts: Counts, game: GameSpec, options: dict[str, Any], all_sho
     winners = sum(r.get("winning", 0) for r in rows.values())
     exact = exact_seven_cards(game, options) if all_showdown_mode else None
     showdown, winning = [], []
+    seats_squared = counts.one("category_clusters").get("seats_squared", 0)
     for index in categories_in_order(game.category_places(options), len(names)):  # weakest first
         name, row = names[index], rows.get(index, {})
-        entry = {"category": name} | rate(row.get("showdown", 0), total, exact[index] if exact else None)
+        sums = row.get("showdown", 0), total, row.get("showdown_squares", 0), row.get("showdown_by_seats", 0)
+        entry = {"category": name} | clustered_rate(*sums, seats_squared, exact[index] if exact else None)
         showdown.append(entry)
         winning.append({"category": name} | rate(row.get("winning", 0), winners))
     return {"categories_showdown": showdown, "categories_winning": winning}

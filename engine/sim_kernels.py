@@ -77,12 +77,10 @@ T_HELD, T_FORCED, T_STREET, T_DEAD_ON_FLOP, T_DEAD = (
 )
 T_REMAINING, T_PAIRS, T_PAIRS_WON = T_BASE + 31, T_BASE + 38, T_BASE + 42
 T_LOW_WINNERS, T_LOW_WINNERS_ACE = T_BASE + 46, T_BASE + 47
-T_LOW_POINTS, T_LOW_POINTS_WON, T_FULL_BOARD_POINTS, TALLY_SIZE = (
-    T_BASE + 48,
-    T_BASE + 109,
-    T_BASE + 170,
-    T_BASE + 231,
-)
+T_LOW_POINTS, T_LOW_POINTS_WON, T_FULL_BOARD_POINTS = T_BASE + 48, T_BASE + 109, T_BASE + 170
+# per category, over showdown hands: the square of the hand's seats of it, and that times the hand's
+# seats at the showdown; and the square of those seats (a variance clustered by hand)
+C_SQUARES, C_BY_SEATS, C_SEATS_SQUARED, TALLY_SIZE = T_BASE + 231, T_BASE + 240, T_BASE + 249, T_BASE + 250
 
 
 @njit(cache=True)
@@ -173,6 +171,20 @@ def _low_tally(h, deck, hole, alive, discard_street, low, low_won, tally, rank_c
             tally[T_LOW_POINTS_WON + low[h, s]] += 1
 
 
+@njit(cache=True, inline="always")
+def _cluster_tally(counts, tally) -> None:
+    """One showdown hand's share of the hand-clustered variance of the category rates (``C_*``),
+    from its seats of each category (``counts``, zeroed for the next hand)."""
+    seats = 0
+    for category in range(9):
+        seats += counts[category]
+    for category in range(9):
+        tally[C_SQUARES + category] += counts[category] * counts[category]
+        tally[C_BY_SEATS + category] += counts[category] * seats
+        counts[category] = 0
+    tally[C_SEATS_SQUARED] += seats * seats
+
+
 @njit(cache=True)
 def simulate_hands(
     u, hole, board, board_street, deck_size, stake, rules, cards, strength, low, won, won_high, won_low,
@@ -213,6 +225,7 @@ def simulate_hands(
     low_row = np.full(n, NO_VALUE, dtype=np.int64)
     board_row = np.zeros((n, n_boards), dtype=np.int64)
     rank_count = np.zeros(deck_size // 4, dtype=np.int64)
+    hand_categories = np.zeros(9, dtype=np.int64)  # one hand's seats of each category at the showdown
     n_streets = board_street.max() + 1
     has_points = rules[11]
     ranking, kickers, hole_use, tables = rules[0], rules[1], rules[2], rules[9]
@@ -337,5 +350,7 @@ def simulate_hands(
             won_high_part = (high_row[s] if has_points else won_row[s]) > 0
             tally[O_CATEGORY + ((best >> 20) & 15)] += 1
             tally[O_CATEGORY_WON + ((best >> 20) & 15)] += won_high_part
+            hand_categories[(best >> 20) & 15] += 1
+        _cluster_tally(hand_categories, tally)
         if has_points:
             _low_tally(h, deck, hole, alive, discard_street, low, low_won_row, tally, rank_count)

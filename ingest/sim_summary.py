@@ -56,6 +56,9 @@ def summarize(batch: SimBatch) -> Counts:
     for category in range(k.O_CATEGORY_WON - k.O_CATEGORY):  # every seat at a showdown; the winners
         _add(counts, "categories", str(category), "showdown", tally[k.O_CATEGORY + category])
         _add(counts, "categories", str(category), "winning", tally[k.O_CATEGORY_WON + category])
+        _add(counts, "categories", str(category), "showdown_squares", tally[k.C_SQUARES + category])
+        _add(counts, "categories", str(category), "showdown_by_seats", tally[k.C_BY_SEATS + category])
+    _add(counts, "category_clusters", "", "seats_squared", tally[k.C_SEATS_SQUARED])
     if game.kill is not None:
         _kills(counts, tally, game.deck.ranks)
     if game.low_share:

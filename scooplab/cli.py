@@ -429,7 +429,8 @@ def stats_command(
         if brief:  # the game-wide rates, not each category, card or player
             rows = [row for row in rows if "[" not in row["statistic"] and "." not in row["statistic"]]
         rows = [_display(row) for row in rows]
-        others = [f"{p['label']} ({p['hands']:,})" for p in stats["populations"][1:]]
+        shown = stats["population"]["label"]
+        others = [f"{p['label']} ({p['hands']:,})" for p in stats["populations"] if p["label"] != shown]
         if others:
             typer.echo(f"other populations (--mode, --players, --structure, --rule): {'; '.join(others)}",
                        err=True)  # fmt: skip

@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -10,6 +11,7 @@ from analytics.db import QueryError, connect, run_query
 from analytics.exact import kill_survivors, wilson
 from analytics.report import flatten
 from analytics.stats import game_stats
+from engine.evaluate import HIGH_CATEGORIES
 from ingest.pipeline import ingest
 from ingest.simulation import SimSpec, simulate
 from scooplab.cli import app
@@ -291,3 +293,26 @@ def test_hands_that_stored_no_rule_options_are_a_population_of_their_own():
     found = {unknown: 10, known: 5}
     assert choose(found) == unknown and choose(found, options={"burns": False}) == known
     assert choose(found, label=known.label) == known and choose(found, label="nothing") is None
+
+
+def test_category_rates_carry_the_variance_of_seats_that_share_a_board(tmp_path):
+    """Six seats of a hand share its board, so their categories are not independent draws: the
+    design effect (variance clustered by hand over the independent one) matches a count from the
+    stored rows, and the interval widens by its square root."""
+    import duckdb
+
+    simulate(SimSpec("holdem", 20_000, players=6, seed=9), str(tmp_path), run_id="c")
+    stats = game_stats(tmp_path, "holdem")
+    files = f"{tmp_path}/hands/**/*.parquet"
+    column = duckdb.sql(f"SELECT seat_strength FROM read_parquet('{files}')").pl()["seat_strength"]
+    strengths = np.array(column.to_list())
+    categories = (strengths >> 20) & 15
+    for row in stats["categories_showdown"]:
+        index = HIGH_CATEGORIES.index(row["category"])
+        per_hand = (categories == index).sum(axis=1)
+        p = per_hand.sum() / categories.size
+        expected = per_hand.var() * len(per_hand) / (categories.size * p * (1 - p))
+        assert row["design_effect"] == pytest.approx(expected, rel=1e-9)
+        width = row["ci95"][1] - row["ci95"][0]
+        assert width == pytest.approx(2 * 1.96 * np.sqrt(expected * p * (1 - p) / categories.size), rel=0.02)
+    assert max(r["design_effect"] for r in stats["categories_showdown"]) > 1.5  # the board is shared
