@@ -209,7 +209,9 @@ def _categories(counts: Counts, game: GameSpec, options: dict[str, Any], all_sho
     winners = sum(r.get("winning", 0) for r in rows.values())
     exact = exact_seven_cards(game, options) if all_showdown_mode else None
     showdown, winning = [], []
-    seats_squared = counts.one("category_clusters").get("seats_squared", 0)
+    clusters = counts.one("category_clusters")
+    # runs stored before the sums were kept leave seats out: then seats count as independent
+    seats_squared = clusters.get("seats_squared", 0) if clusters.get("seats") == total else 0
     for index in categories_in_order(game.category_places(options), len(names)):  # weakest first
         name, row = names[index], rows.get(index, {})
         sums = row.get("showdown", 0), total, row.get("showdown_squares", 0), row.get("showdown_by_seats", 0)

@@ -79,8 +79,9 @@ T_REMAINING, T_PAIRS, T_PAIRS_WON = T_BASE + 31, T_BASE + 38, T_BASE + 42
 T_LOW_WINNERS, T_LOW_WINNERS_ACE = T_BASE + 46, T_BASE + 47
 T_LOW_POINTS, T_LOW_POINTS_WON, T_FULL_BOARD_POINTS = T_BASE + 48, T_BASE + 109, T_BASE + 170
 # per category, over showdown hands: the square of the hand's seats of it, and that times the hand's
-# seats at the showdown; and the square of those seats (a variance clustered by hand)
-C_SQUARES, C_BY_SEATS, C_SEATS_SQUARED, TALLY_SIZE = T_BASE + 231, T_BASE + 240, T_BASE + 249, T_BASE + 250
+# seats at the showdown; the square of those seats, and the seats (a variance clustered by hand)
+C_SQUARES, C_BY_SEATS, C_SEATS_SQUARED, C_SEATS = T_BASE + 231, T_BASE + 240, T_BASE + 249, T_BASE + 250
+TALLY_SIZE = T_BASE + 251
 
 
 @njit(cache=True)
@@ -183,6 +184,7 @@ def _cluster_tally(counts, tally) -> None:
         tally[C_BY_SEATS + category] += counts[category] * seats
         counts[category] = 0
     tally[C_SEATS_SQUARED] += seats * seats
+    tally[C_SEATS] += seats
 
 
 @njit(cache=True)

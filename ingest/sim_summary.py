@@ -59,6 +59,7 @@ def summarize(batch: SimBatch) -> Counts:
         _add(counts, "categories", str(category), "showdown_squares", tally[k.C_SQUARES + category])
         _add(counts, "categories", str(category), "showdown_by_seats", tally[k.C_BY_SEATS + category])
     _add(counts, "category_clusters", "", "seats_squared", tally[k.C_SEATS_SQUARED])
+    _add(counts, "category_clusters", "", "seats", tally[k.C_SEATS])
     if game.kill is not None:
         _kills(counts, tally, game.deck.ranks)
     if game.low_share:

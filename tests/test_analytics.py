@@ -316,3 +316,17 @@ def test_category_rates_carry_the_variance_of_seats_that_share_a_board(tmp_path)
         width = row["ci95"][1] - row["ci95"][0]
         assert width == pytest.approx(2 * 1.96 * np.sqrt(expected * p * (1 - p) / categories.size), rel=0.02)
     assert max(r["design_effect"] for r in stats["categories_showdown"]) > 1.5  # the board is shared
+
+
+def test_runs_stored_without_the_clustered_sums_get_the_independent_interval(tmp_path):
+    import duckdb
+    import pyarrow.parquet as pq
+
+    simulate(SimSpec("holdem", 3_000, players=6, seed=9), str(tmp_path), run_id="new")
+    simulate(SimSpec("holdem", 3_000, players=6, seed=10), str(tmp_path), run_id="old")
+    assert all("design_effect" in c for c in game_stats(tmp_path, "holdem")["categories_showdown"])
+    for path in (tmp_path / "summaries").rglob("*old*/*.parquet"):  # as an older scooplab stored it
+        kept = duckdb.sql(f"SELECT * FROM read_parquet('{path}') WHERE query <> 'category_clusters'").arrow()
+        pq.write_table(kept.read_all() if hasattr(kept, "read_all") else kept, path)
+    mixed = game_stats(tmp_path, "holdem")["categories_showdown"]
+    assert mixed[0]["n"] == 36_000 and all("design_effect" not in c for c in mixed)

@@ -1,6 +1,7 @@
--- category_clusters: the sum over showdown hands of the square of the hand's seats at the showdown
--- (with the categories' squares: the categories' variance clustered by hand).
-SELECT sum(seated * seated) AS seats_squared
+-- category_clusters: over showdown hands, the sum of the square of a hand's seats at the showdown
+-- and of those seats (with the categories' squares: the categories' variance clustered by hand;
+-- the seats say whether every hand counted has its sums).
+SELECT sum(seated * seated) AS seats_squared, sum(seated) AS seats
 FROM (
     SELECT count(*) AS seated
     FROM showdown_seats
