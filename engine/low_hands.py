@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from engine.cards import NO_CARD, STANDARD
-from engine.kernels import card_bit
+from engine.kernels import INVALID, row_key
 
 NO_LOW = -1
 ACE = 12  # the ace's rank index in the standard deck
@@ -96,20 +96,9 @@ def low_rows(hole: np.ndarray, board: np.ndarray, exactly_two: bool, allowed: in
              out: np.ndarray) -> None:  # fmt: skip
     """``out[i]``: the best low of row i's hole cards with its board cards (-1 pads; -2: a bad row)."""
     for i in range(hole.shape[0]):
-        hole_key, board_key, n_hole, n_board = np.int64(0), np.int64(0), 0, 0
-        bad = False
-        for j in range(hole.shape[1]):
-            c = hole[i, j]
-            if c != NO_CARD:
-                bad = bad or c < 0 or c >= deck_size or (hole_key & card_bit(c)) != 0
-                hole_key |= card_bit(max(c, 0))
-                n_hole += 1
-        for j in range(board.shape[1]):
-            c = board[i, j]
-            if c != NO_CARD:
-                bad = bad or c < 0 or c >= deck_size or ((hole_key | board_key) & card_bit(c)) != 0
-                board_key |= card_bit(max(c, 0))
-                n_board += 1
+        hole_key, _ = row_key(hole, i, deck_size)
+        board_key, _ = row_key(board, i, deck_size)
+        bad = hole_key == INVALID or board_key == INVALID or (hole_key & board_key) != 0
         if bad:
             out[i] = -2
         elif exactly_two:
