@@ -21,6 +21,7 @@ from engine.core import (
     board_key_of,
     divide_pot,
     key_strength,
+    one_share_pot,
     restricted_strengths,
     seat_strength,
     surviving,
@@ -231,7 +232,7 @@ def simulate_hands(
     n_streets = board_street.max() + 1
     has_points = rules[11]
     ranking, kickers, hole_use, tables = rules[0], rules[1], rules[2], rules[9]
-    board_shares = rules[10]
+    board_shares, one_share, share_board = rules[10], rules[12], rules[7]
     trigger = board[max(discard_board, 0)]
     pot = n * stake
     for h in range(n_hands):
@@ -305,8 +306,11 @@ def simulate_hands(
             low_won_row[:] = 0
         if board_shares:
             board_row[:] = 0
-        outcome = divide_pot(pot, alive, per_board, low_row, board_alive, rules, won_row, high_row,
-                             low_won_row, board_row, winners, paid)  # fmt: skip
+        if one_share:
+            outcome = one_share_pot(pot, alive, per_board[share_board[0]], won_row, winners, paid)
+        else:
+            outcome = divide_pot(pot, alive, per_board, low_row, board_alive, rules, won_row, high_row,
+                                 low_won_row, board_row, winners, paid)  # fmt: skip
         won[h] = won_row
         if has_points:
             won_high[h] = high_row

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import math
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 import pyarrow as pa
@@ -29,10 +29,16 @@ from ingest.schema import HANDS
 ALL_IN = "all-in"  # the structure column of showdown-mode hands
 
 
+@lru_cache(maxsize=32)
 def constant(value: str, count: int) -> pa.Array:
-    """A string column holding one value, built without a Python list (and built once)."""
-    indices = pa.array(np.zeros(count, dtype=np.int8))
-    return pa.DictionaryArray.from_arrays(indices, pa.array([value])).cast(pa.string())
+    """A string column holding one value, built from buffers without a Python list (chunks reuse it).
+
+    >>> constant("all-in", 2).to_pylist()
+    ['all-in', 'all-in']
+    """
+    text = value.encode()
+    offsets = np.arange(0, len(text) * count + 1, len(text), dtype=np.int32)
+    return pa.StringArray.from_buffers(count, pa.py_buffer(offsets), pa.py_buffer(text * count))
 
 
 @cache
