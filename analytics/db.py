@@ -38,7 +38,8 @@ def variants_table() -> pa.Table:
 
     ``deck_cards`` is the deck's card texts in id order (two characters a card), ``ranks``
     its ranks low to high, ``categories`` the ranking's category names weakest first,
-    ``points`` the low points of each rank (a low-points share), and the concepts as flags.
+    ``points`` the low points of each rank (a low-points share), and the concepts as flags
+    (``low_half``: a share goes to a low, points or a low hand, so high and low chips are apart).
     """
     from engine.games import GAMES
     from engine.rankings import RANKINGS
@@ -53,6 +54,7 @@ def variants_table() -> pa.Table:
             "streets": [s.name for s in game.streets], "n_boards": len(game.boards),
             "n_hole": sum(s.hole_cards for s in game.streets),
             "discard_board": game.discard_board is not None, "low_share": game.low_share,
+            "low_half": game.low_half,
             "board_shares": game.board_shares, "kill": game.kill is not None, "points": points,
             "first_raise_street": next((s.name for s in game.streets if s.betting and not s.call_only), None),
         })  # fmt: skip
@@ -60,6 +62,7 @@ def variants_table() -> pa.Table:
         ("variant", pa.string()), ("title", pa.string()), ("deck_cards", pa.string()), ("ranks", pa.string()),
         ("categories", pa.list_(pa.string())), ("streets", pa.list_(pa.string())), ("n_boards", pa.int8()),
         ("n_hole", pa.int8()), ("discard_board", pa.bool_()), ("low_share", pa.bool_()),
+        ("low_half", pa.bool_()),
         ("board_shares", pa.bool_()), ("kill", pa.bool_()), ("points", pa.list_(pa.int8())),
         ("first_raise_street", pa.string()),
     ])  # fmt: skip

@@ -296,6 +296,8 @@ def game_stats(
         stats |= _kills(counts, game, options, overview)
     if game.board_shares:
         stats["triple_scoop_rate"] = rate(overview["triple_scoops"], showdowns)
+    if game.low_half:
+        stats |= _halves(overview, showdowns, game.low_hands)
     if exact_seven_cards(game, options) is not None:
         stats["rank_against_rarity"] = _rank_against_rarity(game, options, stats)
     if "highest_card" in RANKINGS[game.ranking].tiebreaks:  # the top card alone breaks ties
@@ -305,8 +307,8 @@ def game_stats(
 
 OVERVIEW_COLUMNS = (
     "hands", "showdown_hands", "uncontested_hands", "everyone_dead_hands", "scoops", "splits",
-    "triple_scoops", "high_low_same", "one_board_survives", "two_boards_survive", "showdown_mode_hands",
-    "category_ties",
+    "triple_scoops", "high_low_same", "low_paid", "one_board_survives", "two_boards_survive",
+    "showdown_mode_hands", "category_ties",
 )  # fmt: skip
 
 
@@ -389,9 +391,8 @@ def _discards(counts: Counts, game: GameSpec, options: dict[str, Any], all_showd
 
 
 def _low(counts: Counts, game: GameSpec, overview: dict[str, Any]) -> dict[str, Any]:
-    """Low points and the two halves: a game with a low-points share."""
+    """Low points: a game with a low-points share."""
     low = counts.rows("low_points", key="low_points")
-    showdowns = overview["showdown_hands"]
     pairs = counts.rows("tips_pairs", key="pairs", sql=False)
     ace = counts.one("tips_ace", sql=False)
     tips = {
@@ -404,10 +405,18 @@ def _low(counts: Counts, game: GameSpec, overview: dict[str, Any]) -> dict[str, 
     return {
         "low_points_all": _histogram(low, "low_points", "showdown"),
         "low_points_winning": _histogram(low, "low_points", "winning"),
-        "high_low_same_player_rate": rate(overview["high_low_same"], showdowns),
-        "high_low_different_players_rate": rate(showdowns - overview["high_low_same"], showdowns),
         "tips": tips,
     }
+
+
+def _halves(overview: dict[str, int], showdowns: int, low_hands: bool) -> dict[str, Any]:
+    """A game with a low half: how often one player won chips of both halves and, where a low
+    hand must qualify, how often a low part was paid, over the hands that reached a showdown."""
+    halves = {
+        "high_low_same_player_rate": rate(overview["high_low_same"], showdowns),
+        "high_low_different_players_rate": rate(showdowns - overview["high_low_same"], showdowns),
+    }
+    return ({"low_paid_rate": rate(overview["low_paid"], showdowns)} if low_hands else {}) | halves
 
 
 def _points_after_board(counts: Counts, game: GameSpec, options: dict[str, Any]) -> list[dict[str, Any]]:

@@ -18,6 +18,7 @@ from engine.core import (
     best_of,
     board_key_of,
     divide_pot,
+    seat_lows,
     seat_strength,
     surviving,
 )
@@ -158,8 +159,12 @@ def settle_hands(
     first = 0
     while not community[first]:
         first += 1
-    has_points = rules[11]
+    has_points, low_hands = rules[11], rules[13]
     board_shares = rules[10]
+    scratch = np.zeros(n, dtype=np.int64)
+    hole_keys = np.zeros(n, dtype=np.int64)
+    board_keys = np.zeros(n_boards, dtype=np.int64)
+    holding = np.zeros(n, dtype=np.bool_)
     for h in range(showdown.shape[0]):
         if not showdown[h]:
             continue
@@ -190,6 +195,13 @@ def settle_hands(
         for b in range(n_boards):
             if alive[b]:
                 survivors[h] |= 1 << b
+        if low_hands:  # each seat's best ace-to-five low on a surviving board
+            for s in range(n):
+                holding[s] = per_board[first, s] != NO_VALUE
+                hole_keys[s] = board_key_of(hole[h, s], hole_n[h, s])
+            for b in range(n_boards):
+                board_keys[b] = board_key_of(boards[h, b], board_n[h, b])
+            seat_lows(hole_keys, holding, board_keys, alive, rules, low[h])
         for p in range(pots):
             claimants(eligible[p], contender, muck_order[h], among)
             has_hand = 0
@@ -201,7 +213,7 @@ def settle_hands(
                 award(amounts[p], among, won[h], paid)
                 continue
             outcome = divide_pot(amounts[p], among, per_board, low[h], alive, rules, won[h], won_high[h],
-                                 won_low[h], board_won[h], winners, paid)  # fmt: skip
+                                 won_low[h], board_won[h], winners, paid, scratch)  # fmt: skip
             split[h] |= outcome == 1
         for s in range(n):  # each seat's hand: its best on a surviving board
             best = NO_VALUE

@@ -23,13 +23,20 @@ from numba import njit
 
 from engine.games.base import GameSpec, HoleUse, ShareKind
 from engine.kernels import card_bit, key_strength
+from engine.low_hands import best_low_any, best_low_exactly_two, qualifying_ranks
 from engine.rankings import RANKINGS
 
 HOLE_ANY, AT_LEAST_ONE, EXACTLY_TWO = 0, 1, 2
 HOLE_USES = {HoleUse.ANY: HOLE_ANY, HoleUse.AT_LEAST_ONE: AT_LEAST_ONE, HoleUse.EXACTLY_TWO: EXACTLY_TWO}
 KILL_NONE, KILL_LOWEST_RIVER = 0, 1
-SHARE_HIGH, SHARE_POINTS = 0, 1
+SHARE_HIGH, SHARE_POINTS, SHARE_LOW = 0, 1, 2
 EACH_SURVIVING_BOARD = -1  # share_board of a share that stands for one per surviving board
+ANY_SURVIVING_BOARD = -2  # share_board of a share to the best hand on any surviving board
+SHARE_KINDS = {
+    ShareKind.BEST_HIGH: SHARE_HIGH,
+    ShareKind.LOWEST_POINTS: SHARE_POINTS,
+    ShareKind.BEST_LOW: SHARE_LOW,
+}
 NO_VALUE = -1
 MAX_BOARDS = 3  # boards a game may deal
 
@@ -51,6 +58,8 @@ class Rules:
     board_shares: bool  # boards take shares of their own: per-board chips and the triple scoop
     low_share: bool  # some share goes to the fewest low points
     one_share: bool  # the whole pot is one high share on one board (its best hand takes it)
+    low_hands: bool  # some share goes to the best ace-to-five low
+    low_allowed: int  # the ace-to-five rank mask a low may hold (engine.low_hands.qualifying_ranks)
 
     @property
     def args(self) -> tuple:
@@ -58,7 +67,7 @@ class Rules:
         return (
             self.ranking, self.kickers, self.hole_use, self.kill, self.discard_board, self.community,
             self.share_kind, self.share_board, self.points, self.tables, self.board_shares, self.low_share,
-            self.one_share,
+            self.one_share, self.low_hands, self.low_allowed,
         )  # fmt: skip
 
 
@@ -69,17 +78,19 @@ def compile_rules(game: GameSpec, options: Mapping[str, Any]) -> Rules:
     places = game.category_places(options)
     only = game.community_boards[0]
     kinds, boards, points = [], [], np.zeros(len(game.deck.ranks), np.int64)
+    low_allowed = 0
     for share in game.shares:
-        kinds.append(SHARE_POINTS if share.kind == ShareKind.LOWEST_POINTS else SHARE_HIGH)
+        kinds.append(SHARE_KINDS[share.kind])
         boards.append(
-            EACH_SURVIVING_BOARD
-            if share.per_surviving_board
-            else only
-            if share.board is None
+            EACH_SURVIVING_BOARD if share.per_surviving_board
+            else ANY_SURVIVING_BOARD if share.across_surviving_boards
+            else only if share.board is None
             else share.board
-        )
+        )  # fmt: skip
         if share.points:
             points = np.array(share.points, np.int64)
+        if share.kind == ShareKind.BEST_LOW:
+            low_allowed = qualifying_ranks(share.qualifier)
     return Rules(
         ranking=ranking.code,
         kickers=game.tiebreak.value(options) == "kickers",
@@ -93,7 +104,9 @@ def compile_rules(game: GameSpec, options: Mapping[str, Any]) -> Rules:
         tables=ranking.tables(game.deck, places),
         board_shares=game.board_shares,
         low_share=game.low_share,
-        one_share=kinds == [SHARE_HIGH] and boards[0] != EACH_SURVIVING_BOARD,
+        one_share=kinds == [SHARE_HIGH] and boards[0] >= 0,
+        low_hands=game.low_hands,
+        low_allowed=low_allowed,
     )
 
 
@@ -182,6 +195,27 @@ def one_seat_restricted(
     return out[b, 0]
 
 
+@njit(cache=True)
+def seat_lows(hole_keys, alive, board_keys, board_alive, rules, out) -> None:
+    """``out[s]``: seat s's best qualifying ace-to-five low on any surviving community board
+    (``NO_VALUE``: none), under the game's hole-card use (any five cards, or exactly two hole
+    cards and three board cards)."""
+    community, exactly_two, allowed = rules[5], rules[2] == EXACTLY_TWO, rules[14]
+    for s in range(alive.shape[0]):
+        out[s] = NO_VALUE
+        if not alive[s]:
+            continue
+        for b in range(board_alive.shape[0]):
+            if not (board_alive[b] and community[b]):
+                continue
+            if exactly_two:
+                value = best_low_exactly_two(hole_keys[s], board_keys[b], allowed)
+            else:
+                value = best_low_any(hole_keys[s] | board_keys[b], allowed)
+            if value >= 0 and (out[s] < 0 or value < out[s]):
+                out[s] = value
+
+
 @njit(cache=True, inline="always")
 def seat_strength(hole_key, n_hole, board_key, boards, b, n_board, rules) -> int:
     """A seat's best hand from its hole cards (a key) and the first ``n_board`` cards of board ``b``.
@@ -233,17 +267,41 @@ def surviving(rules, last_cards, alive) -> int:
 
 
 @njit(cache=True, inline="always")
-def count_parts(rules, alive) -> int:
-    """How many parts a pot splits into: one per share, a per-board share once per surviving board."""
-    community, share_board = rules[5], rules[7]
+def count_parts(rules, alive, low_claimed) -> int:
+    """How many parts a pot splits into: one per share, a per-board share once per surviving board,
+    a best-low share only when some claimant holds a qualifying low (``low_claimed``)."""
+    community, share_kind, share_board = rules[5], rules[6], rules[7]
     parts = 0
     for k in range(share_board.shape[0]):
         if share_board[k] != EACH_SURVIVING_BOARD:
-            parts += 1
+            parts += share_kind[k] != SHARE_LOW or low_claimed
             continue
         for b in range(alive.shape[0]):
             parts += alive[b] and community[b]
     return parts
+
+
+@njit(cache=True, inline="always")
+def part_scores(kind, board, high, low, alive, community, scratch):
+    """The scores one part of a pot is won by (``scratch`` holds them when they must be worked out):
+    a board's hands, the best hand on any surviving board, low points, or qualifying lows
+    (seats without one score past every low)."""
+    if kind == SHARE_LOW:
+        for s in range(scratch.shape[0]):
+            scratch[s] = low[s] if low[s] >= 0 else np.int64(1 << 62)
+        scores = scratch
+    elif kind == SHARE_POINTS:
+        scores = low
+    elif board == ANY_SURVIVING_BOARD:
+        for s in range(scratch.shape[0]):
+            scratch[s] = NO_VALUE
+            for b in range(alive.shape[0]):
+                if alive[b] and community[b]:
+                    scratch[s] = max(scratch[s], high[b, s])
+        scores = scratch
+    else:
+        scores = high[board]
+    return scores
 
 
 @njit(cache=True, inline="always")
@@ -333,43 +391,54 @@ def one_share_pot(amount, among, scores, won, winners, paid) -> int:
 
 @njit(cache=True)
 def divide_pot(amount, among, high, low, alive, rules, won, won_high, won_low, board_won,
-               winners, paid) -> int:  # fmt: skip
+               winners, paid, scratch) -> int:  # fmt: skip
     """Divide one pot among its shares, each to the best of the seats ``among`` (all holding hands).
 
     ``won_high``/``won_low`` get the high and low parts in a game with a low share.
     Parts are equal, odd chips to the parts in order (shares in order, a per-board share's
-    boards in board order). ``high[b, s]`` is seat s's hand on board b, ``low[s]`` its points.
+    boards in board order). ``high[b, s]`` is seat s's hand on board b, ``low[s]`` its points or
+    its best qualifying low (``NO_VALUE``: none); ``scratch`` is room for one score per seat.
     Returns 1 if some part was split among tied hands, 2 if one seat won
     every part alone (a scoop of this pot), 0 otherwise.
     """
     community, share_kind, share_board = rules[5], rules[6], rules[7]
-    board_shares, halves = rules[10], rules[11]  # per-board chips; won_high / won_low beside a low share
-    n_parts = count_parts(rules, alive)
+    board_shares, halves = rules[10], rules[11] or rules[13]  # per-board chips; won_high / won_low
+    low_claimed = False
+    for s in range(among.shape[0]):
+        low_claimed = low_claimed or (rules[13] and among[s] and low[s] >= 0)
+    n_parts = count_parts(rules, alive, low_claimed)
     base = amount // n_parts
     odd = amount - base * n_parts
     part = 0
     split = False
     sole = -1
     for k in range(share_kind.shape[0]):
+        if share_kind[k] == SHARE_LOW and not low_claimed:
+            continue  # no qualifying low: the other shares divide the pot
         first, last = share_board[k], share_board[k] + 1
         if first == EACH_SURVIVING_BOARD:
             first, last = 0, alive.shape[0]
+        elif first == ANY_SURVIVING_BOARD:
+            first, last = 0, 1
         for b in range(first, last):
             if share_board[k] == EACH_SURVIVING_BOARD and not (alive[b] and community[b]):
                 continue
             chips = base + (1 if part < odd else 0)
             part += 1
-            points = share_kind[k] == SHARE_POINTS
-            scores = low if points else high[b]
-            target, count, seat = best_score(scores, among, points)
+            low_part = share_kind[k] != SHARE_HIGH
+            on_board = board_shares and not low_part and share_board[k] != ANY_SURVIVING_BOARD
+            across = share_board[k] == ANY_SURVIVING_BOARD
+            scores = part_scores(share_kind[k], ANY_SURVIVING_BOARD if across else b, high, low, alive,
+                                 community, scratch)  # fmt: skip
+            target, count, seat = best_score(scores, among, low_part)
             if count == 1:  # one winner: no split to work out
                 won[seat] += chips
                 sole = seat if sole in (-1, seat) else -2
-                if points:
+                if low_part:
                     won_low[seat] += chips
                 elif halves:
                     won_high[seat] += chips
-                if board_shares and not points:
+                if on_board:
                     board_won[seat, b] += chips
                 continue
             split = True
@@ -379,10 +448,10 @@ def divide_pot(amount, among, high, low, alive, rules, won, won_high, won_low, b
             for s in range(winners.shape[0]):
                 if not winners[s]:
                     continue
-                if points:
+                if low_part:
                     won_low[s] += paid[s]
                 elif halves:
                     won_high[s] += paid[s]
-                if board_shares and not points:
+                if on_board:
                     board_won[s, b] += paid[s]
     return 1 if split else (2 if sole >= 0 else 0)

@@ -23,6 +23,7 @@ from engine.core import (
     key_strength,
     one_share_pot,
     restricted_strengths,
+    seat_lows,
     seat_strength,
     surviving,
 )
@@ -230,7 +231,9 @@ def simulate_hands(
     rank_count = np.zeros(deck_size // 4, dtype=np.int64)
     hand_categories = np.zeros(9, dtype=np.int64)  # one hand's seats of each category at the showdown
     n_streets = board_street.max() + 1
-    has_points = rules[11]
+    has_points, low_hands = rules[11], rules[13]
+    halves = has_points or low_hands  # chips of the high and the low halves apart
+    scratch = np.zeros(n, dtype=np.int64)
     ranking, kickers, hole_use, tables = rules[0], rules[1], rules[2], rules[9]
     board_shares, one_share, share_board = rules[10], rules[12], rules[7]
     trigger = board[max(discard_board, 0)]
@@ -277,6 +280,10 @@ def simulate_hands(
             last[b] = board_cards[b, last_card]
             board_key[b] = board_key_of(board_cards[b], last_card + 1)
         n_surviving = surviving(rules, last, board_alive)
+        if low_hands:
+            seat_lows(hole_key, alive, board_key, board_alive, rules, low_row)
+            for s in range(n):
+                low[h, s] = low_row[s]
         for b in range(n_boards):
             survivors[h, b] = board_alive[b]
             if not community[b] or not board_alive[b]:
@@ -301,7 +308,7 @@ def simulate_hands(
                     per_board,
                 )
         won_row[:] = 0
-        if has_points:
+        if halves:
             high_row[:] = 0
             low_won_row[:] = 0
         if board_shares:
@@ -310,9 +317,9 @@ def simulate_hands(
             outcome = one_share_pot(pot, alive, per_board[share_board[0]], won_row, winners, paid)
         else:
             outcome = divide_pot(pot, alive, per_board, low_row, board_alive, rules, won_row, high_row,
-                                 low_won_row, board_row, winners, paid)  # fmt: skip
+                                 low_won_row, board_row, winners, paid, scratch)  # fmt: skip
         won[h] = won_row
-        if has_points:
+        if halves:
             won_high[h] = high_row
             won_low[h] = low_won_row
         if board_shares:
@@ -353,7 +360,7 @@ def simulate_hands(
             if best < 0:
                 continue
             # a winner collected chips of the high parts (as the replayed hands' players rows say)
-            won_high_part = (high_row[s] if has_points else won_row[s]) > 0
+            won_high_part = (high_row[s] if halves else won_row[s]) > 0
             tally[O_CATEGORY + ((best >> 20) & 15)] += 1
             tally[O_CATEGORY_WON + ((best >> 20) & 15)] += won_high_part
             hand_categories[(best >> 20) & 15] += 1

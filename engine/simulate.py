@@ -90,14 +90,15 @@ def simulate_chunk(
     won = np.zeros((n, n_players), dtype=np.int64)
     ending = np.zeros(n, dtype=np.int8)
     low_share, board_shares = game.low_share, game.board_shares
+    halves = game.low_half  # a low half: points or ace-to-five lows
     discards = game.discard_board is not None
-    used = {"low": low_share, "won_high": low_share, "won_low": low_share, "board_won": board_shares,
+    used = {"low": halves, "won_high": halves, "won_low": halves, "board_won": board_shares,
             "triple_scoop": board_shares, "discard_street": discards or low_share}  # fmt: skip
     rows = {True: n, False: 1}  # outputs the game has no use for are one-row placeholders
     extra: dict[str, np.ndarray] = {
-        "low": np.full((rows[low_share], n_players), -1, dtype=np.int16),
-        "won_high": np.zeros((rows[low_share], n_players), dtype=np.int64),
-        "won_low": np.zeros((rows[low_share], n_players), dtype=np.int64),
+        "low": np.full((rows[halves], n_players), -1, dtype=np.int16),
+        "won_high": np.zeros((rows[halves], n_players), dtype=np.int64),
+        "won_low": np.zeros((rows[halves], n_players), dtype=np.int64),
         "board_won": np.zeros((rows[board_shares], n_players, n_boards), dtype=np.int64),
         "survivors": np.zeros((n, n_boards), dtype=np.bool_),
         "triple_scoop": np.zeros((rows[board_shares], n_players), dtype=np.bool_),

@@ -148,7 +148,8 @@ def _settle_in_python(game: GameSpec, hands: Hands, options: dict, showdown, fol
         out.split[h] = result.split
         for s, outcome in enumerate(result.outcomes):
             out.strength[h, s] = -1 if outcome.high_strength is None else outcome.high_strength
-            out.low[h, s] = -1 if outcome.low_points is None else outcome.low_points
+            low = outcome.low_hand if outcome.low_points is None else outcome.low_points
+            out.low[h, s] = -1 if low is None else low
             out.won_high[h, s], out.won_low[h, s] = outcome.won_high, outcome.won_low
             out.board_won[h, s, : len(outcome.board_won)] = outcome.board_won
             out.triple[h, s] = outcome.triple_scoop
@@ -240,7 +241,7 @@ def players_table(game: GameSpec, hands: Hands, settled: Settled, hand_ids: np.n
             "won": won[seated],
             "high_category": category,
             "high_strength": pa.array(strength, mask=no_hand, type=pa.int64()),
-            "low_points": pa.array(low, mask=low < 0, type=pa.int16()),
+            "low_points": pa.array(low, mask=(low < 0) | (not game.low_share), type=pa.int16()),  # points
             "won_high": settled.won_high[seated],
             "won_low": settled.won_low[seated],
             "board_won": board_won,

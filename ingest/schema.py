@@ -39,7 +39,7 @@ HANDS = pa.schema(
         # a discard board: per hole card, 0 kept, else the street (1: flop) it was forced out on
         ("seat_discard_street", pa.list_(pa.list_(pa.int8()))),
         ("seat_low", pa.list_(pa.int16())),  # low share: low points at the showdown (-1: none)
-        ("seat_won_low", pa.list_(pa.int64())),  # low share: chips won from the low share
+        ("seat_won_low", pa.list_(pa.int64())),  # a low half: chips won from it
         ("seat_board_won", pa.list_(pa.list_(pa.int64()))),  # boards with shares: chips won on each board
     ]
 )

@@ -136,6 +136,7 @@ def _game_columns(batch: SimBatch) -> dict[str, pa.Array]:
         columns["seat_discard_street"] = per_seat(np.maximum(extra["discard_street"], 0), pa.int8())
     if game.low_share:
         columns["seat_low"] = per_seat(extra["low"], pa.int16())
+    if game.low_half:
         columns["seat_won_low"] = per_seat(extra["won_low"], pa.int64())
     if game.board_shares:
         columns["seat_board_won"] = per_seat(extra["board_won"], pa.int64())

@@ -62,9 +62,11 @@ def summarize(batch: SimBatch) -> Counts:
     _add(counts, "category_clusters", "", "seats", tally[k.C_SEATS])
     if game.kill is not None:
         _kills(counts, tally, game.deck.ranks)
-    if game.low_share:
+    if game.low_half:
         both = (batch.extra["won_high"] > 0) & (batch.extra["won_low"] > 0)  # a seat won chips of both
         _add(counts, "overview", "", "high_low_same", (showdown & both.any(axis=1)).sum())
+        _add(counts, "overview", "", "low_paid", (showdown & (batch.extra["won_low"] > 0).any(axis=1)).sum())
+    if game.low_share:
         _low(counts, tally)
     if game.discard_board is not None:
         _discards(counts, batch)

@@ -42,6 +42,8 @@ def _facts(game) -> list[str]:
     boards = ", ".join(f"{b.name} ({b.role.value})" for b in game.boards)
     shares = "; ".join(
         s.kind.value + (" on each surviving board" if s.per_surviving_board else "")
+        + (" on any surviving board" if s.across_surviving_boards else "")
+        + (f" ({s.qualifier} or better)" if s.qualifier else "")
         + (f" on {game.boards[s.board].name}" if s.board is not None else "")
         for s in game.shares
     )  # fmt: skip

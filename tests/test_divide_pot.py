@@ -19,7 +19,7 @@ def _both(amount, among, high, rules):
     board_won = np.zeros((n, high.shape[0]), np.int64)
     no_low, boards_alive = np.full(n, NO_VALUE, np.int64), np.ones(high.shape[0], np.bool_)
     general = divide_pot(amount, among, high, no_low, boards_alive, rules, general_won, unused, unused,
-                         board_won, winners, paid)  # fmt: skip
+                         board_won, winners, paid, np.zeros(n, np.int64))  # fmt: skip
     return fast, won, general, general_won
 
 

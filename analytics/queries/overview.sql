@@ -9,6 +9,7 @@ SELECT
     count(*) FILTER (WHERE split) AS splits,
     count(*) FILTER (WHERE triple_scoop) AS triple_scoops,
     count(*) FILTER (WHERE high_low_same) AS high_low_same,
+    count(*) FILTER (WHERE low_paid) AS low_paid,
     count(*) FILTER (WHERE category_tie) AS category_ties,
     count(*) FILTER (WHERE showdown AND surviving = 1) AS one_board_survives,
     count(*) FILTER (WHERE showdown AND surviving = 2) AS two_boards_survive,

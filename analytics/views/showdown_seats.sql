@@ -1,10 +1,10 @@
 -- showdown_seats: one row per seat that contested a showdown, with what statistics need:
--- strength and category, whether it won chips (with a low share: of the high part), whether it
+-- strength and category, whether it won chips (with a low half: of the high part), whether it
 -- won chips of the low part, and its low points. Showdown-mode hands come straight from their
 -- seat lists (no card text is touched); other hands from players_raw.
 WITH wide AS (
     SELECT
-        h.hand_id, h.run_id, h.variant, h.source, h.structure, v.low_share,
+        h.hand_id, h.run_id, h.variant, h.source, h.structure, v.low_share, v.low_half,
         unnest(range(h.n_players)) AS seat,
         unnest(h.seat_strength) AS strength,
         unnest(h.seat_won) AS chips,
@@ -18,8 +18,8 @@ SELECT
     hand_id, run_id, variant, source, structure, CAST(seat AS TINYINT) AS seat,
     CAST(strength AS BIGINT) AS strength,
     CAST((strength >> 20) & 15 AS TINYINT) AS category,
-    CASE WHEN low_share THEN chips - low_chips > 0 ELSE chips > 0 END AS won,
-    low_share AND low_chips > 0 AS won_low,
+    CASE WHEN low_half THEN chips - low_chips > 0 ELSE chips > 0 END AS won,
+    low_half AND low_chips > 0 AS won_low,
     CASE WHEN low_share THEN low END AS low_points
 FROM wide
 WHERE strength >= 0
@@ -28,7 +28,7 @@ SELECT
     p.hand_id, p.run_id, p.variant, h.source, h.structure, p.seat,
     p.high_strength AS strength,
     CAST((p.high_strength >> 20) & 15 AS TINYINT) AS category,
-    CASE WHEN v.low_share THEN p.won_high > 0 ELSE p.won > 0 END AS won,
+    CASE WHEN v.low_half THEN p.won_high > 0 ELSE p.won > 0 END AS won,
     p.won_low > 0 AS won_low,
     p.low_points
 FROM players_raw AS p

@@ -61,6 +61,9 @@ def render(variant: str) -> None:
         if "triple_scoop_rate" in stats
         else []
     )
+    if "low_paid_rate" in stats:  # a low hand must qualify: pots with and without a low half
+        rates += [("A low half paid (a low qualified)", stats["low_paid_rate"]),
+                  ("High and low to one player", stats["high_low_same_player_rate"])]  # fmt: skip
     if "killed_board_best_hand_of_a_loser_rate" in stats:
         rates.append(
             ("A killed board held a loser's best hand", stats["killed_board_best_hand_of_a_loser_rate"])

@@ -66,6 +66,7 @@ class ShareKind(StrEnum):
 
     BEST_HIGH = "best-high"  # the best hand of the game's ranking
     LOWEST_POINTS = "lowest-points"  # the fewest points of the remaining hole cards
+    BEST_LOW = "best-low"  # the best ace-to-five low at or below a qualifier (eight or better)
 
 
 class KillKind(StrEnum):
@@ -96,13 +97,18 @@ class Share:
 
     A pot is divided equally among its shares (a share ``per_surviving_board`` stands for
     one share per surviving board, in board order); odd chips go to the shares in order.
-    ``board`` is the board a high hand is made on (None: the game's only community board).
+    ``board`` is the board a hand is made on (None: the game's only community board);
+    ``across_surviving_boards``: a seat's hand is its best on any surviving board. A best-low
+    share that no claimant of a pot qualifies for is no part of that pot: the other shares
+    divide it (with no qualifying low, the high hand takes the whole pot).
     """
 
     kind: ShareKind
     board: int | None = None
     per_surviving_board: bool = False
     points: tuple[int, ...] = ()  # LOWEST_POINTS: points of each rank, low to high
+    across_surviving_boards: bool = False
+    qualifier: int = 0  # BEST_LOW: the highest rank a low may hold, ace-to-five (8: eight or better)
 
 
 @dataclass(frozen=True)
@@ -162,6 +168,7 @@ class SeatOutcome:
     high_category: str | None = None
     high_strength: int | None = None
     low_points: int | None = None
+    low_hand: int | None = None  # a best-low share: the best qualifying low (engine.low_hands), -1 none
     won_high: int = 0
     won_low: int = 0
     board_won: tuple[int, ...] = ()
@@ -236,6 +243,16 @@ class GameSpec:
     def low_share(self) -> bool:
         """Whether some share goes to the fewest low points."""
         return any(share.kind == ShareKind.LOWEST_POINTS for share in self.shares)
+
+    @property
+    def low_half(self) -> bool:
+        """Whether some share goes to a low (points or a low hand): chips of the high and low halves apart."""
+        return self.low_share or self.low_hands
+
+    @property
+    def low_hands(self) -> bool:
+        """Whether some share goes to the best ace-to-five low (a low hand of five cards)."""
+        return any(share.kind == ShareKind.BEST_LOW for share in self.shares)
 
     @property
     def board_shares(self) -> bool:

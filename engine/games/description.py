@@ -49,7 +49,7 @@ TOP_KEYS = {
     "tiebreak", "burns_option", "boards", "streets", "shares", "kill", "betting", "options", "category_order",
 }  # fmt: skip
 STREET_KEYS = {"name", "hole_cards", "board_cards", "burns", "betting", "call_only", "big_bet"}
-SHARE_KEYS = {"wins", "board", "each", "points"}
+SHARE_KEYS = {"wins", "board", "each", "over", "points", "qualifier"}
 BETTING_KEYS = {"raise_rule", "max_raises_option", "starting_bet", "extra_fields"}
 OPTION_KEYS = {"default", "choices", "help"}
 
@@ -242,11 +242,17 @@ def _shares(r: _Reader, table: Any, boards: tuple[Board, ...], deck_ranks: str) 
         board = spec.get("board")
         if board is not None and board not in names:
             r.fail(f"{where}: board {board!r} is not a community board ({', '.join(names)})")
-        each = spec.get("each")
+        each, over = spec.get("each"), spec.get("over")
         if each is not None:
             r.choice(each, ["surviving-board"], f"{where}: each")
-        if board is None and each is None and len(names) > 1 and kind == ShareKind.BEST_HIGH:
-            r.fail(f"{where}: say which board (board = ...) or each = 'surviving-board'")
+        if over is not None:
+            r.choice(over, ["surviving-boards"], f"{where}: over")
+        if sum(x is not None for x in (board, each, over)) > 1:
+            r.fail(f"{where}: give one of board, each and over")
+        placed = board is not None or each is not None or over is not None
+        if not placed and len(names) > 1 and kind != ShareKind.LOWEST_POINTS:
+            r.fail(f"{where}: say which board (board = ...), each = 'surviving-board' or "
+                   "over = 'surviving-boards'")  # fmt: skip
         points: tuple[int, ...] = ()
         if kind == ShareKind.LOWEST_POINTS:
             given = spec.get("points", {})
@@ -257,7 +263,13 @@ def _shares(r: _Reader, table: Any, boards: tuple[Board, ...], deck_ranks: str) 
             if any(type(p) is not int or not 0 <= p <= MAX_POINTS for p in points):
                 r.fail(f"{where}: points must be whole numbers from 0 to {MAX_POINTS}")
                 points = tuple(0 for _ in deck_ranks)
-        shares.append(Share(ShareKind(kind or "best-high"), names.get(board), each is not None, points))
+        qualifier = spec.get("qualifier", 8 if kind == ShareKind.BEST_LOW else None)
+        if qualifier is not None and kind != ShareKind.BEST_LOW:
+            r.fail(f"{where}: qualifier is for a best-low share")
+        elif kind == ShareKind.BEST_LOW and (type(qualifier) is not int or not 5 <= qualifier <= 13):
+            r.fail(f"{where}: qualifier is the highest rank of a low, 5 to 13 (8: eight or better)")
+        shares.append(Share(ShareKind(kind or "best-high"), names.get(board), each is not None, points,
+                            over is not None, qualifier if kind == ShareKind.BEST_LOW else 0))  # fmt: skip
     return tuple(shares)
 
 
@@ -412,6 +424,7 @@ def _check_core_limits(r: _Reader, spec: GameSpec) -> None:
         )
     if low and spec.board_shares:
         r.fail("a lowest-points share beside shares per board is not supported yet")
+    _check_low_hands(r, spec)
     named = [s.board for s in high if not s.per_surviving_board and s.board is not None]
     if named != sorted(named) or len(set(named)) != len(named):
         r.fail("name each board at most once, in board order (the odd chip goes to the first share)")
@@ -421,7 +434,8 @@ def _check_core_limits(r: _Reader, spec: GameSpec) -> None:
         r.fail(f"{slots} shares in all: the compiled core records the winners of at most {MAX_BOARDS_DEALT}")
     if spec.kill is not None and named:
         r.fail(
-            "with a kill rule, shares go to surviving boards (each = 'surviving-board'), not to named boards"
+            "with a kill rule, shares go to surviving boards (each = 'surviving-board' or over = "
+            "'surviving-boards'), not to named boards"
         )
     hole_uses = {spec.hole_use.fixed} | set(spec.hole_use.values.values())
     if spec.hole_use.option is not None and not spec.hole_use.values:  # the option's values are the uses
@@ -441,6 +455,24 @@ def _check_core_limits(r: _Reader, spec: GameSpec) -> None:
             r.fail("a discard-trigger board beside a kill rule or shares per board is not supported yet")
         if sum(1 for s in spec.streets if s.board_cards) > 3:
             r.fail("a discard-trigger board with more than three streets of board cards is not supported yet")
+
+
+def _check_low_hands(r: _Reader, spec: GameSpec) -> None:
+    """A best-low share: one, last (the odd chip goes to the high half), on the standard deck."""
+    lows = [i for i, share in enumerate(spec.shares) if share.kind == ShareKind.BEST_LOW]
+    if not lows:
+        return
+    if spec.deck.size != 52:
+        r.fail("a best-low share needs the standard 52-card deck (ace-to-five ranks)")
+    if lows != [len(spec.shares) - 1] or spec.shares[0].kind != ShareKind.BEST_HIGH:
+        r.fail("a best-low share goes last, after the high shares (the odd chip goes to the high half)")
+    if spec.low_share or spec.board_shares:
+        r.fail("a best-low share beside a lowest-points share or shares per board is not supported yet")
+    hole_uses = {spec.hole_use.fixed} | set(spec.hole_use.values.values())
+    if HoleUse.AT_LEAST_ONE in hole_uses:
+        r.fail("a best-low share with hole_use at-least-1 is not supported yet (any or exactly-2)")
+    if spec.discard_board is not None:
+        r.fail("a best-low share beside a discard-trigger board is not supported yet")
 
 
 def _check_budget(r: _Reader, spec: GameSpec) -> None:

@@ -10,6 +10,7 @@ import numpy as np
 
 from engine.cards import NO_CARD
 from engine.games.base import GameSpec, KillRule, SeatOutcome, ShareKind, ShowdownInput, ShowdownResult
+from engine.low_hands import NO_LOW, evaluate_low
 from engine.pots import split_among_seats, split_chips
 from engine.rankings import RANKINGS
 
@@ -93,16 +94,48 @@ def _award(amount: int, winners: list[int], won: list[int]) -> dict[int, int]:
     return shares
 
 
-def _share_list(game: GameSpec, survivors: tuple[int, ...]) -> list[tuple[int, ShareKind, int | None]]:
-    """(share index, kind, board) for each part of a pot, in odd-chip order."""
-    parts: list[tuple[int, ShareKind, int | None]] = []
+def _share_list(
+    game: GameSpec, survivors: tuple[int, ...], low_claimed: bool
+) -> list[tuple[ShareKind, int | None]]:
+    """(kind, board) for each part of a pot, in odd-chip order; board None: any surviving board.
+
+    A best-low share is a part only when some claimant of the pot holds a qualifying low.
+    """
+    parts: list[tuple[ShareKind, int | None]] = []
     only_board = game.community_boards[0] if game.community_boards else None
-    for index, share in enumerate(game.shares):
+    for share in game.shares:
+        if share.kind == ShareKind.BEST_LOW and not low_claimed:
+            continue
         if share.per_surviving_board:
-            parts.extend((index, share.kind, board) for board in survivors)
+            parts.extend((share.kind, board) for board in survivors)
+        elif share.across_surviving_boards:
+            parts.append((share.kind, None))
         else:
-            parts.append((index, share.kind, only_board if share.board is None else share.board))
+            parts.append((share.kind, only_board if share.board is None else share.board))
     return parts
+
+
+def low_hands(game: GameSpec, hand: ShowdownInput, seats: list[int], survivors) -> dict[int, int]:
+    """Each seat's best qualifying ace-to-five low on a surviving board (seats without one left out)."""
+    share = next(s for s in game.shares if s.kind == ShareKind.BEST_LOW)
+    hole = seat_rows(seats, hand.hole_cards)
+    best: dict[int, int] = {}
+    for b in survivors:
+        board = np.tile(np.array(hand.boards[b], dtype=np.int8), (len(seats), 1))
+        values = evaluate_low(hole, board, game.hole_use.value(hand.options), share.qualifier)
+        for seat, value in zip(seats, values.tolist(), strict=True):
+            if value != NO_LOW and (seat not in best or value < best[seat]):
+                best[seat] = value
+    return best
+
+
+def _part_scores(kind: ShareKind, board: int | None, high, across, low, lows) -> dict[int, int]:
+    """The scores of the seats that can win one part (a seat without a qualifying low is absent)."""
+    if kind == ShareKind.LOWEST_POINTS:
+        return low
+    if kind == ShareKind.BEST_LOW:
+        return lows
+    return across if board is None else high[board]
 
 
 def settle(game: GameSpec, hand: ShowdownInput) -> ShowdownResult:
@@ -115,13 +148,15 @@ def settle(game: GameSpec, hand: ShowdownInput) -> ShowdownResult:
     else:
         lasts = [hand.boards[b][-1] for b in community]
         survivors = tuple(community[i] for i in surviving_boards(game.kill, lasts))
+    live_boards = tuple(b for b in survivors if b in community)
     high = {b: hand_values(game, hand.options, seats, hand.hole_cards, hand.boards[b]) for b in community}
+    across = {s: max(high[b][s] for b in live_boards) for s in seats}  # the best hand on a surviving board
     holding = set(seats)
     low = {}
     low_share = next((s for s in game.shares if s.kind == ShareKind.LOWEST_POINTS), None)
     if low_share is not None:
         low = {s: sum(low_share.points[c >> 2] for c in hand.hole_cards[s]) for s in seats}
-    parts = _share_list(game, tuple(b for b in survivors if b in community))
+    lows = low_hands(game, hand, seats, live_boards) if game.low_hands and seats else {}
     won, won_high, won_low = [0] * n, [0] * n, [0] * n
     board_won = [[0] * len(game.boards) for _ in range(n)]
     split = False
@@ -130,23 +165,26 @@ def settle(game: GameSpec, hand: ShowdownInput) -> ShowdownResult:
         if holding.isdisjoint(eligible):
             _award(pot.amount, eligible, won)  # no claimant holds a hand: they share it, on no board
             continue
-        for (_, kind, board), amount in zip(
-            parts, split_chips(pot.amount, list(range(len(parts)))), strict=True
-        ):
-            scores = low if kind == ShareKind.LOWEST_POINTS else high[board]
+        parts = _share_list(game, live_boards, any(s in lows for s in eligible))
+        amounts = split_chips(pot.amount, list(range(len(parts))))
+        for (kind, board), amount in zip(parts, amounts, strict=True):
+            low_part = kind != ShareKind.BEST_HIGH
+            scores = _part_scores(kind, board, high, across, low, lows)
             live = [s for s in eligible if s in scores]
-            winners = _best(scores, live, lowest=kind == ShareKind.LOWEST_POINTS)
+            winners = _best(scores, live, lowest=low_part)
             split |= len(winners) > 1
             for seat, chips in _award(amount, winners, won).items():
-                (won_low if kind == ShareKind.LOWEST_POINTS else won_high)[seat] += chips
-                if game.board_shares:
+                (won_low if low_part else won_high)[seat] += chips
+                if game.board_shares and board is not None:
                     board_won[seat][board] += chips
-    outcomes = _outcomes(game, hand, high, low, survivors, won_high, won_low, board_won)
+    outcomes = _outcomes(game, hand, high, low, lows, survivors, won_high, won_low, board_won)
     return ShowdownResult(tuple(won), outcomes, survivors, split)
 
 
-def _outcomes(game, hand, high, low, survivors, won_high, won_low, board_won) -> tuple[SeatOutcome, ...]:
-    """Each seat's hand (its best on a surviving board), low points and share winnings."""
+def _outcomes(
+    game, hand, high, low, lows, survivors, won_high, won_low, board_won
+) -> tuple[SeatOutcome, ...]:
+    """Each seat's hand (its best on a surviving board), low points or low hand, and share winnings."""
     ranking = RANKINGS[game.ranking]
     n = len(hand.hole_cards)
     shown = [b for b in survivors if b in high]
@@ -154,7 +192,7 @@ def _outcomes(game, hand, high, low, survivors, won_high, won_low, board_won) ->
     outcomes = []
     for seat in range(n):
         facts: dict = {}
-        if game.low_share:
+        if game.low_share or game.low_hands:
             facts |= {"won_high": won_high[seat], "won_low": won_low[seat]}
         if game.board_shares:
             facts["board_won"] = tuple(board_won[seat])
@@ -163,6 +201,8 @@ def _outcomes(game, hand, high, low, survivors, won_high, won_low, board_won) ->
             facts |= {"high_category": ranking.category_name(best), "high_strength": best}
             if game.low_share:
                 facts["low_points"] = low[seat]
+            if game.low_hands:
+                facts["low_hand"] = lows.get(seat, NO_LOW)
             facts["triple_scoop"] = sole == seat
         outcomes.append(SeatOutcome(**facts))
     return tuple(outcomes)

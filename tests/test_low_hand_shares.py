@@ -1,0 +1,140 @@
+"""Best-low shares and shares across the surviving boards, concepts of the rules core: known
+showdowns, the compiled core against the readable reference hand by hand (showdown mode, betting
+mode and compiled replay) and against lows counted by hand, through two test games:
+tests/fixtures/variants/omaha-hi-lo.toml (one board) and three-board-hi-lo.toml (Cry Me A River's
+boards and kill, RULINGS "Ultimate Hi-Lo": best high and best low on any surviving board)."""
+
+import itertools
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.cards import parse_cards
+from engine.games import get_game
+from engine.games.base import ShowdownInput
+from engine.games.description import DescriptionError, parse_description
+from engine.games.showdown import settle, surviving_boards
+from engine.low_hands import NO_LOW
+from engine.pots import Pot
+from engine.simulate import random_words, simulate_chunk, words_per_hand
+from tests.test_described_game import assert_betting_mode_replays_and_settles_as_the_reference
+from tests.test_simulate_agreement import play_through_state_machine
+
+FIXTURES = Path(__file__).parent / "fixtures" / "variants"
+GAMES = ("omaha-hi-lo", "three-board-hi-lo")
+
+
+def _game(name):
+    return get_game(str(FIXTURES / f"{name}.toml"))
+
+
+def _low_by_hand(hole, board) -> int:
+    """The best eight-or-better low of two hole and three board cards, by trying every pair and triple."""
+    best = NO_LOW
+    for pair in itertools.combinations(hole, 2):
+        for three in itertools.combinations(board, 3):
+            ranks = {(int(c) >> 2) + 2 for c in (*pair, *three)}  # 2..14
+            ranks = {1 if r == 14 else r for r in ranks}
+            if len(ranks) == 5 and max(ranks) <= 8:
+                value = sum(1 << r for r in ranks)
+                best = value if best == NO_LOW else min(best, value)
+    return best
+
+
+def _showdown(game, holes: list[str], boards: list[str], pot: int) -> tuple:
+    hand = ShowdownInput(
+        pots=(Pot(pot, tuple(range(len(holes)))),),
+        hole_cards=tuple(tuple(parse_cards(h).tolist()) for h in holes),
+        boards=tuple(tuple(parse_cards(b).tolist()) for b in boards),
+        contenders=frozenset(range(len(holes))),
+        options={},
+    )
+    return settle(game, hand)
+
+
+def test_a_pot_splits_high_and_low_and_the_odd_chip_goes_high():
+    result = _showdown(_game("omaha-hi-lo"), ["AsKsQdJd", "2c3cTh9h"], ["4d5h8cKhKc"], 101)
+    assert result.won == (51, 50)  # the kings full high, 5-4-3-2 with the eight... low: 8-5-4-3-2
+    assert [o.won_low for o in result.outcomes] == [0, 50]
+
+
+def test_with_no_qualifying_low_the_high_hand_takes_the_whole_pot():
+    result = _showdown(_game("omaha-hi-lo"), ["AsKsQdJd", "2c3cTh9h"], ["9d9sKhKcTc"], 101)
+    assert result.won == (0, 101) and result.outcomes[1].won_high == 101  # tens full on nines, no low
+
+
+def test_shares_across_boards_take_the_best_hand_on_any_surviving_board():
+    game = _game("three-board-hi-lo")
+    # the middle board's river (a deuce) dies; the top board makes seat 0's low, the bottom seat 1's high
+    boards = ["3d4h5c9s7c", "KdKhQs9c2d", "QcJcTs8d6s"]
+    assert surviving_boards(game.kill, [parse_cards(b).tolist()[-1] for b in boards]) == (0, 2)
+    result = _showdown(game, ["As2sJdJh", "KsKcAhQh"], boards, 100)
+    assert result.won == (50, 50)  # seat 0's 5-4-3-2-A low; seat 1's queens set on the bottom board
+    assert [o.won_low for o in result.outcomes] == [50, 0]
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("players", [2, 6])
+def test_showdown_mode_agrees_with_the_state_machine_and_with_lows_counted_by_hand(name, players):
+    game = _game(name)
+    u = random_words(np.random.default_rng(players), 250, words_per_hand(game, players, {}))
+    batch = simulate_chunk(game, players, 100, {}, u)
+    assert (batch.won.sum(axis=1) == players * 100).all()
+    for h in range(len(batch)):
+        _, result = play_through_state_machine(batch, h)
+        assert result.won == batch.won[h].tolist(), h
+        assert [o.won_low for o in result.outcomes] == batch.extra["won_low"][h].tolist(), h
+        live = np.flatnonzero(batch.extra["survivors"][h])
+        for s in range(players):
+            lows = [_low_by_hand(batch.hole[h, s], batch.boards[h, b]) for b in live]
+            lows = [v for v in lows if v != NO_LOW]
+            assert batch.extra["low"][h, s] == (min(lows) if lows else NO_LOW), (h, s)
+    paid_low = batch.extra["won_low"].sum(axis=1) > 0
+    assert paid_low.any() and (~paid_low).any()  # both kinds of pot happen
+    assert ((batch.extra["low"] >= 0).any(axis=1) == paid_low).all()  # a low is paid iff one qualifies
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_betting_mode_replays_to_the_same_rows_and_settles_as_the_reference(name):
+    compiled = assert_betting_mode_replays_and_settles_as_the_reference(_game(name), 5, 150)
+    assert compiled.won_low.sum() > 0
+
+
+def _described(**changes) -> str:
+    text = (FIXTURES / "omaha-hi-lo.toml").read_text()
+    for old, new in changes.items():
+        assert old in text
+        text = text.replace(old, new)
+    return text
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({"qualifier = 8": "qualifier = 4"}, "qualifier is the highest rank of a low, 5 to 13"),
+        ({'deck = "standard"': 'deck = "short"'}, "a best-low share needs the standard 52-card deck"),
+        ({'[[shares]]\nwins = "best-high"\n\n[[shares]]\nwins = "best-low"\nqualifier = 8':
+          '[[shares]]\nwins = "best-low"\nqualifier = 8\n\n[[shares]]\nwins = "best-high"'},
+         "a best-low share goes last"),
+        ({'hole_use = "exactly-2"': 'hole_use = "at-least-1"'}, "hole_use at-least-1 is not supported"),
+    ],
+)  # fmt: skip
+def test_descriptions_a_best_low_share_cannot_play_are_refused(change, problem):
+    with pytest.raises(DescriptionError) as raised:
+        parse_description(tomllib.loads(_described(**change)))
+    assert any(problem in line for line in raised.value.problems), raised.value.problems
+
+
+def test_stats_of_a_low_half_from_the_file_alone_summaries_agree_with_sql(tmp_path):
+    from analytics.stats import game_stats
+    from ingest.simulation import SimSpec, simulate
+
+    path = str(FIXTURES / "three-board-hi-lo.toml")
+    simulate(SimSpec(path, 4_000, players=4, seed=3), str(tmp_path))
+    name = _game("three-board-hi-lo").name
+    fast, slow = game_stats(tmp_path, name), game_stats(tmp_path, name, use_summaries=False)
+    assert fast == slow  # the kernel's tallies and SQL over the stored rows
+    assert 0.3 < fast["low_paid_rate"]["rate"] < 0.95 and fast["high_low_same_player_rate"]["count"] > 0
+    assert "low_points_all" not in fast  # low points belong to a lowest-points share
