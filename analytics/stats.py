@@ -283,6 +283,7 @@ def game_stats(
     if hands == 0:
         return stats
     options = game.resolve_options(chosen.rule_options)
+    game = game.under(options)  # the shares in force under the population's rule set
     stats |= _categories(counts, game, options, all_showdown_mode)
     stats["players"] = player_statistics(con, variant, runs, summarized)
     tips: dict[str, Any] = {}  # the seed's strategy tips, checked against the data

@@ -74,6 +74,7 @@ class Rules:
 def compile_rules(game: GameSpec, options: Mapping[str, Any]) -> Rules:
     """The codes and arrays of ``game`` under ``options`` (defaults filled in)."""
     options = game.resolve_options(options)
+    game = game.under(options)
     ranking = RANKINGS[game.ranking]
     places = game.category_places(options)
     only = game.community_boards[0]

@@ -78,6 +78,7 @@ def simulate_chunk(
 ) -> SimBatch:
     """Deal and settle ``len(u)`` hands of ``game`` in showdown mode."""
     options = game.resolve_options(options)
+    game = game.under(options)  # the shares in force
     if not game.min_players <= n_players <= game.max_players:
         raise ValueError(f"{game.title} seats {game.min_players} to {game.max_players} players")
     lay = layout(game, n_players, options)

@@ -123,7 +123,7 @@ def batch_tables(
     hand_ids = sim_rows.hand_ids(run_id, shard, first, count)
     actions = actions_table(game, batch.records, batch.record_cards, batch.hand_start, hand_ids, run_id)
     players = players_table(
-        game, batch.hands, settled, hand_ids, run_id,
+        game.under(options), batch.hands, settled, hand_ids, run_id,
         names=np.broadcast_to(np.array(names, dtype=object)[None, :], (count, n)),
         starting=np.full((count, n), stake, np.int64),
     )  # fmt: skip

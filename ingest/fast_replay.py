@@ -268,7 +268,8 @@ def _tables(game: GameSpec, kept: list[Prepared], hands: Hands, settled: Settled
             if isinstance(players, list):
                 for seat, name in enumerate(players[: p.settings[0]]):
                     names[h, seat] = None if name is None else str(name)
-    players = players_table(game, hands, settled, hand_ids, run_id, names=names,
+    played = game.under(kept[0].options if kept else {})  # one batch, one rule set
+    players = players_table(played, hands, settled, hand_ids, run_id, names=names,
                             starting=_pad([p.stacks for p in kept], width))  # fmt: skip
     fields = [p.raw.fields for p in kept]
     table = pa.table(

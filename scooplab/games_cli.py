@@ -45,6 +45,7 @@ def _facts(game) -> list[str]:
         + (" on any surviving board" if s.across_surviving_boards else "")
         + (f" ({s.qualifier} or better)" if s.qualifier else "")
         + (f" on {game.boards[s.board].name}" if s.board is not None else "")
+        + (f" (with {', '.join(f'{k} = {v}' for k, v in s.when)})" if s.when else "")
         for s in game.shares
     )  # fmt: skip
     facts = [

@@ -138,3 +138,37 @@ def test_stats_of_a_low_half_from_the_file_alone_summaries_agree_with_sql(tmp_pa
     assert fast == slow  # the kernel's tallies and SQL over the stored rows
     assert 0.3 < fast["low_paid_rate"]["rate"] < 0.95 and fast["high_low_same_player_rate"]["count"] > 0
     assert "low_points_all" not in fast  # low points belong to a lowest-points share
+
+
+def test_shares_bound_to_an_option_play_the_rule_set_asked_for():
+    """``when`` binds shares to an option's value: three-board-hi-lo with a ``halves`` option."""
+    text = (FIXTURES / "three-board-hi-lo.toml").read_text()
+    high = '[[shares]]\nwins = "best-high"\n'
+    text = text.replace(
+        high + 'over = "surviving-boards"\n',
+        high
+        + 'each = "surviving-board"\nwhen = { halves = false }\n\n'
+        + high
+        + 'over = "surviving-boards"\nwhen = { halves = true }\n',
+    )
+    text = text.replace(
+        'qualifier = 8\nover = "surviving-boards"\n',
+        'qualifier = 8\nover = "surviving-boards"\nwhen = { halves = true }\n',
+    )
+    text += '\n[options.halves]\ndefault = false\nchoices = [false, true]\nhelp = "high and low halves"\n'
+    game = parse_description(tomllib.loads(text))
+    assert not game.low_half and game.board_shares  # the defaults: one share per surviving board
+    halves = game.under({"halves": True})
+    assert halves.low_half and not halves.board_shares
+    u = random_words(np.random.default_rng(3), 200, words_per_hand(game, 4, {}))
+    per_board, split = simulate_chunk(game, 4, 100, {}, u), simulate_chunk(game, 4, 100, {"halves": True}, u)
+    assert "board_won" in per_board.extra and "won_low" not in per_board.extra
+    assert "won_low" in split.extra and "board_won" not in split.extra
+    assert (split.extra["won_low"].sum(axis=1) > 0).any()
+    for batch in (per_board, split):
+        for h in range(len(batch)):
+            _, result = play_through_state_machine(batch, h)
+            assert result.won == batch.won[h].tolist(), h
+    with pytest.raises(DescriptionError) as raised:
+        parse_description(tomllib.loads(text.replace("when = { halves = true }", "when = { halves = 2 }")))
+    assert any("when halves = 2, not one of" in line for line in raised.value.problems)

@@ -7,7 +7,7 @@ WITH seats AS (
     SELECT
         h.hand_id, h.run_id, h.variant, h.showdown, h.pot, h.big_blind,
         coalesce(h.triple_scoop, false) AS hand_triple_scoop,
-        v.categories, v.low_share, v.low_half,
+        v.categories,
         CAST(unnest(range(h.n_players)) AS TINYINT) AS seat,
         unnest(h.seat_hole) AS dealt,
         unnest(h.seat_discard_street) AS fate,
@@ -49,9 +49,9 @@ SELECT
     chips AS won,
     CASE WHEN at_showdown THEN categories[((strength >> 20) & 15) + 1] END AS high_category,
     CASE WHEN at_showdown THEN CAST(strength AS BIGINT) END AS high_strength,
-    CASE WHEN at_showdown AND low_share THEN low END AS low_points,
-    CASE WHEN low_half AND showdown THEN chips - low_chips ELSE 0 END AS won_high,
-    CASE WHEN low_half AND showdown THEN low_chips ELSE 0 END AS won_low,
+    CASE WHEN at_showdown THEN low END AS low_points,
+    CASE WHEN low_chips IS NOT NULL AND showdown THEN chips - low_chips ELSE 0 END AS won_high,
+    CASE WHEN low_chips IS NOT NULL AND showdown THEN low_chips ELSE 0 END AS won_low,
     board_won,
     showdown AND chips = pot AS scoop,
     hand_triple_scoop AND chips = pot AS triple_scoop

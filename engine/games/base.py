@@ -109,6 +109,7 @@ class Share:
     points: tuple[int, ...] = ()  # LOWEST_POINTS: points of each rank, low to high
     across_surviving_boards: bool = False
     qualifier: int = 0  # BEST_LOW: the highest rank a low may hold, ace-to-five (8: eight or better)
+    when: tuple[tuple[str, Any], ...] = ()  # the share is played only under these option values
 
 
 @dataclass(frozen=True)
@@ -242,7 +243,25 @@ class GameSpec:
     @property
     def low_share(self) -> bool:
         """Whether some share goes to the fewest low points."""
-        return any(share.kind == ShareKind.LOWEST_POINTS for share in self.shares)
+        return any(share.kind == ShareKind.LOWEST_POINTS for share in self.shares_under())
+
+    def shares_under(self, options: Mapping[str, Any] | None = None) -> tuple[Share, ...]:
+        """The shares in force under ``options`` (defaults filled in): those whose ``when`` holds."""
+        if not any(share.when for share in self.shares):
+            return self.shares
+        values = self.resolve_options(options)
+        return tuple(s for s in self.shares if all(values.get(k) == v for k, v in s.when))
+
+    def under(self, options: Mapping[str, Any] | None = None) -> GameSpec:
+        """The game as played under ``options``: its shares are those in force (``shares_under``).
+
+        The share facts below (``low_share``, ``board_shares``...) read the default options'
+        shares; code that plays or counts hands of given options asks ``under(options)`` first.
+        """
+        shares = self.shares_under(options)
+        if shares is self.shares:
+            return self
+        return replace(self, shares=tuple(replace(share, when=()) for share in shares))
 
     @property
     def low_half(self) -> bool:
@@ -252,7 +271,7 @@ class GameSpec:
     @property
     def low_hands(self) -> bool:
         """Whether some share goes to the best ace-to-five low (a low hand of five cards)."""
-        return any(share.kind == ShareKind.BEST_LOW for share in self.shares)
+        return any(share.kind == ShareKind.BEST_LOW for share in self.shares_under())
 
     @property
     def board_shares(self) -> bool:
@@ -261,8 +280,9 @@ class GameSpec:
         Such a game records what each seat won on each board, and whether one player alone
         held the best hand on every board (a triple scoop on three boards).
         """
-        named = {share.board for share in self.shares if share.kind == ShareKind.BEST_HIGH}
-        return any(share.per_surviving_board for share in self.shares) or len(named - {None}) > 1
+        shares = self.shares_under()
+        named = {share.board for share in shares if share.kind == ShareKind.BEST_HIGH}
+        return any(share.per_surviving_board for share in shares) or len(named - {None}) > 1
 
     def showdown(self, hand: ShowdownInput) -> ShowdownResult:
         """Divide the pots of a hand at its showdown by the game's shares."""

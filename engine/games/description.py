@@ -14,6 +14,7 @@ The format is documented in ``docs/variants.md``; the built-in games are the fil
 
 from __future__ import annotations
 
+import itertools
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -49,7 +50,7 @@ TOP_KEYS = {
     "tiebreak", "burns_option", "boards", "streets", "shares", "kill", "betting", "options", "category_order",
 }  # fmt: skip
 STREET_KEYS = {"name", "hole_cards", "board_cards", "burns", "betting", "call_only", "big_bet"}
-SHARE_KEYS = {"wins", "board", "each", "over", "points", "qualifier"}
+SHARE_KEYS = {"wins", "board", "each", "over", "points", "qualifier", "when"}
 BETTING_KEYS = {"raise_rule", "max_raises_option", "starting_bet", "extra_fields"}
 OPTION_KEYS = {"default", "choices", "help"}
 
@@ -268,8 +269,13 @@ def _shares(r: _Reader, table: Any, boards: tuple[Board, ...], deck_ranks: str) 
             r.fail(f"{where}: qualifier is for a best-low share")
         elif kind == ShareKind.BEST_LOW and (type(qualifier) is not int or not 5 <= qualifier <= 13):
             r.fail(f"{where}: qualifier is the highest rank of a low, 5 to 13 (8: eight or better)")
+        when = spec.get("when", {})
+        if not isinstance(when, dict) or ("when" in spec and not when):
+            r.fail(f"{where}: when is a table of option values, e.g. when = {{ showdown = 'per_board' }}")
+            when = {}
         shares.append(Share(ShareKind(kind or "best-high"), names.get(board), each is not None, points,
-                            over is not None, qualifier if kind == ShareKind.BEST_LOW else 0))  # fmt: skip
+                            over is not None, qualifier if kind == ShareKind.BEST_LOW else 0,
+                            tuple(sorted(when.items()))))  # fmt: skip
     return tuple(shares)
 
 
@@ -361,10 +367,34 @@ def parse_description(data: Mapping[str, Any], source: str = "<description>") ->
         source=source,
         **_betting(r, data.get("betting", {}), by_name),
     )
-    _check_budget(r, spec)
+    _check_share_options(r, spec)
+    for values in share_option_sets(spec):  # every rule set's shares within the core's limits
+        _check_budget(r, spec.under(values))
     if r.problems:
-        raise DescriptionError(source, r.problems)
+        raise DescriptionError(source, list(dict.fromkeys(r.problems)))
     return spec
+
+
+def share_option_sets(spec: GameSpec) -> list[dict[str, Any]]:
+    """One option set per combination of the values the shares' ``when`` names ({} if none)."""
+    named = sorted({name for share in spec.shares for name, _ in share.when})
+    choices = [next((o.choices for o in spec.options if o.name == name), ()) for name in named]
+    return [dict(zip(named, values, strict=True)) for values in itertools.product(*choices)]
+
+
+def _check_share_options(r: _Reader, spec: GameSpec) -> None:
+    """A share's ``when`` names options of the game and values they take; every rule set has shares."""
+    by_name = {o.name: o for o in spec.options}
+    for i, share in enumerate(spec.shares, 1):
+        for name, value in share.when:
+            if name not in by_name:
+                r.fail(f"share {i}: when names {name!r}, not an option of the game")
+            elif value not in by_name[name].choices:
+                r.fail(f"share {i}: when {name} = {value!r}, not one of {list(by_name[name].choices)}")
+    if not r.problems:
+        for values in share_option_sets(spec):
+            if not spec.shares_under(values):
+                r.fail(f"no share is played with {', '.join(f'{k} = {v}' for k, v in values.items())}")
 
 
 def card_budget(

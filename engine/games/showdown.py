@@ -140,6 +140,7 @@ def _part_scores(kind: ShareKind, board: int | None, high, across, low, lows) ->
 
 def settle(game: GameSpec, hand: ShowdownInput) -> ShowdownResult:
     """Divide every pot among its shares, each share to its best hand; ties split a share."""
+    game = game.under(hand.options)
     n = len(hand.hole_cards)
     seats = sorted(s for s in hand.contenders if hand.hole_cards[s])
     community = game.community_boards
