@@ -62,7 +62,8 @@ def test_compiled_showdown_agrees_with_the_state_machine(name):
                         ours = result.outcomes[seat].high_strength
                         assert (ours if ours is not None else -1) == batch.strength[h, seat]
                 assert state.dead == batch.extra["dead"][h].tolist()
-                if game.low_share and result.ending == "showdown":
+                played = batch.game  # the game under these options (its shares in force)
+                if played.low_half and result.ending == "showdown":
                     high_low = batch.extra["won_high"][h] + batch.extra["won_low"][h]
                     assert result.won == high_low.tolist()
                     for seat in range(n):
@@ -72,7 +73,7 @@ def test_compiled_showdown_agrees_with_the_state_machine(name):
                 if result.ending == "showdown":
                     alive = tuple(np.flatnonzero(batch.extra["survivors"][h]).tolist())
                     assert result.surviving_boards == alive
-                    for seat in range(n * game.board_shares):
+                    for seat in range(n * played.board_shares):
                         assert result.outcomes[seat].board_won == tuple(batch.extra["board_won"][h, seat])
                         assert result.outcomes[seat].triple_scoop == batch.extra["triple_scoop"][h, seat]
 
