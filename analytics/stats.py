@@ -413,9 +413,10 @@ def _low(counts: Counts, game: GameSpec, overview: dict[str, Any]) -> dict[str, 
 def _halves(overview: dict[str, int], showdowns: int, low_hands: bool) -> dict[str, Any]:
     """A game with a low half: how often one player won chips of both halves and, where a low
     hand must qualify, how often a low part was paid, over the hands that reached a showdown."""
+    paid = overview["low_paid"] if low_hands else showdowns  # points: a low half is always paid
     halves = {
         "high_low_same_player_rate": rate(overview["high_low_same"], showdowns),
-        "high_low_different_players_rate": rate(showdowns - overview["high_low_same"], showdowns),
+        "high_low_different_players_rate": rate(paid - overview["high_low_same"], showdowns),
     }
     return ({"low_paid_rate": rate(overview["low_paid"], showdowns)} if low_hands else {}) | halves
 

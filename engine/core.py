@@ -287,21 +287,21 @@ def part_scores(kind, board, high, low, alive, community, scratch):
     """The scores one part of a pot is won by (``scratch`` holds them when they must be worked out):
     a board's hands, the best hand on any surviving board, low points, or qualifying lows
     (seats without one score past every low)."""
-    if kind == SHARE_LOW:
+    if kind == SHARE_HIGH and board != ANY_SURVIVING_BOARD:  # the common case first
+        scores = high[board]
+    elif kind == SHARE_POINTS:
+        scores = low
+    elif kind == SHARE_LOW:
         for s in range(scratch.shape[0]):
             scratch[s] = low[s] if low[s] >= 0 else np.int64(1 << 62)
         scores = scratch
-    elif kind == SHARE_POINTS:
-        scores = low
-    elif board == ANY_SURVIVING_BOARD:
+    else:  # the best hand on any surviving board
         for s in range(scratch.shape[0]):
             scratch[s] = NO_VALUE
             for b in range(alive.shape[0]):
                 if alive[b] and community[b]:
                     scratch[s] = max(scratch[s], high[b, s])
         scores = scratch
-    else:
-        scores = high[board]
     return scores
 
 
@@ -405,8 +405,9 @@ def divide_pot(amount, among, high, low, alive, rules, won, won_high, won_low, b
     community, share_kind, share_board = rules[5], rules[6], rules[7]
     board_shares, halves = rules[10], rules[11] or rules[13]  # per-board chips; won_high / won_low
     low_claimed = False
-    for s in range(among.shape[0]):
-        low_claimed = low_claimed or (rules[13] and among[s] and low[s] >= 0)
+    if rules[13]:  # a best-low share: is it a part of this pot?
+        for s in range(among.shape[0]):
+            low_claimed = low_claimed or (among[s] and low[s] >= 0)
     n_parts = count_parts(rules, alive, low_claimed)
     base = amount // n_parts
     odd = amount - base * n_parts

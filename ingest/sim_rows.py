@@ -29,15 +29,19 @@ from ingest.schema import HANDS
 ALL_IN = "all-in"  # the structure column of showdown-mode hands
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=8)
 def constant(value: str, count: int) -> pa.Array:
     """A string column holding one value, built from buffers without a Python list (chunks reuse it).
 
-    >>> constant("all-in", 2).to_pylist()
-    ['all-in', 'all-in']
+    >>> constant("all-in", 2).to_pylist(), constant("", 2).to_pylist()
+    (['all-in', 'all-in'], ['', ''])
     """
     text = value.encode()
-    offsets = np.arange(0, len(text) * count + 1, len(text), dtype=np.int32)
+    if len(text) * count >= 2**31:
+        raise ValueError(
+            f"{count:,} copies of {value!r} pass a string column's 32-bit offsets: write smaller chunks"
+        )
+    offsets = np.arange(count + 1, dtype=np.int64).astype(np.int32) * np.int32(len(text))
     return pa.StringArray.from_buffers(count, pa.py_buffer(offsets), pa.py_buffer(text * count))
 
 

@@ -197,9 +197,10 @@ def _evaluate(spec, cards: list[str], options: dict) -> dict:
     from engine.describe import describe
     from engine.rankings import RANKINGS
 
+    spec = spec.under(options)  # the shares of the rule set asked for
     ranking = RANKINGS[spec.ranking]
     hole_use = spec.hole_use.value(options)
-    apart = spec.low_share or spec.hole_use.option is not None or hole_use != "any"
+    apart = spec.low_half or spec.hole_use.option is not None or hole_use != "any"
     board_name = spec.boards[spec.community_boards[0]].name.title()
     if apart:
         if len(cards) != 2:
@@ -237,6 +238,11 @@ def _evaluate(spec, cards: list[str], options: dict) -> dict:
     if spec.low_share:
         points = next(s.points for s in spec.shares if s.points)
         result["low_points"] = int(sum(points[c >> 2] for c in hole[0] if c >= 0))
+    if spec.low_hands:
+        from engine.low_hands import describe_low, evaluate_low
+
+        qualifier = next(s.qualifier for s in spec.shares if s.qualifier)
+        result["low"] = describe_low(int(evaluate_low(hole, board, hole_use, qualifier)[0]))
     return result
 
 

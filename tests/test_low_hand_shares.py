@@ -56,8 +56,31 @@ def _showdown(game, holes: list[str], boards: list[str], pot: int) -> tuple:
 
 def test_a_pot_splits_high_and_low_and_the_odd_chip_goes_high():
     result = _showdown(_game("omaha-hi-lo"), ["AsKsQdJd", "2c3cTh9h"], ["4d5h8cKhKc"], 101)
-    assert result.won == (51, 50)  # the kings full high, 5-4-3-2 with the eight... low: 8-5-4-3-2
+    assert result.won == (51, 50)  # trip kings take the high half, 2c 3c the low: 8-5-4-3-2
     assert [o.won_low for o in result.outcomes] == [0, 50]
+
+
+def _showdown_pots(game, holes: list[str], board: str, pots: list[tuple[int, tuple[int, ...]]]):
+    hand = ShowdownInput(
+        pots=tuple(Pot(amount, eligible) for amount, eligible in pots),
+        hole_cards=tuple(tuple(parse_cards(h).tolist()) for h in holes),
+        boards=(tuple(parse_cards(board).tolist()),),
+        contenders=frozenset(range(len(holes))),
+        options={},
+    )
+    return settle(game, hand)
+
+
+def test_a_side_pot_no_claimant_of_which_holds_a_low_goes_whole_to_the_high_hand():
+    holes = ["AsKsQdJd", "9h9dTsTc", "2c3cQhJh"]  # trip kings; kings and tens; the only low
+    result = _showdown_pots(_game("omaha-hi-lo"), holes, "4d5h8cKhKc", [(90, (0, 1, 2)), (40, (0, 1))])
+    assert result.won == (45 + 40, 0, 45)
+
+
+def test_tied_lows_split_the_low_half_odd_chip_first_from_the_button():
+    holes = ["AsKsQdJd", "2c3dTsTc", "2h3hQsJs"]  # both lows 8-5-4-3-2
+    result = _showdown_pots(_game("omaha-hi-lo"), holes, "4d5h8cKhKc", [(103, (0, 1, 2))])
+    assert result.won == (52, 26, 25) and result.split
 
 
 def test_with_no_qualifying_low_the_high_hand_takes_the_whole_pot():
@@ -119,6 +142,8 @@ def _described(**changes) -> str:
           '[[shares]]\nwins = "best-low"\nqualifier = 8\n\n[[shares]]\nwins = "best-high"'},
          "a best-low share goes last"),
         ({'hole_use = "exactly-2"': 'hole_use = "at-least-1"'}, "hole_use at-least-1 is not supported"),
+        ({"qualifier = 8": 'qualifier = 8\nboard = "board"'}, "not a named one"),
+        ({'wins = "best-high"\n': 'wins = "best-high"\nwhen = { hi = 1 }\n'}, "when names 'hi'"),
     ],
 )  # fmt: skip
 def test_descriptions_a_best_low_share_cannot_play_are_refused(change, problem):
@@ -169,6 +194,9 @@ def test_shares_bound_to_an_option_play_the_rule_set_asked_for():
         for h in range(len(batch)):
             _, result = play_through_state_machine(batch, h)
             assert result.won == batch.won[h].tolist(), h
-    with pytest.raises(DescriptionError) as raised:
-        parse_description(tomllib.loads(text.replace("when = { halves = true }", "when = { halves = 2 }")))
-    assert any("when halves = 2, not one of" in line for line in raised.value.problems)
+    for wrong in ("2", "1"):  # 1 == True in Python, not in a rule option
+        with pytest.raises(DescriptionError) as raised:
+            parse_description(
+                tomllib.loads(text.replace("when = { halves = true }", f"when = {{ halves = {wrong} }}"))
+            )
+        assert any(f"when halves = {wrong}, not one of" in line for line in raised.value.problems)

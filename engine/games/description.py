@@ -250,6 +250,8 @@ def _shares(r: _Reader, table: Any, boards: tuple[Board, ...], deck_ranks: str) 
             r.choice(over, ["surviving-boards"], f"{where}: over")
         if sum(x is not None for x in (board, each, over)) > 1:
             r.fail(f"{where}: give one of board, each and over")
+        if kind == ShareKind.LOWEST_POINTS and (board is not None or each is not None or over is not None):
+            r.fail(f"{where}: a lowest-points share counts hole cards: it takes no board, each or over")
         placed = board is not None or each is not None or over is not None
         if not placed and len(names) > 1 and kind != ShareKind.LOWEST_POINTS:
             r.fail(f"{where}: say which board (board = ...), each = 'surviving-board' or "
@@ -389,7 +391,7 @@ def _check_share_options(r: _Reader, spec: GameSpec) -> None:
         for name, value in share.when:
             if name not in by_name:
                 r.fail(f"share {i}: when names {name!r}, not an option of the game")
-            elif value not in by_name[name].choices:
+            elif not any(type(value) is type(c) and value == c for c in by_name[name].choices):
                 r.fail(f"share {i}: when {name} = {value!r}, not one of {list(by_name[name].choices)}")
     if not r.problems:
         for values in share_option_sets(spec):
@@ -501,6 +503,10 @@ def _check_low_hands(r: _Reader, spec: GameSpec) -> None:
     hole_uses = {spec.hole_use.fixed} | set(spec.hole_use.values.values())
     if HoleUse.AT_LEAST_ONE in hole_uses:
         r.fail("a best-low share with hole_use at-least-1 is not supported yet (any or exactly-2)")
+    if spec.shares[lows[0]].board is not None:
+        r.fail(
+            "a best-low share is made over = 'surviving-boards' or on a game's only board, not a named one"
+        )
     if spec.discard_board is not None:
         r.fail("a best-low share beside a discard-trigger board is not supported yet")
 
