@@ -22,7 +22,6 @@ from engine.core import (
     seat_strength,
     surviving,
 )
-from engine.kernels import card_bit
 
 
 @njit(cache=True, inline="always")
@@ -172,6 +171,8 @@ def settle_hands(
             contender[s] = not folded[h, s] and muck_order[h, s] == 0
         pots = build_pots(contributed[h], antes_paid[h], folded[h], amounts, eligible)
         hand_boards = boards[h]
+        for s in range(n):  # each seat's hole cards as a key, once a hand
+            hole_keys[s] = board_key_of(hole[h, s], hole_n[h, s])
         for b in range(n_boards):  # each contender's hand on each community board
             last[b] = boards[h, b, max(board_n[h, b] - 1, 0)]
             board_key = board_key_of(boards[h, b], board_n[h, b])
@@ -179,11 +180,8 @@ def settle_hands(
                 per_board[b, s] = NO_VALUE
                 if not community[b] or not contender[s] or hole_n[h, s] == 0:
                     continue
-                key = np.int64(0)
-                for i in range(hole_n[h, s]):
-                    key |= card_bit(hole[h, s, i])
                 per_board[b, s] = seat_strength(
-                    key, hole_n[h, s], board_key, hand_boards, b, board_n[h, b], rules
+                    hole_keys[s], hole_n[h, s], board_key, hand_boards, b, board_n[h, b], rules
                 )
         for s in range(n):
             if has_points and per_board[first, s] != NO_VALUE:
@@ -198,7 +196,6 @@ def settle_hands(
         if low_hands:  # each seat's best ace-to-five low on a surviving board
             for s in range(n):
                 holding[s] = per_board[first, s] != NO_VALUE
-                hole_keys[s] = board_key_of(hole[h, s], hole_n[h, s])
             for b in range(n_boards):
                 board_keys[b] = board_key_of(boards[h, b], board_n[h, b])
             seat_lows(hole_keys, holding, board_keys, alive, rules, low[h])

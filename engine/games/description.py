@@ -469,11 +469,7 @@ def _check_core_limits(r: _Reader, spec: GameSpec) -> None:
             "with a kill rule, shares go to surviving boards (each = 'surviving-board' or over = "
             "'surviving-boards'), not to named boards"
         )
-    hole_uses = {spec.hole_use.fixed} | set(spec.hole_use.values.values())
-    if spec.hole_use.option is not None and not spec.hole_use.values:  # the option's values are the uses
-        chosen = [o for o in spec.options if o.name == spec.hole_use.option]
-        hole_uses |= {str(choice) for o in chosen for choice in o.choices}
-    if HoleUse.EXACTLY_TWO in hole_uses:
+    if HoleUse.EXACTLY_TWO in _hole_uses(spec):
         _, hole, per_board, _, _, _ = card_budget(spec)
         if hole < 2 or per_board < 3:
             r.fail(f"hole_use exactly-2 needs 2 hole cards or more and 3 board cards or more, not {hole} and "
@@ -489,6 +485,15 @@ def _check_core_limits(r: _Reader, spec: GameSpec) -> None:
             r.fail("a discard-trigger board with more than three streets of board cards is not supported yet")
 
 
+def _hole_uses(spec: GameSpec) -> set[str]:
+    """Every hole-card use the game may play, whatever its options."""
+    uses = {spec.hole_use.fixed} | set(spec.hole_use.values.values())
+    if spec.hole_use.option is not None and not spec.hole_use.values:  # the option's values are the uses
+        chosen = [o for o in spec.options if o.name == spec.hole_use.option]
+        uses |= {str(choice) for o in chosen for choice in o.choices}
+    return uses
+
+
 def _check_low_hands(r: _Reader, spec: GameSpec) -> None:
     """A best-low share: one, last (the odd chip goes to the high half), on the standard deck."""
     lows = [i for i, share in enumerate(spec.shares) if share.kind == ShareKind.BEST_LOW]
@@ -500,8 +505,7 @@ def _check_low_hands(r: _Reader, spec: GameSpec) -> None:
         r.fail("a best-low share goes last, after the high shares (the odd chip goes to the high half)")
     if spec.low_share or spec.board_shares:
         r.fail("a best-low share beside a lowest-points share or shares per board is not supported yet")
-    hole_uses = {spec.hole_use.fixed} | set(spec.hole_use.values.values())
-    if HoleUse.AT_LEAST_ONE in hole_uses:
+    if HoleUse.AT_LEAST_ONE in _hole_uses(spec):
         r.fail("a best-low share with hole_use at-least-1 is not supported yet (any or exactly-2)")
     if spec.shares[lows[0]].board is not None:
         r.fail(
