@@ -57,6 +57,7 @@ def variants_table() -> pa.Table:
             "low_half": game.low_half,
             "board_shares": game.board_shares, "kill": game.kill is not None, "points": points,
             "first_raise_street": next((s.name for s in game.streets if s.betting and not s.call_only), None),
+            "first_board_street": next((i for i, s in enumerate(game.streets) if s.board_cards), None),
         })  # fmt: skip
     schema = pa.schema([
         ("variant", pa.string()), ("title", pa.string()), ("deck_cards", pa.string()), ("ranks", pa.string()),
@@ -64,7 +65,7 @@ def variants_table() -> pa.Table:
         ("n_hole", pa.int8()), ("discard_board", pa.bool_()), ("low_share", pa.bool_()),
         ("low_half", pa.bool_()),
         ("board_shares", pa.bool_()), ("kill", pa.bool_()), ("points", pa.list_(pa.int8())),
-        ("first_raise_street", pa.string()),
+        ("first_raise_street", pa.string()), ("first_board_street", pa.int8()),
     ])  # fmt: skip
     return pa.Table.from_pylist(rows, schema=schema)
 

@@ -71,6 +71,11 @@ def summarized_runs(data: str | Path, variant: str, runs: list[str]) -> list[str
 # summaries written before the statistics were named after concepts: read under their new names
 RENAMED_QUERIES = {"scarney_seats": "discard_seats", "scarney_remaining": "discard_remaining",
                    "cry_kills": "kills", "skoejarth_fan": "best_hole_card"}  # fmt: skip
+# and counts written before forced discards were kept for any number of streets
+RENAMED_COUNTS = {("discard_seats", "", "dead_on_flop"): ("discard_seats", "", "dead_on_first_street")} | {
+    ("discard_seats", "", f"{name}_discards"): ("discard_streets", str(number), "discards")
+    for number, name in enumerate(("flop", "turn", "river"), start=1)
+}
 
 
 class Counts:
@@ -83,6 +88,7 @@ class Counts:
             for row in query(con, "summaries", variant, runs, only=summarized):
                 name = RENAMED_QUERIES.get(row["query"], row["query"])
                 where = (name, row["key"], row["column"])
+                where = RENAMED_COUNTS.get(where, where)
                 self.stored[where] = self.stored.get(where, 0) + int(row["value"])
 
     def rows(self, name: str, key: str | None = None, sql: bool = True) -> list[dict[str, Any]]:
@@ -356,28 +362,33 @@ def _histogram(rows: list[dict[str, Any]], key: str, column: str) -> list[dict[s
 def _discards(counts: Counts, game: GameSpec, options: dict[str, Any], all_showdown_mode: bool
               ) -> dict[str, Any]:  # fmt: skip
     """Forced discards and dead hands: a game with a discard-trigger board."""
-    columns = ("seats", "flop_discards", "turn_discards", "river_discards", "dead_on_flop", "dead", "voided")
+    columns = ("seats", "dead_on_first_street", "dead", "voided")
     seats = dict.fromkeys(columns, 0) | counts.one("discard_seats")
     n = seats["seats"]
     streets = game.streets_under(options)
     hole = sum(s.hole_cards for s in streets)
-    first_street = next(s for s in streets if s.board_cards)
-    flop_expected, dead_on_flop = first_discards(hole, first_street.board_cards, len(game.deck.ranks))
+    first = next(i for i, s in enumerate(streets) if s.board_cards)
+    first_expected, dead_on_first = first_discards(hole, streets[first].board_cards, len(game.deck.ranks))
     remaining = counts.rows("discard_remaining", key="cards")
+    by_street = {
+        int(r["street"]): int(r.get("discards", 0)) for r in counts.rows("discard_streets", key="street")
+    }
     per_street = {
-        street: {
-            "discards": int(seats[f"{street}_discards"]),
-            "per_player": seats[f"{street}_discards"] / n if n else None,
+        street.name: {
+            "discards": by_street.get(number, 0),
+            "per_player": by_street.get(number, 0) / n if n else None,
         }
-        for street in ("flop", "turn", "river")
+        for number, street in enumerate(streets)
+        if number and street.board_cards
     }
     if all_showdown_mode:
-        per_street["flop"]["exact_per_player"] = flop_expected
+        per_street[streets[first].name]["exact_per_player"] = first_expected
     ranks = {r["rank"]: r for r in counts.rows("tips_rank", key="rank", sql=False)}
     return {
         "remaining_hole_cards": _histogram(remaining, "cards", "seats"),
         "forced_discards": per_street,
-        "dead_on_flop_rate": rate(seats["dead_on_flop"], n, dead_on_flop if all_showdown_mode else None),
+        "dead_on_first_street_rate": rate(seats["dead_on_first_street"], n,
+                                          dead_on_first if all_showdown_mode else None),
         "dead_rate": rate(seats["dead"], n),
         "voided_rate": rate(seats["voided"], n),
         "tips": {

@@ -27,6 +27,7 @@ from engine.core import (
     seat_strength,
     surviving,
 )
+from engine.games.description import STREET_SLOTS  # forced discards counted per street after the deal
 from engine.kernels import card_bit
 
 SHOWDOWN, UNCONTESTED, EVERYONE_DEAD = 0, 1, 2
@@ -70,20 +71,17 @@ def split_among(won_row: np.ndarray, winners: np.ndarray, amount: int) -> None:
 O_SHOWDOWN, O_SCOOP, O_SPLIT, O_TRIPLE, O_CATEGORY, O_CATEGORY_WON = 0, 1, 2, 3, 4, 13
 K_SURVIVING, K_BOARDS, K_KILLED = 22, 26, 39  # K_SURVIVING + boards left (1..3)
 T_BASE = 52
-T_HELD, T_FORCED, T_STREET, T_DEAD_ON_FLOP, T_DEAD = (
-    T_BASE,
-    T_BASE + 13,
-    T_BASE + 26,
-    T_BASE + 29,
-    T_BASE + 30,
-)
-T_REMAINING, T_PAIRS, T_PAIRS_WON = T_BASE + 31, T_BASE + 38, T_BASE + 42
-T_LOW_WINNERS, T_LOW_WINNERS_ACE = T_BASE + 46, T_BASE + 47
-T_LOW_POINTS, T_LOW_POINTS_WON, T_FULL_BOARD_POINTS = T_BASE + 48, T_BASE + 109, T_BASE + 170
+T_HELD, T_FORCED, T_STREET = T_BASE, T_BASE + 13, T_BASE + 26
+T_DEAD_ON_FIRST, T_DEAD = T_STREET + STREET_SLOTS, T_STREET + STREET_SLOTS + 1
+T_REMAINING = T_DEAD + 1
+T_PAIRS, T_PAIRS_WON = T_REMAINING + 7, T_REMAINING + 11
+T_LOW_WINNERS, T_LOW_WINNERS_ACE = T_REMAINING + 15, T_REMAINING + 16
+T_LOW_POINTS, T_LOW_POINTS_WON, T_FULL_BOARD_POINTS = T_REMAINING + 17, T_REMAINING + 78, T_REMAINING + 139
 # per category, over showdown hands: the square of the hand's seats of it, and that times the hand's
 # seats at the showdown; the square of those seats, and the seats (a variance clustered by hand)
-C_SQUARES, C_BY_SEATS, C_SEATS_SQUARED, C_SEATS = T_BASE + 231, T_BASE + 240, T_BASE + 249, T_BASE + 250
-TALLY_SIZE = T_BASE + 251
+C_SQUARES = T_REMAINING + 200
+C_BY_SEATS, C_SEATS_SQUARED, C_SEATS = C_SQUARES + 9, C_SQUARES + 18, C_SQUARES + 19
+TALLY_SIZE = C_SQUARES + 20
 
 
 @njit(cache=True)
@@ -121,15 +119,16 @@ def _discard_streets(
 
 
 @njit(cache=True)
-def _discard_tally(h, deck, hole, trigger, points, alive, discard_street, tally) -> None:
-    """Every seat's held and forced ranks, discard streets, dead hands, points after the whole board."""
+def _discard_tally(h, deck, hole, trigger, first_street, points, alive, discard_street, tally) -> None:
+    """Every seat's held and forced ranks, discard streets, dead hands (on ``first_street``, the
+    first of board cards, and at all), points after the whole board."""
     n, n_hole = hole.shape
     full_ranks = 0
     for j in range(trigger.shape[0]):
         full_ranks |= 1 << (deck[trigger[j]] >> 2)
     for s in range(n):
         kept_points = 0
-        on_flop = 0
+        on_first = 0
         for j in range(n_hole):
             rank = deck[hole[s, j]] >> 2
             if not (full_ranks >> rank) & 1:
@@ -139,32 +138,29 @@ def _discard_tally(h, deck, hole, trigger, points, alive, discard_street, tally)
             if street > 0:
                 tally[T_FORCED + rank] += 1
                 tally[T_STREET + street - 1] += 1
-                on_flop += street == 1
+                on_first += street == first_street
         tally[T_FULL_BOARD_POINTS + kept_points] += 1
-        tally[T_DEAD_ON_FLOP] += on_flop == n_hole
+        tally[T_DEAD_ON_FIRST] += on_first == n_hole
         tally[T_DEAD] += not alive[s]
 
 
 @njit(cache=True)
 def _low_tally(h, deck, hole, alive, discard_street, low, low_won, tally, rank_count) -> None:
-    """Seats at a showdown of a low-points game: cards kept, pairs held, points, low winners (chips won)."""
+    """Seats at a showdown of a low-points game: pairs held, points, low winners (chips won)."""
     n, n_hole = hole.shape
     top_rank = rank_count.shape[0] - 1
     for s in range(n):
         if not alive[s]:
             continue
-        kept, ace = 0, False
+        ace = False
         rank_count[:] = 0
         for j in range(n_hole):
             rank = deck[hole[s, j]] >> 2
             rank_count[rank] += 1
-            if discard_street[h, s, j] == -1:
-                kept += 1
-                ace = ace or rank == top_rank
+            ace = ace or (rank == top_rank and discard_street[h, s, j] == -1)
         pairs = 0
         for r in range(rank_count.shape[0]):
             pairs += rank_count[r] >= 2
-        tally[T_REMAINING + kept] += 1
         tally[T_PAIRS + pairs] += 1
         tally[T_LOW_POINTS + low[h, s]] += 1
         if low_won[s] > 0:
@@ -172,6 +168,17 @@ def _low_tally(h, deck, hole, alive, discard_street, low, low_won, tally, rank_c
             tally[T_LOW_WINNERS] += 1
             tally[T_LOW_WINNERS_ACE] += ace
             tally[T_LOW_POINTS_WON + low[h, s]] += 1
+
+
+@njit(cache=True)
+def _remaining_tally(h, hole, alive, discard_street, tally) -> None:
+    """Seats at a showdown of a game with a discard board: the hole cards each kept."""
+    for s in range(hole.shape[0]):
+        if alive[s]:
+            kept = 0
+            for j in range(hole.shape[1]):
+                kept += discard_street[h, s, j] == -1
+            tally[T_REMAINING + kept] += 1
 
 
 @njit(cache=True, inline="always")
@@ -250,7 +257,7 @@ def simulate_hands(
             discard_street[h] = -1
             n_alive = _discard_streets(h, deck, hole, trigger, board_street, n_streets, alive, before,
                                        discard_street, streets_dealt)  # fmt: skip
-            _discard_tally(h, deck, hole, trigger, points, alive, discard_street, tally)
+            _discard_tally(h, deck, hole, trigger, board_street[0], points, alive, discard_street, tally)
             for s in range(n):
                 dead[h, s] = not alive[s]
             if n_alive == 0:  # everyone left died at once: they share the pot equally
@@ -365,5 +372,7 @@ def simulate_hands(
             tally[O_CATEGORY_WON + ((best >> 20) & 15)] += won_high_part
             hand_categories[(best >> 20) & 15] += 1
         _cluster_tally(hand_categories, tally)
+        if discard_board >= 0:
+            _remaining_tally(h, hole, alive, discard_street, tally)
         if has_points:
             _low_tally(h, deck, hole, alive, discard_street, low, low_won_row, tally, rank_count)

@@ -85,9 +85,9 @@ def _discards(counts: Counts, batch: SimBatch) -> None:
     tally = batch.extra["tally"]
     n_hole = batch.layout.hole.shape[1]
     _add(counts, "discard_seats", "", "seats", len(batch) * batch.n_players)
-    for index, name in enumerate(("flop_discards", "turn_discards", "river_discards")):
-        _add(counts, "discard_seats", "", name, tally[k.T_STREET + index])
-    _add(counts, "discard_seats", "", "dead_on_flop", tally[k.T_DEAD_ON_FLOP])
+    for street in range(1, len(batch.game.streets)):  # by the street's number (the deal is 0)
+        _add(counts, "discard_streets", str(street), "discards", tally[k.T_STREET + street - 1])
+    _add(counts, "discard_seats", "", "dead_on_first_street", tally[k.T_DEAD_ON_FIRST])
     _add(counts, "discard_seats", "", "dead", tally[k.T_DEAD])
     for cards in range(n_hole + 1):
         _add(counts, "discard_remaining", str(cards), "seats", tally[k.T_REMAINING + cards])

@@ -147,7 +147,7 @@ def _rule_flags(game, tiebreak: str | None, must_use_hole_card: bool) -> dict:
         bound = getattr(game, rule)
         if bound.option is None:
             owners = [g.title for g in GAMES.values() if getattr(g, rule).option]
-            fail(f"{flag} is a {' and '.join(owners)} option")
+            fail(f"{flag} is a {' or '.join(sorted(owners))} option")
         options[bound.option] = next((v for v, concept in bound.values.items() if concept == wanted), wanted)
     return options
 

@@ -263,7 +263,6 @@ def test_stats_carry_player_statistics_as_rates(warehouse):
 
 
 def test_summaries_stored_under_the_old_query_names_are_still_read(tmp_path):
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
     from ingest.simulation import SimSpec, simulate
@@ -271,13 +270,19 @@ def test_summaries_stored_under_the_old_query_names_are_still_read(tmp_path):
     simulate(SimSpec("scarney", 3_000, players=4, seed=8), str(tmp_path), run_id="s")
     new = game_stats(tmp_path, "scarney")
     old_names = {"discard_seats": "scarney_seats", "discard_remaining": "scarney_remaining"}
-    for path in tmp_path.rglob("summaries/**/*.parquet"):  # as an earlier version wrote them
+    old_streets = {"1": "flop_discards", "2": "turn_discards", "3": "river_discards"}
+    for path in tmp_path.rglob("summaries/**/*.parquet"):  # as earlier versions wrote them
         table = pq.read_table(path)
-        renamed = [old_names.get(name, name) for name in table.column("query").to_pylist()]
-        assert set(renamed) & set(old_names.values())
-        column = pa.array(renamed, type=table.schema.field("query").type)
-        table = table.set_column(table.schema.get_field_index("query"), "query", column)
-        pq.write_table(table, path)
+        rows = table.to_pylist()
+        for row in rows:
+            if row["query"] == "discard_streets":  # per street, before any number of streets was counted
+                row["query"], row["column"], row["key"] = "discard_seats", old_streets[row["key"]], ""
+            if row["column"] == "dead_on_first_street":
+                row["column"] = "dead_on_flop"
+            row["query"] = old_names.get(row["query"], row["query"])
+        assert {r["query"] for r in rows} >= set(old_names.values())
+        assert {r["column"] for r in rows} >= set(old_streets.values())  # (counts of 0 are not stored)
+        pq.write_table(table.from_pylist(rows, schema=table.schema), path)
     assert game_stats(tmp_path, "scarney") == new
 
 

@@ -1,11 +1,8 @@
--- discard_seats: seats dealt in a game with a discard-trigger board, cards forced out on each
--- street, dead and voided hands.
+-- discard_seats: seats dealt in a game with a discard-trigger board, seats that lost every hole
+-- card on the first street of board cards, dead and voided hands.
 SELECT
     count(*) AS seats,
-    sum(flop) AS flop_discards,
-    sum(turn) AS turn_discards,
-    sum(river) AS river_discards,
-    count(*) FILTER (WHERE flop = n_hole) AS dead_on_flop,
+    count(*) FILTER (WHERE dead_on_first_street) AS dead_on_first_street,
     count(*) FILTER (WHERE dead) AS dead,
     count(*) FILTER (WHERE voided) AS voided
 FROM discard_seat_fates

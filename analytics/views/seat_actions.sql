@@ -21,8 +21,7 @@ posts AS (
 discards AS (
     SELECT hand_id, run_id, variant, n_players, seat, street_number, streets,
         cards_with_fate(dealt, fate, street_number) AS cards
-    FROM seats
-    CROSS JOIN (VALUES (1), (2), (3)) AS streets(street_number)
+    FROM seats, range(1, len(seats.streets)) AS numbers(street_number)
     WHERE fate IS NOT NULL
 )
 SELECT * FROM posts

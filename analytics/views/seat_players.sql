@@ -35,9 +35,9 @@ SELECT
     dealt AS hole_cards,
     cards_with_fate(dealt, fate, 0) AS final_hole_cards,
     CAST(len(list_filter(fate, lambda f: f > 0)) AS TINYINT) AS discarded,
-    -- street by street (flop, turn, river), in hole-card order within one
-    cards_with_fate(dealt, fate, 1) || cards_with_fate(dealt, fate, 2) || cards_with_fate(dealt, fate, 3)
-        AS discarded_cards,
+    -- street by street, in hole-card order within one
+    array_to_string(list_transform(range(1, coalesce(list_max(fate), 0) + 1),
+                                   lambda k: cards_with_fate(dealt, fate, k)), '') AS discarded_cards,
     list_bool_and(list_transform(fate, lambda f: f > 0)) AS dead,
     false AS voided,
     list_bool_and(list_transform(fate, lambda f: f > 0)) AS folded,

@@ -43,6 +43,7 @@ MAX_SEATS = 10  # the compiled core's seat limit
 MAX_HOLE = 6  # hole cards per seat the compiled core holds
 MAX_BOARD = 5  # cards per board the compiled core holds
 MAX_BOARDS_DEALT = 3  # boards the compiled core holds
+STREET_SLOTS = 8  # streets after the deal whose forced discards the compiled core counts
 MAX_POINTS = 10  # low points of one card
 
 TOP_KEYS = {
@@ -481,8 +482,9 @@ def _check_core_limits(r: _Reader, spec: GameSpec) -> None:
     if spec.discard_board is not None:
         if spec.kill is not None or spec.board_shares:
             r.fail("a discard-trigger board beside a kill rule or shares per board is not supported yet")
-        if sum(1 for s in spec.streets if s.board_cards) > 3:
-            r.fail("a discard-trigger board with more than three streets of board cards is not supported yet")
+        if len(spec.streets) > 1 + STREET_SLOTS:
+            r.fail(f"{len(spec.streets)} streets: beside a discard-trigger board the compiled core counts "
+                   f"forced discards on at most {STREET_SLOTS} streets after the deal")  # fmt: skip
 
 
 def _hole_uses(spec: GameSpec) -> set[str]:
