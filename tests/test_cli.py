@@ -83,7 +83,7 @@ def test_eval_skoejarth_table():
         (["eval", "--tiebreak", "kickers", "AhKhQhJhTh"], "--tiebreak is a Skœjarth option"),
         (
             ["eval", "--must-use-hole-card", "AhKhQhJhTh"],
-            "--must-use-hole-card is a Scarney option",
+            "--must-use-hole-card is a Scarney or Scarney Hi-Lo option",
         ),
     ],
 )
