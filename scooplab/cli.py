@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from scooplab import __version__, games_cli
+from scooplab import __version__, games_cli, odds_cli
 from scooplab.common import (
     DataOption,
     OutputFormat,
@@ -564,10 +564,14 @@ def dashboard_command(
 
 
 @contextmanager
-def progress_bar(label: str, total: int | None = None) -> Iterator[Callable[..., None]]:
-    """A progress bar (hands, hands/s, time left) on a terminal; nothing when not a terminal."""
+def progress_bar(label: str, total: int | None = None, unit: str = "hands",
+                 known_later: bool = False) -> Iterator[Callable[..., None]]:  # fmt: skip
+    """A progress bar (``unit``, per second, time left) on a terminal; nothing when not a terminal.
+
+    ``known_later``: the total comes with the first ``advance(count, total=...)``.
+    """
     if not sys.stderr.isatty():
-        yield lambda count=1: None
+        yield lambda count=1, total=None: None
         return
     from rich.progress import (
         BarColumn,
@@ -579,23 +583,26 @@ def progress_bar(label: str, total: int | None = None) -> Iterator[Callable[...,
         TimeRemainingColumn,
     )
 
-    columns: list = [SpinnerColumn(), TextColumn("{task.description} {task.completed:,} hands")]
-    if total is not None:
+    columns: list = [SpinnerColumn(), TextColumn(f"{{task.description}} {{task.completed:,}} {unit}")]
+    if total is not None or known_later:
         columns += [BarColumn(), TaskProgressColumn(), TimeRemainingColumn()]
     columns += [TextColumn("[cyan]{task.fields[rate]}"), TimeElapsedColumn()]
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task(label, total=total, rate="")
 
-        def advance(count: int = 1) -> None:
+        def advance(count: int = 1, total: int | None = None) -> None:
+            if total is not None:
+                progress.update(task, total=total)
             progress.advance(task, count)
             speed = progress.tasks[task].speed
             if speed:
-                progress.update(task, rate=f"{speed:,.0f} hands/s")
+                progress.update(task, rate=f"{speed:,.0f} {unit}/s")
 
         yield advance
 
 
 games_cli.register(app)
+odds_cli.register(app)
 
 
 def run() -> None:  # pragma: no cover - console entry point

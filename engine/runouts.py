@@ -1,0 +1,231 @@
+"""Deals that complete a partly known situation, as compiled kernels that never see a game.
+
+A situation is the dealt prefix of a hand (``engine.sim_layout``) with ``-1`` at every position
+not known yet. ``sample_deals`` fills the unknown positions at random from the cards left;
+``enumerate_deals`` lists every way to fill them, up to the order inside a group of positions
+whose order does not change the outcome (a seat's hole cards; a board's cards, or a street's
+when the game looks at streets). ``words_for_deals`` turns deals into the random words that make
+the simulation kernel's Fisher–Yates deal exactly those cards, so the one compiled rules core
+settles them.
+
+>>> import numpy as np
+>>> known = np.array([0, 1, -1, -1], dtype=np.int8)
+>>> groups, sizes = np.array([[2, 3]], dtype=np.int64), np.array([2], dtype=np.int64)
+>>> free = np.array([5, 6, 7], dtype=np.int8)
+>>> deals = np.empty((3, 4), dtype=np.int8)
+>>> enumerate_deals(known, free, groups, sizes, np.empty(0, np.int64), binomials(8), 0, deals)
+>>> deals.tolist()
+[[0, 1, 5, 6], [0, 1, 5, 7], [0, 1, 6, 7]]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+def binomials(n: int) -> np.ndarray:
+    """``table[a, b]`` = C(a, b) for a, b up to ``n``, as int64.
+
+    >>> int(binomials(52)[52, 5])
+    2598960
+    """
+    table = np.zeros((n + 1, n + 1), dtype=np.int64)
+    for a in range(n + 1):
+        table[a, 0] = 1
+        for b in range(1, a + 1):
+            table[a, b] = table[a - 1, b - 1] + table[a - 1, b]
+    return table
+
+
+@njit(cache=True)
+def words_for_deals(deals: np.ndarray, deck_size: int) -> np.ndarray:
+    """(N, ceil(K / 2)) uint64 words with which ``sim_kernels.shuffle_prefix`` deals each row of
+    ``deals`` (N, K): at step i the card sits at index j, so 32 bits r with r * (size - i) >> 32
+    equal to j - i (the middle of that interval) are written."""
+    n, k = deals.shape
+    words = np.zeros((n, (k + 1) // 2), dtype=np.uint64)
+    deck = np.empty(deck_size, dtype=np.int64)
+    where = np.empty(deck_size, dtype=np.int64)
+    for h in range(n):
+        for c in range(deck_size):
+            deck[c] = c
+            where[c] = c
+        for i in range(k):
+            card = deals[h, i]
+            j = where[card]
+            left = deck_size - i
+            r = np.uint64(((2 * (j - i) + 1) << 32) // (2 * left))
+            words[h, i >> 1] |= r << np.uint64(32 * (i & 1))
+            other = deck[i]
+            deck[i], deck[j] = card, other
+            where[card], where[other] = i, j
+    return words
+
+
+@njit(cache=True)
+def sample_deals(known: np.ndarray, free: np.ndarray, bits: np.ndarray, out: np.ndarray) -> None:
+    """Fill each row of ``out`` with ``known`` and, at its unknown positions, a uniform random draw
+    without replacement from ``free``; ``bits`` (N, unknown) gives 32 random bits per draw."""
+    n_free = free.shape[0]
+    pool = np.empty(n_free, dtype=np.int8)
+    for h in range(out.shape[0]):
+        pool[:] = free
+        drawn = 0
+        for i in range(known.shape[0]):
+            if known[i] >= 0:
+                out[h, i] = known[i]
+                continue
+            j = drawn + np.int64((bits[h, drawn] * np.uint64(n_free - drawn)) >> np.uint64(32))
+            pool[drawn], pool[j] = pool[j], pool[drawn]
+            out[h, i] = pool[drawn]
+            drawn += 1
+
+
+@njit(cache=True)
+def enumerate_deals(
+    known: np.ndarray, free: np.ndarray, groups: np.ndarray, sizes: np.ndarray, burns: np.ndarray,
+    table: np.ndarray, start: int, out: np.ndarray,
+) -> None:  # fmt: skip
+    """Deals ``start`` .. ``start + len(out)`` of the enumeration: group g takes a combination of
+    ``sizes[g]`` of the cards the earlier groups left (its positions ``groups[g, :sizes[g]]``, in
+    ascending card order); the last group varies fastest. Burn positions take the lowest cards left
+    (never seen, so any card will do)."""
+    radix = _radix(sizes, free.shape[0], table)
+    taken = np.zeros(free.shape[0], dtype=np.bool_)
+    avail = np.empty(free.shape[0], dtype=np.int64)
+    for row in range(out.shape[0]):
+        _runout_into(start + row, known, free, groups, sizes, burns, table, radix, taken, avail, out[row])
+
+
+@njit(cache=True)
+def enumerate_range_deals(
+    known: np.ndarray, free: np.ndarray, seats: np.ndarray, tuples: np.ndarray, groups: np.ndarray,
+    sizes: np.ndarray, burns: np.ndarray, table: np.ndarray, start: int, out: np.ndarray,
+) -> None:  # fmt: skip
+    """As ``enumerate_deals``, for each hole-card tuple in turn (``tuples[t]``: the cards of the
+    positions ``seats``, taken from ``free``); the runouts of one tuple vary fastest."""
+    n_left = free.shape[0] - tuples.shape[1]
+    radix = _radix(sizes, n_left, table)
+    per_tuple = np.int64(1)
+    for r in radix:
+        per_tuple *= r
+    row_known = known.copy()
+    row_free = np.empty(n_left, dtype=free.dtype)
+    taken = np.zeros(n_left, dtype=np.bool_)
+    avail = np.empty(n_left, dtype=np.int64)
+    last = -1
+    for row in range(out.shape[0]):
+        t, index = (start + row) // per_tuple, (start + row) % per_tuple
+        if t != last:
+            row_known[seats] = tuples[t]
+            m = 0
+            for c in free:
+                if not _holds(tuples[t], c):
+                    row_free[m] = c
+                    m += 1
+            last = t
+        _runout_into(index, row_known, row_free, groups, sizes, burns, table, radix, taken, avail, out[row])
+
+
+@njit(cache=True, inline="always")
+def _holds(cards: np.ndarray, card: int) -> bool:
+    for c in cards:  # noqa: SIM110 (compiled: no generators)
+        if c == card:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _radix(sizes: np.ndarray, n_free: int, table: np.ndarray) -> np.ndarray:
+    """How many combinations each group chooses among, the earlier groups' cards gone."""
+    radix = np.empty(sizes.shape[0], dtype=np.int64)
+    left = n_free
+    for g in range(sizes.shape[0]):
+        radix[g] = table[left, sizes[g]]
+        left -= sizes[g]
+    return radix
+
+
+@njit(cache=True)
+def _runout_into(index, known, free, groups, sizes, burns, table, radix, taken, avail, out) -> None:
+    """Runout ``index`` (mixed radix over the groups, the last fastest) written into ``out``."""
+    n_groups, n_free = sizes.shape[0], free.shape[0]
+    out[:] = known
+    taken[:] = False
+    divisor = np.int64(1)
+    for g in range(n_groups - 1, -1, -1):
+        divisor *= radix[g]
+    for g in range(n_groups):
+        divisor //= radix[g]
+        rank = (index // divisor) % radix[g]
+        m = 0
+        for x in range(n_free):
+            if not taken[x]:
+                avail[m] = x
+                m += 1
+        k, a = sizes[g], 0  # unrank: the rank-th combination of the m cards left
+        for slot in range(k):
+            while True:
+                later = table[m - a - 1, k - slot - 1]  # the combinations that take avail[a] here
+                if rank < later:
+                    break
+                rank -= later
+                a += 1
+            out[groups[g, slot]] = free[avail[a]]
+            taken[avail[a]] = True
+            a += 1
+    x = 0
+    for b in range(burns.shape[0]):
+        while taken[x]:
+            x += 1
+        out[burns[b]] = free[x]
+        x += 1
+
+
+@njit(cache=True)
+def sample_range_deals(
+    known: np.ndarray, free: np.ndarray, seats: np.ndarray, combos: np.ndarray, starts: np.ndarray,
+    counts: np.ndarray, seed: int, out: np.ndarray,
+) -> bool:  # fmt: skip
+    """Fill each row of ``out``: each range seat q (its two positions ``seats[2q:2q+2]``) a
+    combination drawn uniformly from ``combos[starts[q]:starts[q]+counts[q]]``, the whole tuple
+    drawn again when two seats share a card (uniform over the tuples that can be dealt), then the
+    other unknown positions a uniform draw from the cards left. False if a row found no tuple in
+    a million tries (ranges that card removal nearly empties)."""
+    np.random.seed(seed)
+    n_free = free.shape[0]
+    used = np.zeros(256, dtype=np.bool_)
+    pool = np.empty(n_free, dtype=free.dtype)
+    for h in range(out.shape[0]):
+        for attempt in range(1_000_000):
+            used[:] = False
+            clash = False
+            for q in range(starts.shape[0]):
+                pick = starts[q] + np.random.randint(0, counts[q])
+                for j in range(2):
+                    card = combos[pick, j]
+                    clash = clash or used[card]
+                    used[card] = True
+                    out[h, seats[2 * q + j]] = card
+            if not clash:
+                break
+            if attempt == 999_999:
+                return False
+        for i in range(known.shape[0]):
+            if known[i] >= 0:
+                out[h, i] = known[i]
+        m = 0
+        for c in free:
+            if not used[c]:
+                pool[m] = c
+                m += 1
+        drawn = 0
+        for i in range(known.shape[0]):
+            if known[i] >= 0 or _holds(seats, i):
+                continue
+            j = drawn + np.random.randint(0, m - drawn)
+            pool[drawn], pool[j] = pool[j], pool[drawn]
+            out[h, i] = pool[drawn]
+            drawn += 1
+    return True
