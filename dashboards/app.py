@@ -38,8 +38,9 @@ pages = {
         st.Page(HERE / "players.py", title="Players"),
         st.Page(HERE / "replayer.py", title="Hand replayer"),
         st.Page(HERE / "compare.py", title="Compare runs"),
+        st.Page(HERE / "odds.py", title="Odds"),
         st.Page(HERE / "sql.py", title="SQL"),
     ],
 }
 st.sidebar.caption(f"Warehouse: `{data.data_path()}`")
-st.navigation(pages).run()
+st.navigation(pages, expanded=True).run()  # every page listed: there are more than ten

@@ -225,3 +225,17 @@ def runs(data: str) -> pl.DataFrame:
 
 def empty(data: str) -> bool:
     return hand_counts(data).height == 0
+
+
+@st.cache_data(show_spinner="Dealing every runout…", max_entries=64)
+def odds(variant: str, hands: tuple[str, ...], boards: tuple[tuple[str, str], ...], dead: str
+         ) -> tuple[dict[str, Any] | None, str | None]:  # fmt: skip
+    """The odds of a situation as ``scooplab odds --format json`` gives them, or a one-line error."""
+    from engine.odds import OddsError, odds, situation
+
+    game = games()[variant]
+    try:
+        spot = situation(game, list(hands), {name: cards for name, cards in boards if cards.strip()}, dead)
+        return odds(game, spot).as_json(), None
+    except (OddsError, ValueError) as error:
+        return None, str(error)

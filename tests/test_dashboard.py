@@ -34,6 +34,7 @@ PAGES = {
     "screens/replayer.py": "Hand replayer",
     "screens/compare.py": "Compare runs",
     "screens/sql.py": "SQL",
+    "screens/odds.py": "Odds",
 }
 CHARTED = ("screens/overview.py", *GAME_PAGES)
 
@@ -263,7 +264,7 @@ CHROMIUM_FLAGS = [
 BROWSER_PAGES = [
     ("", "scooplab"), ("scarney", "Scarney"), ("cry_me_a_river", "Cry Me A River Hold'em"),
     ("skoejarth", "Skœjarth"), ("holdem", "Hold'em"), ("players", "Players"), ("replayer", "Hand replayer"),
-    ("compare", "Compare runs"), ("sql", "SQL"),
+    ("compare", "Compare runs"), ("sql", "SQL"), ("odds?variant=scarney&hands=2d3d4d5d6dAd;random", "Odds"),
 ]  # fmt: skip
 
 
@@ -339,3 +340,14 @@ def test_skoejarth_suit_glyphs_are_ones_the_default_fonts_draw():
     # the Batons glyph was a Linear B sign (U+100C9), a missing-glyph box in Chromium's fonts
     glyphs = [ch for symbol, _ in SKOEJARTH.suit_glyphs for ch in symbol if ch != "\ufe0e"]  # text style
     assert all(ord(ch) <= 0x2FFF for ch in glyphs)  # symbols and shapes the DejaVu fonts carry
+
+
+def test_the_odds_page_reads_its_situation_from_the_url_and_says_bad_input_in_one_line(warehouse):
+    query = {"variant": "holdem", "hands": "AhAs;KdKc", "board_board": "2c7dTh8s"}
+    test = app(warehouse, "screens/odds.py", query)
+    assert not test.exception and not test.error
+    assert [t.value for t in test.text_input][:3] == ["AhAs", "KdKc", "2c7dTh8s"]
+    assert "every runout (44)" in test.subheader[0].value
+    assert test.dataframe[0].value["equity"].to_list() == ["95.45%", "4.55%"]
+    bad = app(warehouse, "screens/odds.py", query | {"hands": "AhAs;AhKc"})
+    assert not bad.exception and [e.value for e in bad.error] == ["Ah is given twice"]

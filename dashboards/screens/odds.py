@@ -1,0 +1,76 @@
+"""Odds for any situation of any game: each player's equity and shares, with 95% intervals.
+
+The situation lives in the URL (``?variant=holdem&hands=AhKh;QsQd&board_board=Qh9h2c``), so a
+link shows the same odds again.
+"""
+
+import altair as alt
+import polars as pl
+import streamlit as st
+
+from dashboards import data, widgets
+
+st.title("Odds")
+st.caption("Each player all in from here to the showdown: every runout when there are at most 2,000,000, "
+           "else 200,000 sampled (95% intervals). Hands: cards (`AhKh`, `Ah??`), `random`, or in a "
+           "two-card game a range (`TT+,AKs`, `22-55`, `15%`).")  # fmt: skip
+games = data.games()
+names = list(games)
+asked = st.query_params.get("variant", "holdem")
+variant = st.selectbox("Game", names, index=names.index(asked) if asked in names else 0,
+                       format_func=lambda name: games[name].title)  # fmt: skip
+game = games[variant]
+same = st.query_params.get("variant") == variant  # the URL describes this game's situation
+
+
+def _given(key: str, default: str = "") -> str:
+    return st.query_params.get(key, default) if same else default
+
+
+given = [h for h in _given("hands").split(";") if h]
+players = int(st.number_input("Players", game.min_players, game.max_players,
+                              value=min(max(len(given), 2, game.min_players), game.max_players)))  # fmt: skip
+seats = st.columns(min(players, 5))
+hands = []
+for seat in range(players):
+    default = given[seat] if seat < len(given) else "random"
+    box = seats[seat % len(seats)]
+    hands.append(box.text_input(f"Seat {seat + 1}", default, key=f"hand-{variant}-{seat}"))
+cells = st.columns(len(game.board_names) + 1)
+boards = {
+    name: cells[b].text_input(f"{name} board (known)", _given(f"board_{name}"), key=f"board-{variant}-{name}")
+    for b, name in enumerate(game.board_names)
+}
+dead = cells[-1].text_input("Dead cards", _given("dead"), key=f"dead-{variant}")
+st.query_params.update({"variant": variant, "hands": ";".join(hands), "dead": dead}
+                       | {f"board_{name}": cards for name, cards in boards.items()})  # fmt: skip
+result, error = data.odds(variant, tuple(hands), tuple(boards.items()), dead)
+if error:
+    st.error(error)
+    st.stop()
+how = f"every runout ({result['runouts']:,})" if result["exact"] else f"{result['runouts']:,} sampled runouts"
+st.subheader(f"{game.title}: {how}")
+rows = []
+for seat, player in enumerate(result["players"]):
+    low, high = (player["ci95"] or {}).get("equity") or (player["equity"], player["equity"])
+    label = f"{seat + 1}: {player['hand']}"
+    rows.append({"seat": label, "equity": player["equity"], "low": low, "high": high})
+frame = pl.DataFrame(rows)
+y = alt.Y("seat:N", sort=None, title=None)
+title = "equity (95% interval)"
+x = alt.X("equity:Q", axis=alt.Axis(format="%"), title=title)
+bars = alt.Chart(frame).mark_bar().encode(x=x, y=y)
+whiskers = alt.Chart(frame).mark_rule(color="black").encode(x=alt.X("low:Q", title=title), x2="high:Q", y=y)
+st.altair_chart(bars + whiskers, width="stretch")
+table = []
+for seat, p in enumerate(result["players"]):
+    row = {"seat": f"{seat + 1}: {p['hand']}"} | {k: p[k] for k in ("equity", "win", "tie", "scoop")}
+    row |= {f"{name} share": value for name, value in p["shares"].items()}
+    table.append(row | ({"dead": p["dead"]} if "dead" in p else {}))
+shown = pl.DataFrame(table).with_columns(
+    pl.exclude("seat").map_elements(lambda v: f"{100 * v:.2f}%", return_dtype=pl.String)
+)
+st.dataframe(widgets.for_display(shown), hide_index=True, width="stretch")
+if "boards_survive" in result:
+    survive = ", ".join(f"{name} {100 * rate:.2f}%" for name, rate in result["boards_survive"].items())
+    st.caption(f"Boards surviving the kill: {survive}")
