@@ -321,3 +321,13 @@ def test_bad_ranges_are_one_clear_line(name, hands, boards, message):
     with pytest.raises(OddsError) as raised:
         odds(game, situation(game, hands, boards), samples=100)
     assert message in str(raised.value)
+
+
+def test_pokerkit_calculate_equities_agrees_within_its_sampling_error():
+    """PokerKit's Monte Carlo (``calculate_equities``, 4,000 samples) against our exact answer."""
+    from pokerkit import Deck, StandardHighHand, calculate_equities, parse_range
+
+    ours = odds(HOLDEM, situation(HOLDEM, ["AhKh", "QsQd"])).players[0].equity
+    theirs = calculate_equities((parse_range("AhKh"), parse_range("QsQd")), (), 2, 5, Deck.STANDARD,
+                                (StandardHighHand,), sample_count=4_000)[0]  # fmt: skip
+    assert abs(theirs - ours) < 4 * sqrt(ours * (1 - ours) / 4_000)
