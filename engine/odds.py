@@ -301,6 +301,13 @@ def odds(game: GameSpec, spot: Situation, options: Mapping[str, Any] | None = No
     return _result(played, spot, tally, deals.exact, options)
 
 
+def sample_into(known: np.ndarray, free: np.ndarray, rng: np.random.Generator, out: np.ndarray) -> None:
+    """Fill every row of ``out`` with ``known`` and a uniform draw from ``free`` at the unknown positions."""
+    unknown = int((known < 0).sum())
+    bits = rng.bit_generator.random_raw(len(out) * unknown) >> np.uint64(32)  # 32 bits a draw
+    sample_deals(known, free, bits.reshape(len(out), unknown), out)
+
+
 class CardDeals:
     """The runouts of a situation of known cards: every one (``exact``) or a sample."""
 
@@ -320,9 +327,7 @@ class CardDeals:
             shape = (self.groups, self.sizes, self.burns)
             enumerate_deals(self.known, self.free, *shape, self.table, start, deals)
         else:
-            unknown = int((self.known < 0).sum())
-            bits = self.rng.bit_generator.random_raw(n * unknown) >> np.uint64(32)
-            sample_deals(self.known, self.free, bits.reshape(n, unknown), deals)
+            sample_into(self.known, self.free, self.rng, deals)
         return deals
 
 
@@ -392,10 +397,7 @@ def equities(game: GameSpec, n_players: int, known: np.ndarray, options: Mapping
                 )
             if unknown > len(free):
                 raise OddsError(f"situation {s} needs {unknown} more cards; {len(free)} are left")
-            bits = rng.bit_generator.random_raw(samples * unknown) >> np.uint64(32)
-            sample_deals(
-                known[s], free, bits.reshape(samples, unknown), deals[i * samples : (i + 1) * samples]
-            )
+            sample_into(known[s], free, rng, deals[i * samples : (i + 1) * samples])
         batch = simulate_chunk(game, n_players, STAKE, options, words_for_deals(deals, game.deck.size))
         won[first : rows.stop] = batch.won.reshape(len(rows), samples, n_players).sum(axis=1)
     return won / (samples * n_players * STAKE)

@@ -54,6 +54,9 @@ class RangeDeals:
         self.exact = exact if exact is not None else (samples is None and small)
         self.total = count if self.exact else (samples or SAMPLES)
         self.table, self.chunks = binomials(game.deck.size), 0
+        counts = np.array([len(c) for c in self.combos], dtype=np.int64)
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        self.pooled = (np.concatenate(self.combos), starts, counts)  # every seat's range in one array
 
     def _tuples(self) -> np.ndarray:
         """Every tuple of one combination a range seat, no card twice."""
@@ -73,11 +76,8 @@ class RangeDeals:
             enumerate_range_deals(self.known, self.free, self.positions, self.tuples, self.groups, self.sizes,
                                   self.burns, self.table, start, deals)  # fmt: skip
             return deals
-        combos = np.concatenate(self.combos)
-        counts = np.array([len(c) for c in self.combos], dtype=np.int64)
-        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
         self.chunks += 1
-        if not sample_range_deals(self.known, self.free, self.positions, combos, starts, counts,
+        if not sample_range_deals(self.known, self.free, self.positions, *self.pooled,
                                   self.seed * 1_000_003 + self.chunks, deals):  # fmt: skip
             raise OddsError("the ranges almost never leave hands that can be dealt together")
         return deals

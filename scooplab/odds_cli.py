@@ -39,7 +39,7 @@ def odds_command(
     * `scooplab odds --variant scarney --hand 2d3d4d5d6dAd --hand random --board top=AhKh2c
       --board bottom=7s8s9c`
     """
-    from engine.odds import OddsError, odds, situation
+    from engine.odds import OddsError, situation
 
     if exact and samples is not None:
         fail("--exact and --samples exclude each other")
@@ -58,7 +58,7 @@ def odds_command(
         boards[name.strip()] = cards
     try:
         spot = situation(game, hand, boards, dead, options)
-        result = _run(game, spot, options, exact, samples, seed, odds)
+        result = _run(game, spot, options, exact, samples, seed)
     except (OddsError, ValueError) as error:
         fail(str(error))
     if output is OutputFormat.json:
@@ -67,7 +67,8 @@ def odds_command(
     _print(game, result)
 
 
-def _run(game, spot, options, exact, samples, seed, odds):
+def _run(game, spot, options, exact, samples, seed):
+    from engine.odds import odds
     from scooplab.cli import progress_bar
 
     done = [0]
