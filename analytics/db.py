@@ -29,7 +29,7 @@ BESIDE_HANDS = ("players", "actions", "summaries")
 # creation order: each view only reads raw tables and views created before it
 VIEW_ORDER = (
     "hands", "seat_players", "players", "seat_actions", "actions", "runs", "rejects", "showdown_seats",
-    "hand_outcomes", "player_stats", "discard_seat_fates",
+    "hand_outcomes", "player_stats", "discard_seat_fates", "starting_hands",
 )  # fmt: skip
 
 
@@ -90,6 +90,8 @@ def duckdb_type(arrow_type: pa.DataType) -> str:
     """The DuckDB type of an Arrow type used in the warehouse schemas."""
     if pa.types.is_list(arrow_type):
         return duckdb_type(arrow_type.value_type) + "[]"
+    if pa.types.is_struct(arrow_type):
+        return "STRUCT(" + ", ".join(f"{f.name} {duckdb_type(f.type)}" for f in arrow_type) + ")"
     if pa.types.is_timestamp(arrow_type):
         return "TIMESTAMPTZ" if arrow_type.tz else "TIMESTAMP"
     names = {

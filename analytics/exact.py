@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.evaluate import count_ranking_categories
+from engine.intervals import wilson as interval_of_rate
 
 
 @lru_cache(maxsize=8)
@@ -126,13 +127,7 @@ def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float | No
     """
     if trials <= 0:
         return None, None
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * np.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    low = 0.0 if successes == 0 else float(max(0.0, centre - half))
-    high = 1.0 if successes == trials else float(min(1.0, centre + half))
-    return low, high
+    return interval_of_rate(successes / trials, trials, z)
 
 
 def z_score(successes: int, trials: int, exact: float) -> float | None:

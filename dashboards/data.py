@@ -239,3 +239,26 @@ def odds(variant: str, hands: tuple[str, ...], boards: tuple[tuple[str, str], ..
         return odds(game, spot).as_json(), None
     except (OddsError, ValueError) as error:
         return None, str(error)
+
+
+@st.cache_data(show_spinner=False, ttl=60)
+def starting_hands(data: str, variant: str, players: int) -> pl.DataFrame:
+    """The stored starting-hand tables of a game and table size (``scooplab hands``), every row."""
+    quoted = variant.replace("'", "''")
+    return sql(data, f"SELECT * FROM starting_hands WHERE variant = '{quoted}' AND players = {int(players)} "
+                     "ORDER BY samples DESC, created_at DESC, kind, rank")  # fmt: skip
+
+
+def compute_starting_hands(data: str, variant: str, players: int) -> str | None:
+    """Compute and store a game's default starting-hand table, as ``scooplab hands``; None, or an error."""
+    from ingest.starting_hands import compute_and_store
+    from ingest.warehouse import Warehouse
+
+    try:
+        compute_and_store(Warehouse(data), games()[variant], players, {})
+    except (OSError, ValueError) as error:
+        return str(error)
+    connection.clear()  # the views list the new file
+    sql.clear()
+    starting_hands.clear()
+    return None

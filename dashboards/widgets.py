@@ -22,6 +22,16 @@ def _choice(label: str, options: list[str], key: str) -> str:
     return value
 
 
+def game_choice(games: dict) -> tuple[str, bool]:
+    """A select box of the games, its first choice the URL's ``?variant=``; the game's name, and
+    whether the URL named this game (so its other parameters describe it)."""
+    names = list(games)
+    asked = st.query_params.get("variant", "holdem")
+    variant = st.selectbox("Game", names, index=names.index(asked) if asked in names else 0,
+                           format_func=lambda name: games[name].title)  # fmt: skip
+    return variant, st.query_params.get("variant") == variant
+
+
 def run_filter(variant: str | None = None) -> list[str]:
     """Sidebar filters (source, player count, runs), kept in the page address.
 
@@ -173,3 +183,66 @@ def cards_html(text: str, deck=None) -> str:
             f"margin:1px;background:#fff;color:{colour};font-weight:600'>{rank}{symbol}</span>"
         )
     return "".join(out)
+
+
+# the hues of Streamlit's label colours, for the one nearest a suit's own colour
+LABEL_HUES = {"red": 0, "orange": 35, "green": 130, "blue": 215, "violet": 265}
+
+
+def label_colour(hex_colour: str) -> str:
+    """The Streamlit label colour nearest ``#rrggbb``: grey when nearly grey, else by hue.
+
+    >>> [label_colour(c) for c in ("#1b7f3b", "#1f5fd1", "#c62828", "#222222", "#8d5a2b", "#37474f")]
+    ['green', 'blue', 'red', 'gray', 'orange', 'gray']
+    """
+    import colorsys
+
+    red, green, blue = (int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    hue, saturation, _ = colorsys.rgb_to_hsv(red, green, blue)
+    if saturation < 0.35:
+        return "gray"
+    degrees = hue * 360
+    return min(
+        LABEL_HUES,
+        key=lambda name: min(abs(degrees - LABEL_HUES[name]), 360 - abs(degrees - LABEL_HUES[name])),
+    )
+
+
+def deck_picker(deck, targets: dict[str, str], key: str) -> None:
+    """A grid of the deck's cards, one row a suit: a click adds the card to the chosen field
+    (``targets`` maps a field's label to its text input's session key); cards in use are greyed.
+
+    Call it before the text inputs it writes to, each created with ``key=`` only (no ``value``):
+    a click's callback sets the field before the page runs again.
+    """
+    import re
+
+    choice = st.radio("Clicked cards go to", list(targets), horizontal=True, key=f"{key}-target")
+    card_pattern = f"[{re.escape(deck.ranks)}][{re.escape(deck.suits)}]"
+    cards_only = re.compile(f"(?:{card_pattern}|\\?\\?)+")  # cards, not a range such as AKs
+    used = set()
+    for field in targets.values():
+        text = re.sub(r"[\s,]", "", str(st.session_state.get(field, "")))
+        if cards_only.fullmatch(text):
+            used |= set(re.findall(card_pattern, text))
+    for s, suit in enumerate(deck.suits):
+        glyph, colour = (
+            (deck.suit_glyphs[s][0], label_colour(deck.suit_glyphs[s][1]))
+            if deck.suit_glyphs
+            else (suit, "gray")
+        )
+        for column, rank in zip(st.columns(len(deck.ranks)), deck.ranks[::-1], strict=True):
+            card = rank + suit
+            label = f":gray[~~{rank}{glyph}~~]" if card in used else f":{colour}[{rank}{glyph}]"
+            column.button(label, key=f"{key}-{card}", disabled=card in used, on_click=_add_card,
+                          args=(targets[choice], card), width="stretch")  # fmt: skip
+    st.button("Clear the chosen field", key=f"{key}-clear", on_click=_clear_field, args=(targets[choice],))
+
+
+def _add_card(field: str, card: str) -> None:
+    text = str(st.session_state.get(field, "")).strip()
+    st.session_state[field] = ("" if text.lower() == "random" else text) + card
+
+
+def _clear_field(field: str) -> None:
+    st.session_state[field] = "random" if field.startswith("hand-") else ""

@@ -15,15 +15,16 @@ compiled rules core (``engine.sim_kernels``) settles; the runouts come from ``en
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from math import comb, sqrt
+from math import comb
 from typing import Any
 
 import numpy as np
 
 from engine.cards import UNKNOWN_CARD, CardError, parse_cards
 from engine.games.base import GameSpec
+from engine.intervals import mean_interval, wilson
 from engine.runouts import binomials, enumerate_deals, sample_deals, words_for_deals
 from engine.sim_layout import Layout, layout
 from engine.simulate import simulate_chunk
@@ -32,6 +33,9 @@ STAKE = 30240  # every seat all in for this: 2^5 3^3 5 7, so halves, boards and 
 EXACT_LIMIT = 2_000_000  # runouts enumerated unless asked otherwise
 SAMPLES = 200_000  # runouts sampled when there are more
 CHUNK = 100_000
+
+
+Outcomes = dict[str, np.ndarray]  # per runout and seat, by name (``outcomes``)
 
 
 class OddsError(ValueError):
@@ -214,34 +218,39 @@ class Odds:
         return out
 
 
+def outcomes(batch, players: int) -> dict[str, np.ndarray]:
+    """(runouts, players) per runout: the fraction of the pot won (``equity``), ``win`` (some part
+    alone), ``tie`` (chips, no part alone), ``scoop`` (the whole pot alone), ``dead`` (a discard
+    board) and, in a pot of several parts, ``share.<part>`` (each part's chips as a fraction of the pot)."""
+    pot = players * STAKE
+    out = {"equity": batch.won / pot, "scoop": (batch.won == pot).astype(np.float64)}
+    alone = np.zeros(batch.won.shape, dtype=np.bool_)
+    names = _part_names(batch.game)
+    for name, chips in zip(names, _part_chips(batch), strict=True):
+        alone |= (chips == chips.sum(axis=1, keepdims=True)) & (chips > 0)
+        if len(names) > 1:
+            out[f"share.{name}"] = chips / pot
+    out["win"] = alone.astype(np.float64)
+    out["tie"] = ((batch.won > 0) & ~alone).astype(np.float64)
+    if batch.game.discard_board is not None:
+        out["dead"] = batch.extra["dead"].astype(np.float64)
+    return out
+
+
 class _Tally:
     """Sums over runouts, chunk by chunk."""
 
     def __init__(self, game: GameSpec, players: int):
         self.game, self.players, self.n = game, players, 0
-        zeros = lambda: np.zeros(players, dtype=np.float64)  # noqa: E731
-        self.equity, self.equity_sq, self.win, self.tie, self.scoop, self.dead = (zeros() for _ in range(6))
-        self.parts = {name: zeros() for name in _part_names(game)}
-        self.parts_sq = {name: zeros() for name in self.parts}
+        self.sums: dict[str, np.ndarray] = {}
+        self.squares: dict[str, np.ndarray] = {}
         self.survives = np.zeros(len(game.boards), dtype=np.float64)
 
     def add(self, batch) -> None:
-        pot = self.players * STAKE
-        share = batch.won / pot
         self.n += len(batch)
-        self.equity += share.sum(axis=0)
-        self.equity_sq += (share * share).sum(axis=0)
-        self.scoop += (batch.won == pot).sum(axis=0)
-        alone = np.zeros(batch.won.shape, dtype=np.bool_)
-        for name, chips in zip(self.parts, _part_chips(batch), strict=True):
-            total = chips.sum(axis=1, keepdims=True)
-            alone |= (chips == total) & (chips > 0)
-            self.parts[name] += (chips / pot).sum(axis=0)
-            self.parts_sq[name] += ((chips / pot) ** 2).sum(axis=0)
-        self.win += alone.sum(axis=0)
-        self.tie += ((batch.won > 0) & ~alone).sum(axis=0)
-        if "dead" in batch.extra and self.game.discard_board is not None:
-            self.dead += batch.extra["dead"].sum(axis=0)
+        for name, values in outcomes(batch, self.players).items():
+            self.sums[name] = self.sums.get(name, 0) + values.sum(axis=0)
+            self.squares[name] = self.squares.get(name, 0) + (values * values).sum(axis=0)
         self.survives += batch.extra["survivors"].sum(axis=0)
 
 
@@ -332,21 +341,20 @@ class CardDeals:
 
 
 def _result(game: GameSpec, spot: Situation, tally: _Tally, exact: bool, options: dict[str, Any]) -> Odds:
-    n = tally.n
+    n, sums, squares = tally.n, tally.sums, tally.squares
+    parts = _part_names(game)
     players = []
     for seat in range(tally.players):
-        rates = {"win": float(tally.win[seat]) / n, "tie": float(tally.tie[seat]) / n,
-                 "scoop": float(tally.scoop[seat]) / n}  # fmt: skip
-        if game.discard_board is not None:
-            rates["dead"] = float(tally.dead[seat]) / n
-        equity = float(tally.equity[seat]) / n
-        shares = {name: float(values[seat]) / n for name, values in tally.parts.items()}
+        rates = {k: float(sums[k][seat]) / n for k in ("win", "tie", "scoop", "dead") if k in sums}
+        equity = float(sums["equity"][seat]) / n
+        keys = {name: f"share.{name}" if len(parts) > 1 else "equity" for name in parts}
+        shares = {name: float(sums[key][seat]) / n for name, key in keys.items()}
         ci95 = None
         if not exact:
-            ci95 = {"equity": _mean_interval(equity, float(tally.equity_sq[seat]) / n, n)}
-            ci95 |= {k: _wilson(v, n) for k, v in rates.items()}
-            ci95 |= {f"shares.{k}": _mean_interval(v, float(tally.parts_sq[k][seat]) / n, n)
-                     for k, v in shares.items()}  # fmt: skip
+            ci95 = {"equity": mean_interval(equity, float(squares["equity"][seat]) / n, n)}
+            ci95 |= {k: wilson(v, n) for k, v in rates.items()}
+            ci95 |= {f"shares.{name}": mean_interval(shares[name], float(squares[key][seat]) / n, n)
+                     for name, key in keys.items()}  # fmt: skip
         hand = spot.texts[seat] if seat < len(spot.texts) else ""
         players.append(PlayerOdds(hand, equity, rates["win"], rates["tie"], rates["scoop"], shares,
                                   rates.get("dead"), ci95))  # fmt: skip
@@ -354,18 +362,6 @@ def _result(game: GameSpec, spot: Situation, tally: _Tally, exact: bool, options
     if game.kill is not None:
         survives = {game.board_names[b]: float(tally.survives[b]) / n for b in game.community_boards}
     return Odds(game.name, exact, n, players, survives, dict(options))
-
-
-def _mean_interval(mean: float, mean_sq: float, n: int) -> tuple[float, float]:
-    half = 1.959964 * sqrt(max(mean_sq - mean * mean, 0.0) / n)
-    return max(mean - half, 0.0), min(mean + half, 1.0)
-
-
-def _wilson(rate: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    centre = (rate + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * sqrt(rate * (1 - rate) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    low, high = max(centre - half, 0.0), min(centre + half, 1.0)
-    return (0.0 if rate == 0 else low), (1.0 if rate == 1 else high)
 
 
 def equities(game: GameSpec, n_players: int, known: np.ndarray, options: Mapping[str, Any] | None = None, *,
@@ -376,6 +372,18 @@ def equities(game: GameSpec, n_players: int, known: np.ndarray, options: Mapping
     ``engine.sim_layout.layout`` with -1 where a card is not known; ``dead`` (S, D) cards that
     cannot come, -1 for none. One compiled pass per chunk of runouts, whatever S is.
     """
+    won = np.zeros((len(known), n_players), dtype=np.float64)
+    settling = settle_situations(game, n_players, known, options, samples=samples, seed=seed, dead=dead)
+    for rows, settled in settling:
+        won[rows.start : rows.stop] = settled["equity"].mean(axis=1)
+    return won
+
+
+def settle_situations(game: GameSpec, n_players: int, known: np.ndarray,
+                      options: Mapping[str, Any] | None = None, *, samples: int, seed: int = 0,
+                      dead: np.ndarray | None = None) -> Iterator[tuple[range, Outcomes]]:  # fmt: skip
+    """For chunks of the S situations of ``known`` (as in ``equities``): the situations' rows and
+    ``outcomes`` of ``samples`` sampled runouts of each, shaped (len(rows), samples, n_players)."""
     options = game.resolve_options(options)
     lay = layout(game, n_players, options)
     known = np.asarray(known, dtype=np.int8)
@@ -383,7 +391,6 @@ def equities(game: GameSpec, n_players: int, known: np.ndarray, options: Mapping
         raise OddsError(f"known cards must be (situations, {lay.n_cards}), not {known.shape}")
     dead = np.full((len(known), 0), -1, np.int8) if dead is None else np.asarray(dead, dtype=np.int8)
     rng = np.random.default_rng(seed)
-    won = np.zeros((len(known), n_players), dtype=np.float64)
     per_chunk = max(1, CHUNK // samples)
     for first in range(0, len(known), per_chunk):
         rows = range(first, min(first + per_chunk, len(known)))
@@ -399,5 +406,5 @@ def equities(game: GameSpec, n_players: int, known: np.ndarray, options: Mapping
                 raise OddsError(f"situation {s} needs {unknown} more cards; {len(free)} are left")
             sample_into(known[s], free, rng, deals[i * samples : (i + 1) * samples])
         batch = simulate_chunk(game, n_players, STAKE, options, words_for_deals(deals, game.deck.size))
-        won[first : rows.stop] = batch.won.reshape(len(rows), samples, n_players).sum(axis=1)
-    return won / (samples * n_players * STAKE)
+        settled = outcomes(batch, n_players)
+        yield rows, {name: values.reshape(len(rows), samples, n_players) for name, values in settled.items()}

@@ -158,7 +158,40 @@ SUMMARIES = pa.schema(
     ]
 )
 
+
+def _figure(name: str) -> list[tuple[str, pa.DataType]]:
+    return [(name, pa.float64()), (f"{name}_low", pa.float64()), (f"{name}_high", pa.float64())]
+
+
+SHARE = pa.struct([("part", pa.string()), ("share", pa.float64()), ("low", pa.float64()),
+                   ("high", pa.float64())])  # fmt: skip
+
+# Starting-hand tables (scooplab hands): one row per class, or per value of a feature, of one
+# game, table size and rule set; partitioned variant=<game>/run=<table key>/ (one file a key).
+STARTING_HANDS = pa.schema(
+    [
+        ("variant", pa.string()),
+        ("options", pa.string()),  # the rule options in force, JSON
+        ("players", pa.int8()),
+        ("kind", pa.string()),  # "class", or a feature's name (pairs, suited, low_points...)
+        ("hand_group", pa.string()),  # the class (AKs, KaKb6a) or the feature's value as text
+        ("value", pa.int32()),  # a feature's value (null for a class)
+        ("rank", pa.int32()),  # by equity among the rows of its kind, 1 the best
+        ("combos", pa.int64()),  # a class: its combinations in the deck; a feature: seats counted
+        ("frequency", pa.float64()),  # share of all starting hands (a feature: sampled)
+        ("runouts", pa.int64()),  # runouts behind the row's figures
+        *_figure("equity"), *_figure("win"), *_figure("tie"), *_figure("scoop"),
+        *_figure("dead"),  # a discard board: lost every hole card (else null)
+        ("shares", pa.list_(SHARE)),  # each part of the pot (high/low halves, boards), if several
+        ("method", pa.string()),
+        ("samples", pa.int64()),  # runouts a class, or deals of a feature table
+        ("seed", pa.int64()),
+        ("created_at", pa.timestamp("us", tz="UTC")),
+        ("scooplab_version", pa.string()),
+    ]
+)  # fmt: skip
+
 TABLES = {
     "hands": HANDS, "players": PLAYERS, "actions": ACTIONS, "runs": RUNS, "rejects": REJECTS,
-    "summaries": SUMMARIES,
+    "summaries": SUMMARIES, "starting_hands": STARTING_HANDS,
 }  # fmt: skip

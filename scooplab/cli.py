@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from scooplab import __version__, games_cli, odds_cli
+from scooplab import __version__, games_cli, hands_cli, odds_cli
 from scooplab.common import (
     DataOption,
     OutputFormat,
@@ -603,6 +603,7 @@ def progress_bar(label: str, total: int | None = None, unit: str = "hands",
 
 games_cli.register(app)
 odds_cli.register(app)
+hands_cli.register(app)
 
 
 def run() -> None:  # pragma: no cover - console entry point

@@ -15,8 +15,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards import data
+from engine.games import get_game
 from ingest.pipeline import ingest
 from ingest.simulation import SimSpec, simulate
+from ingest.starting_hands import compute_and_store
 from ingest.warehouse import Warehouse
 from tests.test_ingest import FIXTURES
 
@@ -35,6 +37,7 @@ PAGES = {
     "screens/compare.py": "Compare runs",
     "screens/sql.py": "SQL",
     "screens/odds.py": "Odds",
+    "screens/starting_hands.py": "Starting hands",
 }
 CHARTED = ("screens/overview.py", *GAME_PAGES)
 
@@ -49,6 +52,7 @@ def warehouse(tmp_path_factory):
     simulate(SimSpec("holdem", 300, players=4, seed=3, mode="betting", policies=("tag", "random")), str(root),
              run_id="bet")  # fmt: skip
     ingest([FIXTURES / "phh", FIXTURES / "examples"], Warehouse(root), run_id="phh")
+    compute_and_store(Warehouse(root), get_game("holdem"), 2, {}, samples=1_000)
     return root
 
 
@@ -265,6 +269,7 @@ BROWSER_PAGES = [
     ("", "scooplab"), ("scarney", "Scarney"), ("cry_me_a_river", "Cry Me A River Hold'em"),
     ("skoejarth", "Skœjarth"), ("holdem", "Hold'em"), ("players", "Players"), ("replayer", "Hand replayer"),
     ("compare", "Compare runs"), ("sql", "SQL"), ("odds?variant=scarney&hands=2d3d4d5d6dAd;random", "Odds"),
+    ("starting_hands?variant=holdem&players=2", "Starting hands"),
 ]  # fmt: skip
 
 
@@ -303,7 +308,7 @@ def test_every_page_in_a_real_browser(warehouse, tmp_path):
                 page.get_by_role("heading", name=title).first.wait_for(timeout=60_000)
                 page.wait_for_timeout(1500)
                 assert page.locator("[data-testid='stException']").count() == 0, path
-                if path in ("", "scarney", "cry_me_a_river", "skoejarth", "holdem"):
+                if path in ("", "scarney", "cry_me_a_river", "skoejarth", "holdem") or "starting" in path:
                     page.locator("canvas, svg.marks").first.wait_for(timeout=30_000)
                 page.screenshot(path=str(shots / f"{path or 'overview'}.png"), full_page=True)
             browser.close()
@@ -351,3 +356,60 @@ def test_the_odds_page_reads_its_situation_from_the_url_and_says_bad_input_in_on
     assert test.dataframe[0].value["equity"].to_list() == ["95.45%", "4.55%"]
     bad = app(warehouse, "screens/odds.py", query | {"hands": "AhAs;AhKc"})
     assert not bad.exception and [e.value for e in bad.error] == ["Ah is given twice"]
+
+
+def test_the_starting_hands_page_draws_the_usual_grid_from_the_stored_table(warehouse):
+    import json
+
+    test = app(warehouse, "screens/starting_hands.py", {"variant": "holdem", "players": "2"})
+    assert not test.exception and not test.error
+    table = test.dataframe[0].value
+    assert table.shape[0] == 169 and table["hand"].to_list()[0] == "AA" and table["rank"].to_list()[0] == "1"
+    spec = json.dumps(json.loads(test.get("vega_lite_chart")[0].proto.spec))
+    assert '"row"' in spec and '"column"' in spec and "equity" in spec  # a heat grid coloured by equity
+    three = app(warehouse, "screens/starting_hands.py", {"variant": "holdem", "players": "3"})
+    assert not three.exception and "scooplab hands --variant holdem --players 3" in three.info[0].value
+
+
+def test_a_missing_table_is_computed_from_the_page_and_features_are_charted(tmp_path):
+    test = app(tmp_path, "screens/starting_hands.py", {"variant": "short-deck", "players": "2"})
+    assert not test.exception and test.button[0].label == "Compute it now"
+    test.button[0].click().run()
+    assert not test.exception and not test.error
+    assert test.dataframe[0].value.shape[0] == 81  # short deck's classes
+    assert list(tmp_path.glob("starting_hands/variant=short-deck/run=players2-*/table.parquet"))
+    compute_and_store(Warehouse(tmp_path), get_game("scarney"), 2, {}, samples=2_000)
+    data.starting_hands.clear()
+    scarney = app(tmp_path, "screens/starting_hands.py", {"variant": "scarney", "players": "2"})
+    assert not scarney.exception and not scarney.error
+    assert scarney.selectbox[2].value == "pairs" and "low share" in scarney.selectbox[3].options
+    scarney.selectbox[2].set_value("aces").run()
+    assert scarney.dataframe[0].value["aces"].to_list()[:2] == ["0", "1"]
+
+
+def test_cards_clicked_on_the_deck_grid_fill_the_chosen_field_and_grey_out(warehouse):
+    test = app(warehouse, "screens/odds.py", {"variant": "holdem", "hands": "random;KdKc"})
+    assert not test.exception
+    test.button(key="deck-holdem-Ah").click().run()
+    test.button(key="deck-holdem-As").click().run()
+    assert [t.value for t in test.text_input][:2] == ["AhAs", "KdKc"]
+    assert test.button(key="deck-holdem-Ah").disabled and test.button(key="deck-holdem-Kd").disabled
+    test.radio(key="deck-holdem-target").set_value("board board").run()
+    for card in ("2c", "7d", "Th", "8s"):
+        test.button(key=f"deck-holdem-{card}").click().run()
+    assert not test.exception and not test.error
+    assert test.text_input(key="board-holdem-board").value == "2c7dTh8s"
+    assert "every runout (44)" in test.subheader[0].value  # AhAs against KdKc on that board
+    test.button(key="deck-holdem-clear").click().run()
+    assert test.text_input(key="board-holdem-board").value == ""
+
+
+def test_the_deck_grid_colours_each_suit_as_its_deck_draws_it():
+    import doctest
+
+    from dashboards import widgets
+    from engine.cards import SKOEJARTH, STANDARD
+
+    assert doctest.testmod(widgets).failed == 0
+    assert [widgets.label_colour(c) for _, c in STANDARD.suit_glyphs] == ["green", "blue", "red", "gray"]
+    assert widgets.label_colour(SKOEJARTH.suit_glyphs[1][1]) == "red"  # Cups, drawn as hearts

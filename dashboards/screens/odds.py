@@ -15,12 +15,8 @@ st.caption("Each player all in from here to the showdown: every runout when ther
            "else 200,000 sampled (95% intervals). Hands: cards (`AhKh`, `Ah??`), `random`, or in a "
            "two-card game a range (`TT+,AKs`, `22-55`, `15%`).")  # fmt: skip
 games = data.games()
-names = list(games)
-asked = st.query_params.get("variant", "holdem")
-variant = st.selectbox("Game", names, index=names.index(asked) if asked in names else 0,
-                       format_func=lambda name: games[name].title)  # fmt: skip
+variant, same = widgets.game_choice(games)
 game = games[variant]
-same = st.query_params.get("variant") == variant  # the URL describes this game's situation
 
 
 def _given(key: str, default: str = "") -> str:
@@ -30,18 +26,25 @@ def _given(key: str, default: str = "") -> str:
 given = [h for h in _given("hands").split(";") if h]
 players = int(st.number_input("Players", game.min_players, game.max_players,
                               value=min(max(len(given), 2, game.min_players), game.max_players)))  # fmt: skip
+fields = {f"Seat {seat + 1}": f"hand-{variant}-{seat}" for seat in range(players)}
+fields |= {f"{name} board": f"board-{variant}-{name}" for name in game.board_names}
+fields["Dead"] = f"dead-{variant}"
+defaults = [given[seat] if seat < len(given) else "random" for seat in range(players)]
+defaults += [_given(f"board_{name}") for name in game.board_names] + [_given("dead")]
+for field, default in zip(fields.values(), defaults, strict=True):
+    if field not in st.session_state:  # the URL's situation, until a field is edited or clicked
+        st.session_state[field] = default
+with st.expander("Pick cards from the deck", expanded=False):
+    widgets.deck_picker(game.deck, fields, f"deck-{variant}")
 seats = st.columns(min(players, 5))
-hands = []
-for seat in range(players):
-    default = given[seat] if seat < len(given) else "random"
-    box = seats[seat % len(seats)]
-    hands.append(box.text_input(f"Seat {seat + 1}", default, key=f"hand-{variant}-{seat}"))
+hands = [seats[seat % len(seats)].text_input(f"Seat {seat + 1}", key=fields[f"Seat {seat + 1}"])
+         for seat in range(players)]  # fmt: skip
 cells = st.columns(len(game.board_names) + 1)
 boards = {
-    name: cells[b].text_input(f"{name} board (known)", _given(f"board_{name}"), key=f"board-{variant}-{name}")
+    name: cells[b].text_input(f"{name} board (known)", key=fields[f"{name} board"])
     for b, name in enumerate(game.board_names)
 }
-dead = cells[-1].text_input("Dead cards", _given("dead"), key=f"dead-{variant}")
+dead = cells[-1].text_input("Dead cards", key=fields["Dead"])
 st.query_params.update({"variant": variant, "hands": ";".join(hands), "dead": dead}
                        | {f"board_{name}": cards for name, cards in boards.items()})  # fmt: skip
 result, error = data.odds(variant, tuple(hands), tuple(boards.items()), dead)
