@@ -243,10 +243,16 @@ def odds(variant: str, hands: tuple[str, ...], boards: tuple[tuple[str, str], ..
 
 @st.cache_data(show_spinner=False, ttl=60)
 def starting_hands(data: str, variant: str, players: int) -> pl.DataFrame:
-    """The stored starting-hand tables of a game and table size (``scooplab hands``), every row."""
-    quoted = variant.replace("'", "''")
-    return sql(data, f"SELECT * FROM starting_hands WHERE variant = '{quoted}' AND players = {int(players)} "
-                     "ORDER BY samples DESC, created_at DESC, kind, rank")  # fmt: skip
+    """The stored starting-hand tables of a game and table size (``scooplab hands``), every row.
+
+    Read through a connection of its own, so a table computed meanwhile (here or by the
+    command) shows within a minute, not only after the server restarts."""
+    from analytics.db import view_sql
+
+    con = connect(data, tables=("starting_hands",))
+    query = (f"SELECT * FROM ({view_sql('starting_hands')}) WHERE variant = $variant AND players = $players "
+             "ORDER BY samples DESC, created_at DESC, kind, rank")  # fmt: skip
+    return con.sql(query, params={"variant": variant, "players": int(players)}).pl()
 
 
 def compute_starting_hands(data: str, variant: str, players: int) -> str | None:
@@ -258,7 +264,5 @@ def compute_starting_hands(data: str, variant: str, players: int) -> str | None:
         compute_and_store(Warehouse(data), games()[variant], players, {})
     except (OSError, ValueError) as error:
         return str(error)
-    connection.clear()  # the views list the new file
-    sql.clear()
     starting_hands.clear()
     return None

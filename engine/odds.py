@@ -3,7 +3,7 @@ how often they win, tie, scoop or die, every runout enumerated or a sample of th
 
 A situation is what is known: some hole cards of each seat, the first cards of each board,
 dead cards. Every seat is all in for the same stake, so a runout's outcome is the showdown the
-compiled rules core (``engine.sim_kernels``) settles; the runouts come from ``engine.runouts``.
+compiled rules core (``engine.sim_kernels``) settles as dealt; the runouts come from ``engine.runouts``.
 
 >>> from engine.games import get_game
 >>> holdem = get_game("holdem")
@@ -25,7 +25,7 @@ import numpy as np
 from engine.cards import UNKNOWN_CARD, CardError, parse_cards
 from engine.games.base import GameSpec
 from engine.intervals import mean_interval, wilson
-from engine.runouts import binomials, enumerate_deals, sample_deals, words_for_deals
+from engine.runouts import binomials, enumerate_deals, sample_deals, sum_outcomes
 from engine.sim_layout import Layout, layout
 from engine.simulate import simulate_chunk
 
@@ -240,17 +240,33 @@ def outcomes(batch, players: int) -> dict[str, np.ndarray]:
 class _Tally:
     """Sums over runouts, chunk by chunk."""
 
-    def __init__(self, game: GameSpec, players: int):
+    def __init__(self, game: GameSpec, players: int, squares: bool):
         self.game, self.players, self.n = game, players, 0
         self.sums: dict[str, np.ndarray] = {}
-        self.squares: dict[str, np.ndarray] = {}
+        self.squares: dict[str, np.ndarray] | None = {} if squares else None  # for intervals of means
         self.survives = np.zeros(len(game.boards), dtype=np.float64)
 
     def add(self, batch) -> None:
+        """Add a settled chunk, in one compiled pass (the figures of ``outcomes``, summed)."""
         self.n += len(batch)
-        for name, values in outcomes(batch, self.players).items():
-            self.sums[name] = self.sums.get(name, 0) + values.sum(axis=0)
-            self.squares[name] = self.squares.get(name, 0) + (values * values).sum(axis=0)
+        names, pot = _part_names(batch.game), self.players * STAKE
+        parts = np.stack(_part_chips(batch))
+        dead = batch.extra["dead"] if batch.game.discard_board is not None else np.zeros((1, 1), np.bool_)
+        sums = np.zeros((5 + len(parts), self.players))
+        squares = np.zeros((1 + len(parts), self.players))
+        sum_outcomes(batch.won, parts, pot, dead, sums, squares)
+        figures = {"equity": (sums[0] / pot, squares[0] / pot**2), "win": (sums[1], None),
+                   "tie": (sums[2], None), "scoop": (sums[3], None)}  # fmt: skip
+        if batch.game.discard_board is not None:
+            figures["dead"] = (sums[4], None)
+        if len(names) > 1:
+            figures |= {
+                f"share.{name}": (sums[5 + p] / pot, squares[1 + p] / pot**2) for p, name in enumerate(names)
+            }
+        for name, (total, square) in figures.items():
+            self.sums[name] = self.sums.get(name, 0) + total
+            if self.squares is not None and square is not None:
+                self.squares[name] = self.squares.get(name, 0) + square
         self.survives += batch.extra["survivors"].sum(axis=0)
 
 
@@ -300,11 +316,10 @@ def odds(game: GameSpec, spot: Situation, options: Mapping[str, Any] | None = No
         deals = RangeDeals(played, lay, known, free, spot.ranges, exact, samples, seed)
     else:
         deals = CardDeals(played, lay, known, free, exact, samples, seed)
-    tally = _Tally(played, len(spot.hands))
+    tally = _Tally(played, len(spot.hands), squares=not deals.exact)
     for start in range(0, deals.total, CHUNK):
         n = min(CHUNK, deals.total - start)
-        words = words_for_deals(deals.chunk(start, n), game.deck.size)
-        tally.add(simulate_chunk(game, len(spot.hands), STAKE, options, words))
+        tally.add(simulate_chunk(game, len(spot.hands), STAKE, options, None, dealt=deals.chunk(start, n)))
         if progress is not None:
             progress(start + n, deals.total)
     return _result(played, spot, tally, deals.exact, options)
@@ -405,6 +420,6 @@ def settle_situations(game: GameSpec, n_players: int, known: np.ndarray,
             if unknown > len(free):
                 raise OddsError(f"situation {s} needs {unknown} more cards; {len(free)} are left")
             sample_into(known[s], free, rng, deals[i * samples : (i + 1) * samples])
-        batch = simulate_chunk(game, n_players, STAKE, options, words_for_deals(deals, game.deck.size))
+        batch = simulate_chunk(game, n_players, STAKE, options, None, dealt=deals)
         settled = outcomes(batch, n_players)
         yield rows, {name: values.reshape(len(rows), samples, n_players) for name, values in settled.items()}

@@ -4,9 +4,10 @@ A situation is the dealt prefix of a hand (``engine.sim_layout``) with ``-1`` at
 not known yet. ``sample_deals`` fills the unknown positions at random from the cards left;
 ``enumerate_deals`` lists every way to fill them, up to the order inside a group of positions
 whose order does not change the outcome (a seat's hole cards; a board's cards, or a street's
-when the game looks at streets). ``words_for_deals`` turns deals into the random words that make
-the simulation kernel's Fisher–Yates deal exactly those cards, so the one compiled rules core
-settles them.
+when the game looks at streets). The one compiled rules core settles the deals as given
+(``engine.simulate.simulate_chunk(..., dealt=deals)``); ``words_for_deals`` turns deals into the
+random words with which the simulation kernel's Fisher–Yates deals exactly those cards (a check
+that both ways of dealing agree).
 
 >>> import numpy as np
 >>> known = np.array([0, 1, -1, -1], dtype=np.int8)
@@ -90,12 +91,102 @@ def enumerate_deals(
     """Deals ``start`` .. ``start + len(out)`` of the enumeration: group g takes a combination of
     ``sizes[g]`` of the cards the earlier groups left (its positions ``groups[g, :sizes[g]]``, in
     ascending card order); the last group varies fastest. Burn positions take the lowest cards left
-    (never seen, so any card will do)."""
-    radix = _radix(sizes, free.shape[0], table)
-    taken = np.zeros(free.shape[0], dtype=np.bool_)
-    avail = np.empty(free.shape[0], dtype=np.int64)
+    (never seen, so any card will do). Row ``start`` is unranked, then each row steps to the
+    next: the last group's next combination, an earlier group's when it wraps."""
+    n_groups, n_free = sizes.shape[0], free.shape[0]
+    radix = _radix(sizes, n_free, table)
+    width = max(groups.shape[1], 1)
+    comb = np.zeros((n_groups + 1, width), dtype=np.int64)
+    avails = np.zeros((n_groups + 1, n_free), dtype=np.int64)
+    m_of = np.zeros(n_groups + 1, dtype=np.int64)
+    for x in range(n_free):
+        avails[0, x] = x
+    m_of[0] = n_free
+    divisor = np.int64(1)
+    for g in range(n_groups):
+        divisor *= radix[g]
+    for g in range(n_groups):
+        divisor //= radix[g]
+        _unrank_group((start // divisor) % radix[g], m_of[g], sizes[g], table, comb, g)
+        _left_after(avails, m_of, comb, g, sizes)
+    n_known, n_burns = known.shape[0], burns.shape[0]
     for row in range(out.shape[0]):
-        _runout_into(start + row, known, free, groups, sizes, burns, table, radix, taken, avail, out[row])
+        for i in range(n_known):
+            out[row, i] = known[i]
+        for g in range(n_groups):
+            for slot in range(sizes[g]):
+                out[row, groups[g, slot]] = free[avails[g, comb[g, slot]]]
+        if n_burns:
+            _burns_into(avails, comb, n_groups, sizes, free, burns, out, row)
+        g = n_groups - 1
+        while g >= 0 and not _next_group(comb, g, sizes[g], m_of[g]):
+            for i in range(sizes[g]):
+                comb[g, i] = i
+            g -= 1
+        if g < 0:
+            break
+        for h in range(g, n_groups - 1):
+            _left_after(avails, m_of, comb, h, sizes)
+
+
+@njit(cache=True)
+def _unrank_group(rank, m, k, table, comb, g):
+    """The rank-th combination (lexicographic) of k of m indices into comb[g, :k]."""
+    a = 0
+    for slot in range(k):
+        while True:
+            later = table[m - a - 1, k - slot - 1]
+            if rank < later:
+                break
+            rank -= later
+            a += 1
+        comb[g, slot] = a
+        a += 1
+
+
+@njit(cache=True, inline="always")
+def _next_group(comb, g, k, m):
+    """Step comb[g, :k] to the next combination of k of m (lexicographic); False if it was the last."""
+    i = k - 1
+    while i >= 0 and comb[g, i] == m - k + i:
+        i -= 1
+    if i < 0:
+        return False
+    comb[g, i] += 1
+    for j in range(i + 1, k):
+        comb[g, j] = comb[g, j - 1] + 1
+    return True
+
+
+@njit(cache=True)
+def _left_after(avails, m_of, comb, g, sizes):
+    """avails[g + 1]: avails[g] less the picks of group g."""
+    m, k, p, out = m_of[g], sizes[g], 0, 0
+    for x in range(m):
+        if p < k and comb[g, p] == x:
+            p += 1
+            continue
+        avails[g + 1, out] = avails[g, x]
+        out += 1
+    m_of[g + 1] = out
+
+
+@njit(cache=True, inline="always")
+def _burns_into(avails, comb, n_groups, sizes, free, burns, out, row):
+    """Burn positions take the lowest cards no group took (never seen: any card will do)."""
+    g = n_groups - 1
+    if g < 0:
+        for b in range(burns.shape[0]):
+            out[row, burns[b]] = free[b]
+        return
+    p, b, x = 0, 0, 0
+    while b < burns.shape[0]:
+        if p < sizes[g] and comb[g, p] == x:
+            p += 1
+        else:
+            out[row, burns[b]] = free[avails[g, x]]
+            b += 1
+        x += 1
 
 
 @njit(cache=True)
@@ -229,3 +320,38 @@ def sample_range_deals(
             out[h, i] = pool[drawn]
             drawn += 1
     return True
+
+
+@njit(cache=True)
+def sum_outcomes(won: np.ndarray, parts: np.ndarray, pot: int, dead: np.ndarray, sums: np.ndarray,
+                 squares: np.ndarray) -> None:  # fmt: skip
+    """Add up settled runouts per seat, in one pass: ``won`` (N, seats) chips, ``parts`` (P, N,
+    seats) chips of each part of the pot, ``dead`` (N, seats) or a one-row placeholder.
+
+    ``sums`` rows: 0 chips won, 1 runouts won (some part alone), 2 tied (chips, no part alone),
+    3 scooped (the whole pot), 4 dead, 5 + p chips of part p. ``squares`` rows: 0 chips won
+    squared, 1 + p chips of part p squared.
+    """
+    n, seats = won.shape
+    n_parts, has_dead = parts.shape[0], dead.shape[0] == n
+    for h in range(n):
+        for s in range(seats):
+            chips = won[h, s]
+            sums[0, s] += chips
+            squares[0, s] += np.float64(chips) * chips
+            sums[3, s] += chips == pot
+            alone = False
+            for p in range(n_parts):
+                part = parts[p, h, s]
+                total = 0
+                for t in range(seats):
+                    total += parts[p, h, t]
+                alone = alone or (part > 0 and part == total)
+                sums[5 + p, s] += part
+                squares[1 + p, s] += np.float64(part) * part
+            if alone:
+                sums[1, s] += 1
+            elif chips > 0:
+                sums[2, s] += 1
+            if has_dead and dead[h, s]:
+                sums[4, s] += 1

@@ -198,10 +198,11 @@ def _cluster_tally(counts, tally) -> None:
 
 @njit(cache=True)
 def simulate_hands(
-    u, hole, board, board_street, deck_size, stake, rules, cards, strength, low, won, won_high, won_low,
-    board_won, survivors, triple, discard_street, dead, ending, streets_dealt, outcomes, tally,
+    u, dealt, hole, board, board_street, deck_size, stake, rules, cards, strength, low, won, won_high,
+    won_low, board_won, survivors, triple, discard_street, dead, ending, streets_dealt, outcomes, tally,
 ):  # fmt: skip
-    """Deal and settle every hand of ``u`` under ``rules`` (``engine.core.Rules.args``).
+    """Deal and settle every hand of ``cards`` under ``rules`` (``engine.core.Rules.args``): each
+    dealt by ``u``'s random words, or, when ``dealt``, the cards already in its row of ``cards``.
 
     ``hole[seat, j]`` and ``board[b, j]`` are positions in the dealt prefix,
     ``board_street[j]`` the street of board card j. ``outcomes[h]`` is 2 when one seat won
@@ -216,7 +217,7 @@ def simulate_hands(
     board or a low share) may be one-row placeholders: they are never touched.
     """
     discard_board, community, points = rules[4], rules[5], rules[8]
-    n_hands, n, n_hole = u.shape[0], hole.shape[0], hole.shape[1]
+    n_hands, n, n_hole = cards.shape[0], hole.shape[0], hole.shape[1]
     n_boards, last_card = board.shape[0], board.shape[1] - 1
     deck = np.empty(deck_size, dtype=np.int8)
     alive = np.zeros(n, dtype=np.bool_)
@@ -246,8 +247,12 @@ def simulate_hands(
     trigger = board[max(discard_board, 0)]
     pot = n * stake
     for h in range(n_hands):
-        shuffle_prefix(u[h], deck, cards.shape[1])
-        cards[h] = deck[: cards.shape[1]]
+        if dealt:
+            for i in range(cards.shape[1]):
+                deck[i] = cards[h, i]
+        else:
+            shuffle_prefix(u[h], deck, cards.shape[1])
+            cards[h] = deck[: cards.shape[1]]
         alive[:] = True
         ending[h] = SHOWDOWN
         outcomes[h] = 0

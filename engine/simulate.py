@@ -73,20 +73,37 @@ def random_words(rng: np.random.Generator, n_hands: int, words: int) -> np.ndarr
     return rng.bit_generator.random_raw(n_hands * words).reshape(n_hands, words)
 
 
+def _checked_deals(dealt: np.ndarray, n_cards: int, deck_size: int) -> np.ndarray:
+    """Deals as the kernel reads them: int8, (hands, ``n_cards``), every card of the deck."""
+    cards = np.ascontiguousarray(dealt, dtype=np.int8)
+    if cards.ndim != 2 or cards.shape[1] != n_cards:
+        raise ValueError(f"deals must be (hands, {n_cards}) cards, not {cards.shape}")
+    if cards.size and (cards.min() < 0 or cards.max() >= deck_size):
+        raise ValueError(f"a dealt card is not one of the deck's {deck_size}")
+    return cards
+
+
 def simulate_chunk(
-    game: GameSpec, n_players: int, stake: int, options: Mapping[str, Any], u: np.ndarray
-) -> SimBatch:
-    """Deal and settle ``len(u)`` hands of ``game`` in showdown mode."""
+    game: GameSpec, n_players: int, stake: int, options: Mapping[str, Any], u: np.ndarray | None,
+    dealt: np.ndarray | None = None,
+) -> SimBatch:  # fmt: skip
+    """Deal and settle ``len(u)`` hands of ``game`` in showdown mode, or settle the deals
+    ``dealt`` (hands × cards dealt, in the order of ``engine.sim_layout.layout``) as given."""
     options = game.resolve_options(options)
     game = game.under(options)  # the shares in force
     if not game.min_players <= n_players <= game.max_players:
         raise ValueError(f"{game.title} seats {game.min_players} to {game.max_players} players")
     lay = layout(game, n_players, options)
-    n = u.shape[0]
-    if u.dtype != np.uint64 or u.ndim != 2 or u.shape[1] * 2 < lay.n_cards:
-        raise ValueError(f"need ({n}, {(lay.n_cards + 1) // 2}) uint64 random words, got {u.dtype} {u.shape}")
+    if dealt is not None:
+        cards = _checked_deals(dealt, lay.n_cards, game.deck.size)
+        n, u = cards.shape[0], np.empty((1, 1), dtype=np.uint64)
+    else:
+        n = u.shape[0]
+        if u.dtype != np.uint64 or u.ndim != 2 or u.shape[1] * 2 < lay.n_cards:
+            wanted = f"({n}, {(lay.n_cards + 1) // 2}) uint64 random words"
+            raise ValueError(f"need {wanted}, got {u.dtype} {u.shape}")
+        cards = np.empty((n, lay.n_cards), dtype=np.int8)
     n_hole, n_boards = lay.hole.shape[1], lay.board.shape[0]
-    cards = np.empty((n, lay.n_cards), dtype=np.int8)
     strength = np.full((n, n_players), -1, dtype=np.int64)
     won = np.zeros((n, n_players), dtype=np.int64)
     ending = np.zeros(n, dtype=np.int8)
@@ -110,11 +127,11 @@ def simulate_chunk(
         "tally": np.zeros(k.TALLY_SIZE, dtype=np.int64),
     }
     k.simulate_hands(
-        u, lay.hole.astype(np.int64), lay.board.astype(np.int64), lay.board_street.astype(np.int64),
-        game.deck.size, stake, compile_rules(game, options).args, cards, strength, extra["low"], won,
-        extra["won_high"], extra["won_low"], extra["board_won"], extra["survivors"], extra["triple_scoop"],
-        extra["discard_street"], extra["dead"], ending, extra["streets_dealt"], extra["outcome"],
-        extra["tally"],
+        u, dealt is not None, lay.hole.astype(np.int64), lay.board.astype(np.int64),
+        lay.board_street.astype(np.int64), game.deck.size, stake, compile_rules(game, options).args, cards,
+        strength, extra["low"], won, extra["won_high"], extra["won_low"], extra["board_won"],
+        extra["survivors"], extra["triple_scoop"], extra["discard_street"], extra["dead"], ending,
+        extra["streets_dealt"], extra["outcome"], extra["tally"],
     )  # fmt: skip
     extra = {name: values for name, values in extra.items() if used.get(name, True)}  # no placeholders
     return SimBatch(game, n_players, stake, options, lay, cards, strength, won, ending, extra)

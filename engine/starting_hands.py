@@ -32,7 +32,6 @@ import numpy as np
 from engine.games.base import GameSpec
 from engine.intervals import mean_interval, ratio_intervals, wilson
 from engine.odds import CHUNK, STAKE, outcomes, sample_into, settle_situations
-from engine.runouts import words_for_deals
 from engine.sim_layout import layout
 from engine.simulate import simulate_chunk
 
@@ -254,7 +253,7 @@ def _feature_table(game, players, options, deals, seed, progress) -> HandTable:
         n = min(CHUNK, deals - start)
         cards = np.empty((n, lay.n_cards), dtype=np.int8)
         sample_into(known, free, rng, cards)
-        batch = simulate_chunk(game, players, STAKE, options, words_for_deals(cards, game.deck.size))
+        batch = simulate_chunk(game, players, STAKE, options, None, dealt=cards)
         settled = outcomes(batch, players)
         for name, values in hand_features(game, options, cards[:, lay.hole[:, :held]]).items():
             groups.setdefault(name, _Groups()).add(values, settled)

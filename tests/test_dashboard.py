@@ -382,9 +382,11 @@ def test_a_missing_table_is_computed_from_the_page_and_features_are_charted(tmp_
     data.starting_hands.clear()
     scarney = app(tmp_path, "screens/starting_hands.py", {"variant": "scarney", "players": "2"})
     assert not scarney.exception and not scarney.error
-    assert scarney.selectbox[2].value == "pairs" and "low share" in scarney.selectbox[3].options
-    scarney.selectbox[2].set_value("aces").run()
+    feature = scarney.selectbox(key="feature")
+    assert feature.value == "aces" and "low share" in scarney.selectbox(key="figure").options
     assert scarney.dataframe[0].value["aces"].to_list()[:2] == ["0", "1"]
+    feature.set_value("pairs").run()
+    assert not scarney.exception and scarney.dataframe[0].value["pairs"].to_list()[:2] == ["0", "1"]
 
 
 def test_cards_clicked_on_the_deck_grid_fill_the_chosen_field_and_grey_out(warehouse):

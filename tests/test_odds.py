@@ -13,7 +13,16 @@ from typer.testing import CliRunner
 
 from engine.cards import parse_cards
 from engine.games import GAMES
-from engine.odds import STAKE, OddsError, exact_groups, free_cards, known_prefix, odds, situation
+from engine.odds import (
+    STAKE,
+    OddsError,
+    exact_groups,
+    free_cards,
+    known_prefix,
+    odds,
+    runout_count,
+    situation,
+)
 from engine.runouts import binomials, enumerate_deals, words_for_deals
 from engine.simulate import random_words, simulate_chunk, words_per_hand
 from scooplab.cli import app
@@ -46,6 +55,56 @@ def test_the_enumeration_lists_every_combination_once():
     opponent, turn_river = np.sort(deals[:, lay.hole[1]], axis=1), np.sort(deals[:, lay.board[0, 3:]], axis=1)
     keys = {tuple(row) for row in np.hstack([opponent, turn_river]).tolist()}
     assert len(keys) == total  # every opponent hand with every turn and river, once
+
+
+def _lexicographic_runouts(free, groups, sizes, burns, known):
+    """Every runout in the enumeration's order, by itertools: each group a combination of the
+    cards the earlier groups left (the last group fastest), burns the lowest cards left."""
+    rows = []
+
+    def extend(g, left, row):
+        if g == len(sizes):
+            row = row.copy()
+            row[burns] = left[: len(burns)]
+            rows.append(row)
+            return
+        for pick in itertools.combinations(left, int(sizes[g])):
+            placed = row.copy()
+            placed[groups[g, : sizes[g]]] = pick
+            extend(g + 1, [c for c in left if c not in pick], placed)
+
+    extend(0, free.tolist(), known.copy())
+    return np.array(rows, dtype=np.int8)
+
+
+@pytest.mark.parametrize(
+    "name, hands, boards",
+    [
+        ("holdem", ["AdAc", "random"], {"board": "2c3d4h"}),  # a seat's group, then the board's
+        ("cry-me-a-river", ["AdAc", "KhKs"], {"top": "2c3d4h5s", "middle": "6c7d8h9s", "bottom": "TcJd"}),
+        ("scarney", ["2d3d4d5d6dAd", "7c7d7h7s8c8d"], {"top": "AhKh2c", "bottom": "QsJsTs9c"}),
+        ("skoejarth", ["Kb6b1c", "random"], {"community": "2b3c"}),
+    ],
+)
+def test_chunks_of_the_enumeration_step_through_every_runout_in_order(name, hands, boards):
+    """Each chunk is unranked at its first row and stepped from there (the last group's next
+    combination, an earlier group's when one wraps): every chunk equals that slice of a plain
+    lexicographic listing, whatever its start."""
+    game = GAMES[name]
+    spot = situation(game, hands, boards)
+    known, lay = known_prefix(game, spot, {})
+    free = free_cards(game, known, spot.dead)
+    groups, sizes, burns = exact_groups(game, lay, known)
+    expected = _lexicographic_runouts(free, groups, sizes, burns, known)
+    assert len(expected) == runout_count(sizes, len(free)) and len(sizes) >= 2
+    whole = np.empty_like(expected)
+    enumerate_deals(known, free, groups, sizes, burns, binomials(game.deck.size), 0, whole)
+    assert (whole == expected).all()
+    rng = np.random.default_rng(len(expected))
+    for start in [1, len(expected) - 1, *rng.integers(0, len(expected), 6).tolist()]:
+        chunk = np.empty((min(257, len(expected) - start), lay.n_cards), dtype=np.int8)
+        enumerate_deals(known, free, groups, sizes, burns, binomials(game.deck.size), start, chunk)
+        assert (chunk == expected[start : start + len(chunk)]).all(), start
 
 
 def _ordered_reference(game, spot, options=None):
@@ -331,3 +390,22 @@ def test_pokerkit_calculate_equities_agrees_within_its_sampling_error():
     theirs = calculate_equities((parse_range("AhKh"), parse_range("QsQd")), (), 2, 5, Deck.STANDARD,
                                 (StandardHighHand,), sample_count=4_000)[0]  # fmt: skip
     assert abs(theirs - ours) < 4 * sqrt(ours * (1 - ours) / 4_000)
+
+
+# Exact three-way enumerations of class against class against class, every combination the cards
+# allow and every board, from CandyPoker's regression script (sweeterthancandy/CandyPoker,
+# reg_script.sh): "AA QQ 93o" over 592,165,728 games, "A2o 88 QJs" over 394,777,152.
+PUBLISHED_THREE_WAY = [
+    (("AA", "QQ", "93o"), (0.70739, 0.18304, 0.10957)),
+    (("A2o", "88", "QJs"), (0.24514, 0.36900, 0.38586)),
+]
+
+
+@pytest.mark.parametrize("hands, published", PUBLISHED_THREE_WAY)
+def test_three_way_ranges_match_a_published_exact_enumeration(hands, published):
+    holdem = GAMES["holdem"]
+    result = odds(holdem, situation(holdem, list(hands)), samples=400_000, seed=3)
+    assert not result.exact and sum(p.equity for p in result.players) == pytest.approx(1.0)
+    for player, exact in zip(result.players, published, strict=True):
+        low, high = player.ci95["equity"]
+        assert abs(player.equity - exact) <= (high - low) + 5e-6, (player.hand, exact)  # 4 sigma

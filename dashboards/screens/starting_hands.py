@@ -105,10 +105,10 @@ if classes.height:
     listed = shown(classes, ["rank", "hand_group"], "hand")
     st.dataframe(widgets.for_display(listed), hide_index=True, width="stretch")
 else:
-    kinds = [k for k in rows["kind"].unique(maintain_order=True) if k != "all"]
+    kinds = sorted(set(rows["kind"]) - {"all"})  # aces, connected, low_cards, low_points, pairs...
     left, right = st.columns(2)
-    kind = left.selectbox("Feature", kinds, index=0)
-    measure = right.selectbox("Figure", measures, index=0)
+    kind = left.selectbox("Feature", kinds, index=0, key="feature")
+    measure = right.selectbox("Figure", measures, index=0, key="figure")
     table = rows.filter(pl.col("kind") == kind).sort("value")
     interval_bars(table, kind, measure)
     listed = shown(table, ["hand_group", "rank"], kind)
