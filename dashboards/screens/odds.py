@@ -53,18 +53,26 @@ if error:
     st.stop()
 how = f"every runout ({result['runouts']:,})" if result["exact"] else f"{result['runouts']:,} sampled runouts"
 st.subheader(f"{game.title}: {how}")
-rows = []
+rows = []  # one bar a seat and figure: the equity, then each part's share of the pot
 for seat, player in enumerate(result["players"]):
-    low, high = (player["ci95"] or {}).get("equity") or (player["equity"], player["equity"])
-    label = f"{seat + 1}: {player['hand']}"
-    rows.append({"seat": label, "equity": player["equity"], "low": low, "high": high})
+    intervals = player["ci95"] or {}
+    figures = {"equity": (player["equity"], "equity")}
+    if len(player["shares"]) > 1:
+        figures |= {f"{name} share": (value, f"shares.{name}") for name, value in player["shares"].items()}
+    for figure, (value, key) in figures.items():
+        low, high = intervals.get(key) or (value, value)
+        rows.append({"seat": f"{seat + 1}: {player['hand']}", "figure": figure, "value": value, "low": low,
+                     "high": high})  # fmt: skip
 frame = pl.DataFrame(rows)
 y = alt.Y("seat:N", sort=None, title=None)
-title = "equity (95% interval)"
-x = alt.X("equity:Q", axis=alt.Axis(format="%"), title=title)
-bars = alt.Chart(frame).mark_bar().encode(x=x, y=y)
-whiskers = alt.Chart(frame).mark_rule(color="black").encode(x=alt.X("low:Q", title=title), x2="high:Q", y=y)
-st.altair_chart(bars + whiskers, width="stretch")
+x = alt.X("value:Q", axis=alt.Axis(format="%"), title="fraction of the pot (95% interval)")
+tooltip = ["seat:N", "figure:N", alt.Tooltip("value:Q", format=".2%"), alt.Tooltip("low:Q", format=".2%"),
+           alt.Tooltip("high:Q", format=".2%")]  # fmt: skip
+bars = alt.Chart().mark_bar().encode(x=x, y=y, tooltip=tooltip)
+whiskers = alt.Chart().mark_rule(color="black").encode(x="low:Q", x2="high:Q", y=y)
+figures = list(dict.fromkeys(frame["figure"]))
+chart = alt.layer(bars, whiskers, data=frame).facet(row=alt.Row("figure:N", sort=figures, title=None))
+st.altair_chart(chart, width="stretch")
 table = []
 for seat, p in enumerate(result["players"]):
     row = {"seat": f"{seat + 1}: {p['hand']}"} | {k: p[k] for k in ("equity", "win", "tie", "scoop")}
