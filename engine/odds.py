@@ -254,7 +254,7 @@ class _Tally:
         dead = batch.extra["dead"] if batch.game.discard_board is not None else np.zeros((1, 1), np.bool_)
         sums = np.zeros((5 + len(parts), self.players))
         squares = np.zeros((1 + len(parts), self.players))
-        sum_outcomes(batch.won, parts, pot, dead, sums, squares)
+        sum_outcomes(batch.won, parts, pot, batch.game.discard_board is not None, dead, sums, squares)
         figures = {"equity": (sums[0] / pot, squares[0] / pot**2), "win": (sums[1], None),
                    "tie": (sums[2], None), "scoop": (sums[3], None)}  # fmt: skip
         if batch.game.discard_board is not None:

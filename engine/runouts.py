@@ -323,17 +323,17 @@ def sample_range_deals(
 
 
 @njit(cache=True)
-def sum_outcomes(won: np.ndarray, parts: np.ndarray, pot: int, dead: np.ndarray, sums: np.ndarray,
-                 squares: np.ndarray) -> None:  # fmt: skip
+def sum_outcomes(won: np.ndarray, parts: np.ndarray, pot: int, has_dead: bool, dead: np.ndarray,
+                 sums: np.ndarray, squares: np.ndarray) -> None:  # fmt: skip
     """Add up settled runouts per seat, in one pass: ``won`` (N, seats) chips, ``parts`` (P, N,
-    seats) chips of each part of the pot, ``dead`` (N, seats) or a one-row placeholder.
+    seats) chips of each part of the pot, ``dead`` (N, seats) when ``has_dead`` (else a placeholder).
 
     ``sums`` rows: 0 chips won, 1 runouts won (some part alone), 2 tied (chips, no part alone),
     3 scooped (the whole pot), 4 dead, 5 + p chips of part p. ``squares`` rows: 0 chips won
     squared, 1 + p chips of part p squared.
     """
     n, seats = won.shape
-    n_parts, has_dead = parts.shape[0], dead.shape[0] == n
+    n_parts = parts.shape[0]
     for h in range(n):
         for s in range(seats):
             chips = won[h, s]
@@ -355,3 +355,51 @@ def sum_outcomes(won: np.ndarray, parts: np.ndarray, pot: int, dead: np.ndarray,
                 sums[2, s] += 1
             if has_dead and dead[h, s]:
                 sums[4, s] += 1
+
+
+@njit(cache=True)
+def sample_matchups(
+    members: np.ndarray, starts: np.ndarray, counts: np.ndarray, cells: np.ndarray, samples: int,
+    positions: np.ndarray, deck_size: int, seed: int, out: np.ndarray,
+) -> None:  # fmt: skip
+    """Deals of class against class: for each cell (i, j) of ``cells``, ``samples`` rows in which
+    seat 0 holds a member of class i (``members[starts[i]:starts[i]+counts[i]]``, cards at
+    ``positions[0]``) and seat 1 a member of class j sharing no card (drawn again until none is
+    shared: uniform over the pairs the cards allow), every other position a uniform draw from
+    the cards left (by rejection: a card drawn again until it is free)."""
+    np.random.seed(seed)
+    held, width = members.shape[1], out.shape[1]
+    used = np.zeros(deck_size, dtype=np.bool_)
+    others = np.empty(width, dtype=np.int64)
+    n_others = 0
+    for i in range(width):
+        if not (_holds(positions[0], i) or _holds(positions[1], i)):
+            others[n_others] = i
+            n_others += 1
+    row = 0
+    for k in range(cells.shape[0]):
+        first, second = cells[k, 0], cells[k, 1]
+        for _ in range(samples):
+            while True:
+                a = starts[first] + np.random.randint(0, counts[first])
+                b = starts[second] + np.random.randint(0, counts[second])
+                clash = False
+                for c in range(held):
+                    for d in range(held):
+                        clash = clash or members[a, c] == members[b, d]
+                if not clash:
+                    break
+            for c in range(held):
+                out[row, positions[0, c]] = members[a, c]
+                out[row, positions[1, c]] = members[b, c]
+                used[members[a, c]] = True
+                used[members[b, c]] = True
+            for o in range(n_others):
+                card = np.random.randint(0, deck_size)
+                while used[card]:
+                    card = np.random.randint(0, deck_size)
+                used[card] = True
+                out[row, others[o]] = card
+            for i in range(width):
+                used[out[row, i]] = False
+            row += 1

@@ -58,6 +58,7 @@ class HandClass:
     name: str
     cards: tuple[int, ...]
     combos: int
+    members: tuple[tuple[int, ...], ...] = ()  # every combination of the class
 
 
 @dataclass
@@ -107,8 +108,9 @@ def _classes(size: int, n_suits: int, ranks: str, held: int) -> tuple[HandClass,
     found: dict[tuple, list] = {}
     for cards in itertools.combinations(range(size), held):
         key = min(_pattern(cards, n_suits, perm) for perm in perms)
-        found.setdefault(key, [cards, 0])[1] += 1
-    named = [HandClass(_name(key, ranks), cards, count) for key, (cards, count) in found.items()]
+        found.setdefault(key, []).append(cards)
+    named = [HandClass(_name(key, ranks), members[0], len(members), tuple(members))
+             for key, members in found.items()]  # fmt: skip
     return tuple(sorted(named, key=lambda c: (tuple(-r for r, _ in _key_of(c, n_suits)), c.name)))
 
 

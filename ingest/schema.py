@@ -191,7 +191,49 @@ STARTING_HANDS = pa.schema(
     ]
 )  # fmt: skip
 
+# Heads-up all-in equity of class against class (scooplab solve pushfold), one file a game, rule
+# set, samples and seed: class_matchups/variant=<game>/run=<key>/table.parquet
+CLASS_MATCHUPS = pa.schema(
+    [
+        ("variant", pa.string()),
+        ("options", pa.string()),
+        ("hand_group", pa.string()),  # the small blind's class
+        ("against", pa.string()),  # the big blind's class
+        ("equity", pa.float64()),  # the small blind's all-in equity, heads-up
+        ("pairs", pa.int64()),  # pairs of combinations the cards allow
+        ("samples", pa.int64()),  # runouts sampled a pair of classes
+        ("seed", pa.int64()),
+        ("created_at", pa.timestamp("us", tz="UTC")),
+        ("scooplab_version", pa.string()),
+    ]
+)
+
+# Heads-up push/fold equilibria, one row a class and stack: pushfold/variant=<game>/run=<key>/
+# stack-<S>-ante-<A>.parquet (the key that of the matchups it was solved on)
+PUSHFOLD = pa.schema(
+    [
+        ("variant", pa.string()),
+        ("options", pa.string()),
+        ("stack", pa.float64()),  # each player's stack in big blinds before posting
+        ("ante", pa.float64()),  # each player's ante in big blinds
+        ("hand_group", pa.string()),
+        ("push", pa.float64()),  # the small blind's probability of going all in
+        ("call", pa.float64()),  # the big blind's probability of calling an all-in
+        ("push_gain", pa.float64()),  # big blinds a hand pushing gains over folding (against the calls)
+        ("call_gain", pa.float64()),  # big blinds a hand calling gains over folding (against the pushes)
+        ("value", pa.float64()),  # the small blind's expected result in big blinds
+        ("exploitability", pa.float64()),  # what best responses gain, both sides together
+        ("iterations", pa.int32()),
+        ("method", pa.string()),
+        ("samples", pa.int64()),
+        ("seed", pa.int64()),
+        ("created_at", pa.timestamp("us", tz="UTC")),
+        ("scooplab_version", pa.string()),
+    ]
+)
+
 TABLES = {
     "hands": HANDS, "players": PLAYERS, "actions": ACTIONS, "runs": RUNS, "rejects": REJECTS,
-    "summaries": SUMMARIES, "starting_hands": STARTING_HANDS,
+    "summaries": SUMMARIES, "starting_hands": STARTING_HANDS, "class_matchups": CLASS_MATCHUPS,
+    "pushfold": PUSHFOLD,
 }  # fmt: skip

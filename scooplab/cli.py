@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from scooplab import __version__, games_cli, hands_cli, odds_cli
+from scooplab import __version__, games_cli, hands_cli, odds_cli, solve_cli
 from scooplab.common import (
     DataOption,
     OutputFormat,
@@ -601,9 +601,23 @@ def progress_bar(label: str, total: int | None = None, unit: str = "hands",
         yield advance
 
 
+@contextmanager
+def progress_of(label: str, unit: str) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar fed as the engine reports its work: ``progress(done so far, total)``."""
+    done = [0]
+    with progress_bar(label, unit=unit, known_later=True) as advance:
+
+        def progress(count: int, total: int) -> None:
+            advance(count - done[0], total=total)
+            done[0] = count
+
+        yield progress
+
+
 games_cli.register(app)
 odds_cli.register(app)
 hands_cli.register(app)
+solve_cli.register(app)
 
 
 def run() -> None:  # pragma: no cover - console entry point

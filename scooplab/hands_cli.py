@@ -33,7 +33,7 @@ def hands_command(
     rule: RuleFlag = None,
     data: DataOption = "data/warehouse",
     feature: Annotated[str | None, typer.Option(help="Show one feature's table (pairs, aces...).")] = None,
-    top: Annotated[int | None, typer.Option(help="Show the best TOP rows of each table.")] = None,
+    top: Annotated[int | None, typer.Option(min=1, help="Show the best TOP rows of each table.")] = None,
     recompute: Annotated[bool, typer.Option("--recompute", help="Compute again even if stored.")] = False,
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.table,
 ) -> None:
@@ -82,16 +82,10 @@ def hands_command(
 
 def _compute(warehouse, game, players, options, samples, seed):
     from ingest.starting_hands import compute_and_store
-    from scooplab.cli import progress_bar
+    from scooplab.cli import progress_of
 
-    done = [0]
     unit = "runouts" if game.streets_under(options)[0].hole_cards <= 3 else "deals"
-    with progress_bar("starting hands", unit=unit, known_later=True) as advance:
-
-        def progress(count: int, total: int) -> None:
-            advance(count - done[0], total=total)
-            done[0] = count
-
+    with progress_of("starting hands", unit) as progress:
         return compute_and_store(warehouse, game, players, options, samples, seed, progress)
 
 

@@ -69,15 +69,9 @@ def odds_command(
 
 def _run(game, spot, options, exact, samples, seed):
     from engine.odds import odds
-    from scooplab.cli import progress_bar
+    from scooplab.cli import progress_of
 
-    done = [0]
-    with progress_bar("odds", unit="runouts", known_later=True) as advance:
-
-        def progress(count: int, total: int) -> None:
-            advance(count - done[0], total=total)
-            done[0] = count
-
+    with progress_of("odds", "runouts") as progress:
         return odds(game, spot, options, exact=True if exact else None, samples=samples, seed=seed,
                     progress=progress)  # fmt: skip
 

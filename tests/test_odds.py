@@ -81,7 +81,7 @@ def _lexicographic_runouts(free, groups, sizes, burns, known):
     "name, hands, boards",
     [
         ("holdem", ["AdAc", "random"], {"board": "2c3d4h"}),  # a seat's group, then the board's
-        ("cry-me-a-river", ["AdAc", "KhKs"], {"top": "2c3d4h5s", "middle": "6c7d8h9s", "bottom": "TcJd"}),
+        ("cry-me-a-river", ["AdAc", "KhKs"], {"top": "2c3d4h5s", "middle": "6c7d8h9s", "bottom": "TcJdQh2s"}),
         ("scarney", ["2d3d4d5d6dAd", "7c7d7h7s8c8d"], {"top": "AhKh2c", "bottom": "QsJsTs9c"}),
         ("skoejarth", ["Kb6b1c", "random"], {"community": "2b3c"}),
     ],
