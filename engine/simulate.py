@@ -75,12 +75,13 @@ def random_words(rng: np.random.Generator, n_hands: int, words: int) -> np.ndarr
 
 def _checked_deals(dealt: np.ndarray, n_cards: int, deck_size: int) -> np.ndarray:
     """Deals as the kernel reads them: int8, (hands, ``n_cards``), every card of the deck."""
-    cards = np.ascontiguousarray(dealt, dtype=np.int8)
-    if cards.ndim != 2 or cards.shape[1] != n_cards:
-        raise ValueError(f"deals must be (hands, {n_cards}) cards, not {cards.shape}")
-    if cards.size and (cards.min() < 0 or cards.max() >= deck_size):
+    given = np.asarray(dealt)
+    if given.ndim != 2 or given.shape[1] != n_cards or not np.issubdtype(given.dtype, np.integer):
+        shape = f"{given.dtype} {given.shape}"
+        raise ValueError(f"deals must be (hands, {n_cards}) integer card ids, not {shape}")
+    if given.size and (given.min() < 0 or given.max() >= deck_size):  # checked before the cast to int8
         raise ValueError(f"a dealt card is not one of the deck's {deck_size}")
-    return cards
+    return np.ascontiguousarray(given, dtype=np.int8)
 
 
 def simulate_chunk(

@@ -409,3 +409,14 @@ def test_three_way_ranges_match_a_published_exact_enumeration(hands, published):
     for player, exact in zip(result.players, published, strict=True):
         low, high = player.ci95["equity"]
         assert abs(player.equity - exact) <= (high - low) + 5e-6, (player.hand, exact)  # 4 sigma
+
+
+def test_deals_given_to_the_rules_core_are_checked_before_they_are_narrowed():
+    holdem = GAMES["holdem"]
+    deals = np.tile(np.arange(12, dtype=np.int64), (3, 1))  # two hands, burns and the board
+    assert simulate_chunk(holdem, 2, STAKE, {}, None, dealt=deals).cards.tolist() == deals.tolist()
+    deals[1, 4] = 300  # an int64 id past the deck: 44 once narrowed to int8, so checked first
+    with pytest.raises(ValueError, match="not one of the deck's 52"):
+        simulate_chunk(holdem, 2, STAKE, {}, None, dealt=deals)
+    with pytest.raises(ValueError, match="integer card ids"):
+        simulate_chunk(holdem, 2, STAKE, {}, None, dealt=deals[:, :5])
