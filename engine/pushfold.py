@@ -164,19 +164,20 @@ def _regret_step(regrets: np.ndarray, row: int, gain: np.ndarray, current: np.nd
     return np.where(both > 0, regrets[row] / np.where(both > 0, both, 1), 0.5)
 
 
-def chart(matchups: Matchups, stacks: np.ndarray, ante: float = 0.0, tolerance: float = TOLERANCE
-          ) -> tuple[dict[str, dict[str, float]], list[PushFold]]:  # fmt: skip
-    """Per class the largest stack of ``stacks`` at which it is pushed, and called (0 if never),
-    counting a class played when its probability is at least one half; and each solution."""
-    solutions = [
-        solve(matchups.equity, matchups.weights, float(s), ante, tolerance=tolerance) for s in stacks
-    ]
+def chart(names: tuple[str, ...] | list[str], stacks: list[float], push: np.ndarray, call: np.ndarray
+          ) -> dict[str, dict[str, float]]:  # fmt: skip
+    """Per class the largest of ``stacks`` at which it is pushed, and called (0 if never): played
+    when its probability is at least one half. ``push`` and ``call`` are (stacks, classes).
+
+    >>> chart(["AA", "72o"], [2.0, 4.0], np.array([[1, 1], [1, 0.2]]), np.array([[1, 0], [1, 0]]))
+    {'AA': {'push_max': 4.0, 'call_max': 4.0}, '72o': {'push_max': 2.0, 'call_max': 0.0}}
+    """
     out = {}
-    for i, name in enumerate(matchups.names):
-        pushed = [float(s) for s, sol in zip(stacks, solutions, strict=True) if sol.push[i] >= 0.5]
-        called = [float(s) for s, sol in zip(stacks, solutions, strict=True) if sol.call[i] >= 0.5]
+    for i, name in enumerate(names):
+        pushed = [float(s) for s, row in zip(stacks, push, strict=True) if row[i] >= 0.5]
+        called = [float(s) for s, row in zip(stacks, call, strict=True) if row[i] >= 0.5]
         out[name] = {"push_max": max(pushed, default=0.0), "call_max": max(called, default=0.0)}
-    return out, solutions
+    return out
 
 
 def gains(matchups: Matchups, solution: PushFold, stack: float, ante: float = 0.0

@@ -81,10 +81,11 @@ def hands_command(
 
 
 def _compute(warehouse, game, players, options, samples, seed):
+    from engine.starting_hands import hand_classes
     from ingest.starting_hands import compute_and_store
     from scooplab.cli import progress_of
 
-    unit = "runouts" if game.streets_under(options)[0].hole_cards <= 3 else "deals"
+    unit = "runouts" if hand_classes(game, options) is not None else "deals"
     with progress_of("starting hands", unit) as progress:
         return compute_and_store(warehouse, game, players, options, samples, seed, progress)
 

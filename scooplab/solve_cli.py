@@ -81,14 +81,14 @@ def pushfold_command(
     * `scooplab solve pushfold --stack 10`
     * `scooplab solve pushfold --variant cry-me-a-river --stack 1:20:0.5`
     """
-    from engine.starting_hands import hand_classes
+    from engine.starting_hands import first_hole_cards, hand_classes
 
     game = game_named(variant)
     options = game.resolve_options(rule_options(game, rule))
     if players != 2:
         fail(f"--players {players}: push/fold is solved heads-up (--players 2)")
     if hand_classes(game, options) is None:
-        held = game.streets_under(options)[0].hole_cards
+        held = first_hole_cards(game, options)
         fail(f"{game.title} deals {held} hole cards: push/fold over buckets of hands is not built yet "
              "(games of up to 3 hole cards are solved)")  # fmt: skip
     try:
@@ -146,12 +146,15 @@ def _one(game, rows, output) -> None:
 
 
 def _sweep(game, stacks, rows, output) -> None:
+    import numpy as np
+
+    from engine.pushfold import chart as chart_of
+
     top = max(stacks)
-    chart = {}
-    for i, r in enumerate(rows[0]):
-        pushed = [s for s, solved in zip(stacks, rows, strict=True) if solved[i]["push"] >= 0.5]
-        called = [s for s, solved in zip(stacks, rows, strict=True) if solved[i]["call"] >= 0.5]
-        chart[r["hand_group"]] = {"push_max": max(pushed, default=0.0), "call_max": max(called, default=0.0)}
+    names = [r["hand_group"] for r in rows[0]]
+    push = np.array([[r["push"] for r in solved] for solved in rows])
+    call = np.array([[r["call"] for r in solved] for solved in rows])
+    chart = chart_of(names, stacks, push, call)
     worst = max(solved[0]["exploitability"] for solved in rows)
     if output is OutputFormat.json:
         first = rows[0][0]
