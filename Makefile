@@ -14,6 +14,7 @@ $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m scooplab.warm
 	@touch $(STAMP)
 
 # Debian's Chromium for the browser test (browsers cannot be downloaded here; root installs it)

@@ -40,6 +40,7 @@ pages = {
         st.Page(HERE / "compare.py", title="Compare runs"),
         st.Page(HERE / "odds.py", title="Odds"),
         st.Page(HERE / "starting_hands.py", title="Starting hands"),
+        st.Page(HERE / "equilibrium.py", title="Equilibrium"),
         st.Page(HERE / "sql.py", title="SQL"),
     ],
 }

@@ -266,3 +266,58 @@ def compute_starting_hands(data: str, variant: str, players: int) -> str | None:
         return str(error)
     starting_hands.clear()
     return None
+
+
+@st.cache_data(show_spinner=False, ttl=60)
+def equilibrium_table(data: str) -> list[dict[str, Any]]:
+    """The push/fold comparison table across games at 5, 10 and 15 bb (``analytics.equilibrium``)."""
+    from analytics.equilibrium import comparison
+
+    return comparison(data)
+
+
+def pushfold(data: str, variant: str) -> pl.DataFrame:
+    """A game's stored push/fold solutions (the plan with the most stored stacks), every stack:
+    one row a class and stack, read through a connection of its own so new solutions show at once."""
+    from analytics.equilibrium import solutions
+
+    return solutions(data, variant)
+
+
+def pushfold_chart(data: str, variant: str) -> pl.DataFrame:
+    """Per class of a game the largest stored stack at which it is pushed and called."""
+    from analytics.equilibrium import chart
+
+    return chart(data, variant)
+
+
+def _plan(variant: str, plan: str | None):
+    """The plan a solution names (its ``plan`` column, JSON), or the game's default."""
+    from engine.pushfold import Plan
+    from ingest.pushfold import default_plan
+
+    return Plan.from_fields(json.loads(plan)) if plan else default_plan(games()[variant], {})
+
+
+def buckets_of(data: str, variant: str, plan: str) -> list[dict[str, Any]]:
+    """A bucketed game's buckets under a stored plan: share, scores, an example hand."""
+    from ingest.pushfold import Solver
+    from ingest.warehouse import Warehouse
+
+    return Solver(Warehouse(data), games()[variant], {}, _plan(variant, plan)).bucket_summary()
+
+
+def solve_pushfold(data: str, variant: str, stacks: list[float], plan: str | None = None) -> str | None:
+    """Solve and store a game's push/fold equilibria at ``stacks`` under a stored plan (JSON) or
+    the game's default; None, or an error."""
+    from ingest.pushfold import Solver
+    from ingest.warehouse import Warehouse
+
+    try:
+        solver = Solver(Warehouse(data), games()[variant], {}, _plan(variant, plan))
+        for stack in stacks:
+            solver.solution(float(stack), 0.0)
+    except (OSError, ValueError, MemoryError) as error:
+        return str(error)
+    equilibrium_table.clear()
+    return None

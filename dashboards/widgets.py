@@ -246,3 +246,26 @@ def _add_card(field: str, card: str) -> None:
 
 def _clear_field(field: str) -> None:
     st.session_state[field] = "random" if field.startswith("hand-") else ""
+
+
+def class_grid(cells: dict[str, float], ranks: str, title: str, labels: dict[str, str] | None = None,
+               scheme: str = "redyellowgreen") -> None:  # fmt: skip
+    """A two-card game's classes as the usual 13x13 chart (pairs on the diagonal, suited above
+    it, offsuit below, the strongest rank first), each cell coloured by its value."""
+    order = list(ranks[::-1])
+    rows = []
+    for name, value in cells.items():
+        high, low = name[0], name[1]
+        row, column = (high, low) if name.endswith("s") or len(name) == 2 else (low, high)
+        label = labels[name] if labels else f"{value:g}"
+        rows.append({"row": row, "column": column, "hand": name, "value": value, "label": f"{name}\n{label}"})
+    grid = pl.DataFrame(rows)
+    base = alt.Chart(grid).encode(x=alt.X("column:N", sort=order, title=None, axis=alt.Axis(orient="top")),
+                                  y=alt.Y("row:N", sort=order, title=None))  # fmt: skip
+    tiles = base.mark_rect().encode(
+        color=alt.Color("value:Q", title=title, scale=alt.Scale(scheme=scheme)),
+        tooltip=["hand:N", alt.Tooltip("value:Q", title=title)],
+    )
+    text = base.mark_text(fontSize=10, lineBreak="\n").encode(text="label:N")
+    st.altair_chart((tiles + text).properties(height=32 * len(order) + 40), width="stretch")
+    st.caption("Above the diagonal suited, below it offsuit, on it pairs.")

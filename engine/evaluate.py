@@ -22,34 +22,24 @@ import numpy as np
 
 from engine import kernels
 from engine.cards import NO_CARD, SKOEJARTH, STANDARD, Deck, format_cards
-from engine.kernels import CATEGORY_MASK, CATEGORY_SHIFT, INVALID, SEVEN_RANK, STANDARD_HIGH
+from engine.strengths import (
+    CATEGORY_MASK,
+    CATEGORY_SHIFT,
+    INVALID,
+    SEVEN_RANK,
+    SKOEJARTH_TIEBREAKS,
+    STANDARD_HIGH,
+)
+from engine.strengths import (
+    HIGH_CATEGORIES as HIGH_CATEGORIES,  # re-exported: the category names beside the evaluators
+)
+from engine.strengths import (
+    SKOEJARTH_CATEGORIES as SKOEJARTH_CATEGORIES,
+)
 from engine.tables import SCARNEY_POINTS, SEVEN_RANK_TABLES, high_tables
 
 Places = tuple[int, ...] | None  # each category's place in a game's own order (None: the usual one)
 
-HIGH_CATEGORIES = (
-    "high card",
-    "pair",
-    "two pair",
-    "three of a kind",
-    "straight",
-    "flush",
-    "full house",
-    "four of a kind",
-    "straight flush",
-)
-SKOEJARTH_CATEGORIES = (
-    "Orphan",
-    "Eyes",
-    "Twins",
-    "Threefold",
-    "Disparate",
-    "Fourfold",
-    "Stairs",
-    "Perfect",
-    "Four Kings",
-)
-SKOEJARTH_TIEBREAKS = ("highest_card", "kickers")
 Tiebreak = Literal["highest_card", "kickers"]
 
 

@@ -30,6 +30,8 @@ from numba import njit
 from numba.core.errors import NumbaIRAssumptionWarning
 from numba.extending import overload
 
+from engine.strengths import CATEGORY_MASK, CATEGORY_SHIFT, INVALID, PLACE_SHIFT, SEVEN_RANK, STANDARD_HIGH
+
 # Inlining the overload of ``key_strength`` trips a pedantic check of numba's SSA pass on
 # Python 3.11 (numba issues 7802 and 9489: a variable's scope is not carried over while
 # inlining); the compiled code is right (the tests hold it equal to the reference), so this
@@ -38,11 +40,7 @@ warnings.filterwarnings(
     "ignore", message="variable '_key_strength_compiled", category=NumbaIRAssumptionWarning
 )
 
-INVALID = -1
-CATEGORY_SHIFT = 20
-CATEGORY_MASK = 0xF  # the category of a strength: (strength >> CATEGORY_SHIFT) & CATEGORY_MASK
-PLACE_SHIFT = 24  # an ordered strength's place in its category order
-STANDARD_HIGH, SEVEN_RANK = 0, 1  # ranking codes of the compiled core
+__all__ = ["CATEGORY_MASK", "CATEGORY_SHIFT", "INVALID", "PLACE_SHIFT", "SEVEN_RANK", "STANDARD_HIGH"]
 RANK_MASK_13 = 0x1FFF
 KING = 6  # rank index of the King in the seven-rank deck
 

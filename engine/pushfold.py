@@ -2,12 +2,12 @@
 folds, over the starting-hand classes of a game (``engine.starting_hands``).
 
 The game's cards enter once, as a matrix of all-in equities of class against class
-(``class_matchups``: every pair of combinations the cards allow, weighted alike, runouts
-sampled). With each player's probabilities of pushing ``p`` and of calling ``q`` per class, the
-small blind's result is bilinear, ``f + b·p + pᵀ M q`` big blinds (``payoffs``), and ``solve``
-finds its saddle point by CFR+ (regret matching with regrets floored at zero, alternating
-updates, averages weighted by iteration), stopping when the best responses against the
-average strategies gain less than ``tolerance`` big blinds together.
+(``engine.matchups``: every pair of combinations the cards allow, weighted alike, runouts
+sampled); this module is plain numpy. With each player's probabilities of pushing ``p`` and of
+calling ``q`` per class, the small blind's result is bilinear, ``f + b·p + pᵀ M q`` big blinds
+(``payoffs``), and ``solve`` finds its saddle point by CFR+ (regret matching with regrets
+floored at zero, alternating updates, averages weighted by iteration), stopping when the best
+responses against the average strategies gain less than ``tolerance`` big blinds together.
 
 >>> three = np.array([[0.5, 0, 0], [1, 0.5, 0], [1, 1, 0.5]])  # one card each of 1 < 2 < 3
 >>> solution = solve(three, 1 - np.eye(3), stack=1.5, tolerance=1e-5)
@@ -17,23 +17,14 @@ average strategies gain less than ``tolerance`` big blinds together.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from engine.games.base import GameSpec
-from engine.odds import STAKE, outcomes
-from engine.runouts import sample_matchups
-from engine.sim_layout import layout
-from engine.simulate import simulate_chunk
-from engine.starting_hands import hand_classes
-
-MATCHUP_SAMPLES = 4_000  # sampled runouts a pair of classes
 TOLERANCE = 0.001  # big blinds the best responses may gain together
-CHUNK = 100_000  # a change changes the sampled streams: raise ingest.pushfold.METHOD_VERSION
-PAIRING_LIMIT = 6_000  # starting hands paired one by one (Skœjarth: 3,276)
+MATCHUP_SAMPLES = 4_000  # sampled runouts a pair of classes
 
 
 @dataclass(frozen=True)
@@ -48,6 +39,74 @@ class Matchups:
     seed: int
 
 
+@dataclass(frozen=True)
+class Plan:
+    """How a game's matchups are computed: classes, ``samples`` runouts a pair of classes; or
+    (``buckets`` > 0, ``engine.buckets``) buckets fixed by a pool of ``pool`` sampled hands scored
+    on ``runouts`` runouts each, a matrix of ``pairs`` sampled pairs, and a real-hands check of
+    ``check_hands`` fresh hands a side against ``check_opponents`` pool hands each."""
+
+    samples: int = MATCHUP_SAMPLES
+    seed: int = 0
+    buckets: int = 0
+    pool: int = 20_000
+    runouts: int = 500
+    pairs: int = 4_000_000
+    check_hands: int = 2_000
+    check_opponents: int = 2_000
+
+    @classmethod
+    def from_fields(cls, fields: Mapping[str, Any]) -> Plan:
+        """The plan stored as ``fields()`` (a solution's ``plan`` column).
+
+        >>> Plan.from_fields(Plan.bucketed(5, 1_000, 40).fields()) == Plan.bucketed(5, 1_000, 40)
+        True
+        """
+        return cls(**{"samples": cls.samples, **fields})
+
+    @classmethod
+    def bucketed(cls, buckets: int, pool: int, runouts: int, seed: int = 0) -> Plan:
+        """A bucket plan whose sample sizes follow the pool: 200 pairs a pool hand, a tenth of it
+        (50 to 5,000 hands) checked.
+
+        >>> Plan.bucketed(20, 20_000, 500).pairs
+        4000000
+        """
+        checked = min(max(50, pool // 10), 5_000)
+        return cls(MATCHUP_SAMPLES, seed, buckets, pool, runouts, 200 * pool, checked, 2_000)
+
+    def fields(self) -> dict[str, Any]:
+        """What the matchups depend on: a class plan's samples and seed, a bucket plan's all but
+        the class samples.
+
+        >>> Plan(samples=200).fields()
+        {'samples': 200, 'seed': 0}
+        """
+        if not self.buckets:
+            return {"samples": self.samples, "seed": self.seed}
+        return {k: v for k, v in vars(self).items() if k != "samples"}
+
+    def columns(self) -> dict[str, Any]:
+        """How its solutions are stored: abstraction, samples (runouts a pair of classes, or pairs
+        of pool hands) and seed.
+
+        >>> Plan().columns()
+        {'abstraction': 'classes', 'samples': 4000, 'seed': 0}
+        """
+        bucketed = bool(self.buckets)
+        return {"abstraction": "buckets" if bucketed else "classes",
+                "samples": self.pairs if bucketed else self.samples, "seed": self.seed}  # fmt: skip
+
+    def described(self) -> str:
+        """The plan in words, for a solution's ``method``."""
+        if not self.buckets:
+            return f"matchups of {self.samples:,} sampled runouts a pair of classes, seed {self.seed}"
+        return (f"{self.buckets} buckets by all-in equity against a random hand ({self.runouts:,} runouts "
+                f"a hand, a pool of {self.pool:,} sampled hands, a matrix of {self.pairs:,} sampled pairs), "
+                f"checked on {self.check_hands:,} fresh hands a side against {self.check_opponents:,} "
+                f"pool hands each, seed {self.seed}")  # fmt: skip
+
+
 @dataclass
 class PushFold:
     """An equilibrium: each class's probability of pushing and of calling, the small blind's
@@ -58,57 +117,6 @@ class PushFold:
     value: float
     exploitability: float
     iterations: int
-
-
-def class_matchups(game: GameSpec, options: Mapping[str, Any] | None = None, *,
-                   samples: int = MATCHUP_SAMPLES, seed: int = 0,
-                   progress: Callable[[int, int], None] | None = None) -> Matchups:  # fmt: skip
-    """The equity matrix of a game's classes, heads-up, ``samples`` runouts a pair of classes.
-
-    A class against itself is worth one half by symmetry, and j against i is one less i against j
-    (two players share every pot), so only pairs i < j are dealt.
-    """
-    options = game.resolve_options(options)
-    classes = hand_classes(game, options)
-    if classes is None:
-        raise ValueError(f"{game.title} deals too many hole cards for a table of classes")
-    names, n = tuple(c.name for c in classes), len(classes)
-    members = np.array([m for c in classes for m in c.members], dtype=np.int8)
-    counts = np.array([c.combos for c in classes], dtype=np.int64)
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
-    weights = _disjoint_pairs(members, counts, game.deck.size)
-    lay = layout(game, 2, options)
-    positions = np.ascontiguousarray(lay.hole[:, : members.shape[1]], dtype=np.int64)
-    cells = np.array([(i, j) for i in range(n) for j in range(i + 1, n) if weights[i, j] > 0], dtype=np.int64)
-    equity = np.full((n, n), 0.5)
-    per_chunk = max(1, CHUNK // samples)
-    for first in range(0, len(cells), per_chunk):
-        chunk = cells[first : first + per_chunk]
-        deals = np.empty((len(chunk) * samples, lay.n_cards), dtype=np.int8)
-        stream = seed * 1_000_003 + first // per_chunk  # seeds never share a chunk's stream
-        sample_matchups(members, starts, counts, chunk, samples, positions, game.deck.size, stream, deals)
-        batch = simulate_chunk(game, 2, STAKE, options, None, dealt=deals)
-        mean = outcomes(batch, 2)["equity"][:, 0].reshape(len(chunk), samples).mean(axis=1)
-        equity[chunk[:, 0], chunk[:, 1]] = mean
-        equity[chunk[:, 1], chunk[:, 0]] = 1 - mean
-        if progress is not None:
-            progress(min(first + per_chunk, len(cells)) * samples, len(cells) * samples)
-    return Matchups(names, equity, weights, samples, seed)
-
-
-def _disjoint_pairs(members: np.ndarray, counts: np.ndarray, deck_size: int) -> np.ndarray:
-    """(classes, classes): pairs of combinations, one of each class, that share no card."""
-    if len(members) > PAIRING_LIMIT:
-        limit = f"at most {PAIRING_LIMIT:,}: games of fewer hole cards or a smaller deck"
-        raise ValueError(f"{len(members):,} starting hands are too many to pair one by one ({limit})")
-    masks = np.zeros(len(members), dtype=np.uint64)
-    for column in range(members.shape[1]):
-        masks |= np.left_shift(np.uint64(1), members[:, column].astype(np.uint64))
-    owner = np.repeat(np.arange(len(counts)), counts)
-    onehot = np.zeros((len(members), len(counts)))
-    onehot[np.arange(len(members)), owner] = 1
-    disjoint = ((masks[:, None] & masks[None, :]) == 0).astype(np.float64)
-    return onehot.T @ disjoint @ onehot
 
 
 def payoffs(equity: np.ndarray, weights: np.ndarray, stack: float, ante: float = 0.0):
@@ -191,3 +199,15 @@ def gains(matchups: Matchups, solution: PushFold, stack: float, ante: float = 0.
     push_gain = (b + m @ solution.call) / held_sb
     call_gain = np.where(met > 0, -(solution.push @ m) / np.where(met > 0, met, 1), 0.0)
     return push_gain, call_gain
+
+
+def called_equity(matchups: Matchups, call: np.ndarray) -> np.ndarray:
+    """Per class, its all-in equity against the hands that call it (NaN where none do).
+
+    >>> m = Matchups(("A", "B"), np.array([[0.5, 0.8], [0.2, 0.5]]), np.ones((2, 2)), 1, 0)
+    >>> called_equity(m, np.array([1.0, 0.0])).tolist()
+    [0.5, 0.2]
+    """
+    called = matchups.weights * call[None, :]
+    met = called.sum(axis=1)
+    return np.where(met > 0, (called * matchups.equity).sum(axis=1) / np.where(met > 0, met, 1), np.nan)

@@ -23,16 +23,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.cards import SHORT, SKOEJARTH, STANDARD, Deck
-from engine.evaluate import (
+from engine.strengths import (
+    CATEGORY_MASK,
+    CATEGORY_SHIFT,
     HIGH_CATEGORIES,
+    SEVEN_RANK,
     SKOEJARTH_CATEGORIES,
     SKOEJARTH_TIEBREAKS,
-    evaluate_high,
-    evaluate_high_exactly_two,
-    evaluate_high_using_hole,
-    evaluate_skoejarth,
+    STANDARD_HIGH,
 )
-from engine.kernels import CATEGORY_MASK, CATEGORY_SHIFT, SEVEN_RANK, STANDARD_HIGH
 from engine.tables import SEVEN_RANK_TABLES, high_tables
 
 __all__ = [
@@ -71,6 +70,13 @@ class Ranking:
     def evaluate(self, hole: np.ndarray, board: np.ndarray, hole_use: str, tiebreak: str,
                  deck: Deck | None = None, places: tuple[int, ...] | None = None) -> np.ndarray:  # fmt: skip
         """Strengths of rows of hole cards with rows of board cards (both padded with -1)."""
+        from engine.evaluate import (  # compiled: loaded when a hand is evaluated, not with a game
+            evaluate_high,
+            evaluate_high_exactly_two,
+            evaluate_high_using_hole,
+            evaluate_skoejarth,
+        )
+
         deck = deck or self.deck
         if hole_use == "at-least-1":
             return evaluate_high_using_hole(hole, board, deck, places)

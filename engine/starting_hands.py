@@ -2,20 +2,12 @@
 all-in equity against N-1 random hands, how often it wins, ties and scoops, and its share of
 each part of the pot.
 
-A game dealing at most three hole cards lists its classes up to suit symmetry: hold'em's 169
-(``AA``, ``AKs``, ``AKo``), short deck's 81, Skœjarth's fans (``KaKb6a``: the letters a, b, c
-name suits in order of first appearance). One combination of each class is dealt against
-random hands: every combination of a class has the same equity, since suits are symmetric.
-A game dealing more is summarized by features of the hand (``FEATURES``): sampled deals, every
-seat's hand counted in the group of its value, with intervals that allow for several seats of
-one deal in one group.
-
->>> from engine.games import get_game
->>> classes = hand_classes(get_game("holdem"), {})
->>> len(classes), classes[0].name, sum(c.combos for c in classes)
-(169, 'AA', 1326)
->>> [c.name for c in hand_classes(get_game("skoejarth"), {})][:3]
-['KaKbKc', 'KaKb6a', 'KaKb6c']
+A game dealing at most three hole cards lists its classes up to suit symmetry
+(``engine.hand_classes``: hold'em's 169, short deck's 81, Skœjarth's 266 fans). One combination
+of each class is dealt against random hands: every combination of a class has the same equity,
+since suits are symmetric. A game dealing more is summarized by features of the hand
+(``FEATURES``): sampled deals, every seat's hand counted in the group of its value, with
+intervals that allow for several seats of one deal in one group.
 """
 
 from __future__ import annotations
@@ -23,19 +15,18 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from math import comb
 from typing import Any
 
 import numpy as np
 
 from engine.games.base import GameSpec
+from engine.hand_classes import first_hole_cards, hand_classes
 from engine.intervals import mean_interval, ratio_intervals, wilson
 from engine.odds import CHUNK, STAKE, outcomes, sample_into, settle_situations
 from engine.sim_layout import layout
 from engine.simulate import simulate_chunk
 
-CLASS_HOLE_CARDS = 3  # games dealing more are summarized by features
 CLASS_RUNOUTS = 8_000_000  # sampled runouts over all classes, unless asked otherwise
 FEATURE_DEALS = 1_000_000  # sampled deals of a feature table, unless asked otherwise
 RATES = ("win", "tie", "scoop", "dead")
@@ -49,16 +40,6 @@ FEATURES = {
     "low_points": "points of all the hole cards, as the low share counts them",
     "low_cards": "cards worth 2 to 6 points",
 }
-
-
-@dataclass(frozen=True)
-class HandClass:
-    """A starting-hand class: its name, one of its combinations, how many combinations it has."""
-
-    name: str
-    cards: tuple[int, ...]
-    combos: int
-    members: tuple[tuple[int, ...], ...] = ()  # every combination of the class
 
 
 @dataclass
@@ -87,49 +68,6 @@ class HandTable:
     samples: int  # runouts a class, or deals of a feature table
     seed: int
     rows: list[HandRow] = field(default_factory=list)
-
-
-def first_hole_cards(game: GameSpec, options: Mapping[str, Any]) -> int:
-    """Hole cards a player holds before the first betting round: the starting hand."""
-    return game.streets_under(options)[0].hole_cards
-
-
-def hand_classes(game: GameSpec, options: Mapping[str, Any]) -> list[HandClass] | None:
-    """The classes up to suit symmetry, strongest ranks first; None past ``CLASS_HOLE_CARDS`` cards."""
-    held = first_hole_cards(game, game.resolve_options(options))
-    if held > CLASS_HOLE_CARDS:
-        return None
-    return list(_classes(game.deck.size, len(game.deck.suits), game.deck.ranks, held))
-
-
-@lru_cache(maxsize=8)
-def _classes(size: int, n_suits: int, ranks: str, held: int) -> tuple[HandClass, ...]:
-    perms = list(itertools.permutations(range(n_suits)))
-    found: dict[tuple, list] = {}
-    for cards in itertools.combinations(range(size), held):
-        key = min(_pattern(cards, n_suits, perm) for perm in perms)
-        found.setdefault(key, []).append(cards)
-    named = [HandClass(_name(key, ranks), members[0], len(members), tuple(members))
-             for key, members in found.items()]  # fmt: skip
-    return tuple(sorted(named, key=lambda c: (tuple(-r for r, _ in _key_of(c, n_suits)), c.name)))
-
-
-def _pattern(cards: tuple[int, ...], n_suits: int, perm: tuple[int, ...]) -> tuple:
-    """Cards as (rank, suit label) high rank first, suits renamed by ``perm`` then by first appearance."""
-    placed = sorted(((c // n_suits, perm[c % n_suits]) for c in cards), key=lambda x: (-x[0], x[1]))
-    labels: dict[int, int] = {}
-    return tuple((-rank, labels.setdefault(suit, len(labels))) for rank, suit in placed)
-
-
-def _key_of(c: HandClass, n_suits: int) -> list[tuple[int, int]]:
-    return sorted(((card // n_suits, card % n_suits) for card in c.cards), reverse=True)
-
-
-def _name(key: tuple, ranks: str) -> str:
-    if len(key) == 2:  # the usual names: AA, AKs, AKo
-        (high, a), (low, b) = key
-        return ranks[-high] + ranks[-low] + ("" if high == low else "s" if a == b else "o")
-    return "".join(ranks[-rank] + "abcdefgh"[label] for rank, label in key)
 
 
 def hand_features(game: GameSpec, options: Mapping[str, Any], hole: np.ndarray) -> dict[str, np.ndarray]:

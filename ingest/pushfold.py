@@ -1,9 +1,10 @@
-"""Push/fold equilibria in the warehouse: the class matchups of a game (computed once for its
-description, rule set, samples and seed: the key) and each stack's solution, read when asked
-again.
+"""Push/fold equilibria in the warehouse: a game's matchups (class against class, or bucket
+against bucket with the pool of hands that fixes the buckets), computed once for its
+description, rule set and plan (the key), and each stack's solution, read when asked again.
 
-``class_matchups/variant=<game>/run=<key>/table.parquet`` holds the equity matrix;
-``pushfold/variant=<game>/run=<key>/stack-<S>-ante-<A>.parquet`` one solution.
+``class_matchups/variant=<game>/run=<key>/table.parquet`` holds the equity matrix,
+``bucket_pool/variant=<game>/run=<key>/table.parquet`` a bucketed game's pool,
+``pushfold/variant=<game>/run=<key>/stack-<S>-ante-<A>-tol-<T>.parquet`` one solution.
 """
 
 from __future__ import annotations
@@ -11,63 +12,39 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
 
+from engine.cards import format_cards
 from engine.games.base import GameSpec
-from engine.pushfold import TOLERANCE, Matchups, PushFold, class_matchups, gains, solve
-from ingest.schema import CLASS_MATCHUPS, PUSHFOLD
+from engine.pushfold import TOLERANCE, Matchups, Plan, PushFold, called_equity, gains, solve
+from ingest.schema import BUCKET_POOL, CLASS_MATCHUPS, PUSHFOLD
 from ingest.warehouse import Warehouse
 
-METHOD_VERSION = 1  # raise when the way matchups or solutions are computed changes
+BUCKETS = 20  # buckets of a game too big for classes, unless asked otherwise
+METHOD_VERSION = 2  # raise when the way matchups or solutions are computed changes
 METHOD = "CFR+ (regrets floored at zero, alternating updates, averages weighted by iteration)"
+ProgressOf = Callable[[str, str], AbstractContextManager[Callable[[int, int], None] | None]]
 
 
-def matchup_key(game: GameSpec, options: Mapping[str, Any], samples: int, seed: int) -> str:
-    """The partition of a game's matchups: a digest of its description, options, samples and seed."""
-    described = [METHOD_VERSION, repr(game.under(options)), dict(options), samples, seed]
+def matchup_key(game: GameSpec, options: Mapping[str, Any], plan: Plan) -> str:
+    """The partition of a game's matchups: a digest of its description, options and plan."""
+    described = [METHOD_VERSION, repr(game.under(options)), dict(options), plan.fields()]
     text = json.dumps(described, sort_keys=True, default=str)
     return f"headsup-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
 
 
-def _read(warehouse: Warehouse, table: str, variant: str, key: str, name: str, schema: pa.Schema):
-    if not warehouse.exists(table, variant, key, name):
-        return None
-    return pq.read_table(
-        warehouse.path(table, variant, key, name), filesystem=warehouse.arrow_fs, schema=schema
-    )
+def default_plan(game: GameSpec, options: Mapping[str, Any], seed: int = 0) -> Plan:
+    """Classes where the game deals at most three hole cards, else 20 buckets of the default pool."""
+    from engine.hand_classes import CLASS_HOLE_CARDS, first_hole_cards
 
-
-def matchups(warehouse: Warehouse, game: GameSpec, options: Mapping[str, Any], samples: int, seed: int = 0,
-             progress: Callable[[int, int], None] | None = None) -> Matchups:  # fmt: skip
-    """The stored matchups of this key, or computed (``engine.pushfold.class_matchups``) and stored."""
-    from scooplab import __version__
-
-    options = game.resolve_options(options)
-    key = matchup_key(game, options, samples, seed)
-    rows = _read(warehouse, "class_matchups", game.name, key, "table", CLASS_MATCHUPS)
-    if rows is not None:
-        names = tuple(dict.fromkeys(rows.column("hand_group").to_pylist()))
-        n = len(names)
-        equity = np.array(rows.column("equity").to_pylist()).reshape(n, n)
-        pairs = np.array(rows.column("pairs").to_pylist(), dtype=np.float64).reshape(n, n)
-        return Matchups(names, equity, pairs, samples, seed)
-    found = class_matchups(game, options, samples=samples, seed=seed, progress=progress)
-    n, now = len(found.names), datetime.now(UTC)
-    table = pa.table({
-        "variant": [game.name] * n * n, "options": [json.dumps(options, sort_keys=True)] * n * n,
-        "hand_group": [a for a in found.names for _ in found.names], "against": list(found.names) * n,
-        "equity": found.equity.ravel().tolist(),
-        "pairs": found.weights.ravel().round().astype(np.int64).tolist(),
-        "samples": [samples] * n * n, "seed": [seed] * n * n, "created_at": [now] * n * n,
-        "scooplab_version": [__version__] * n * n,
-    }, schema=CLASS_MATCHUPS)  # fmt: skip
-    warehouse.write("class_matchups", game.name, key, table, "table")
-    return found
+    if first_hole_cards(game, game.resolve_options(options)) > CLASS_HOLE_CARDS:
+        return Plan.bucketed(BUCKETS, 20_000, 500, seed)
+    return Plan(seed=seed)
 
 
 def solution_name(stack: float, ante: float, tolerance: float = TOLERANCE) -> str:
@@ -83,31 +60,161 @@ def solution_name(stack: float, ante: float, tolerance: float = TOLERANCE) -> st
     return f"stack-{exact(stack)}-ante-{exact(ante)}-tol-{exact(tolerance)}"
 
 
-def solution(warehouse: Warehouse, game: GameSpec, options: Mapping[str, Any], stack: float, ante: float,
-             found: Callable[[], Matchups], samples: int, seed: int = 0) -> pa.Table:  # fmt: skip
-    """The stored solution at ``stack`` and ``ante``, or solved on ``found()`` and stored."""
+def _stamp(n: int) -> dict[str, list]:
     from scooplab import __version__
 
-    options = game.resolve_options(options)
-    key, name = matchup_key(game, options, samples, seed), solution_name(stack, ante)
-    rows = _read(warehouse, "pushfold", game.name, key, name, PUSHFOLD)
-    if rows is not None:
+    return {"created_at": [datetime.now(UTC)] * n, "scooplab_version": [__version__] * n}
+
+
+class Solver:
+    """One game's push/fold solutions in a warehouse under one plan: matchups (and a bucketed
+    game's pool and real-hands check) read or computed once, solutions read or solved and stored.
+    ``progress_of(label, unit)`` gives a context manager yielding a progress callback."""
+
+    def __init__(self, warehouse: Warehouse, game: GameSpec, options: Mapping[str, Any], plan: Plan,
+                 progress_of: ProgressOf | None = None) -> None:  # fmt: skip
+        self.warehouse, self.game, self.plan = warehouse, game, plan
+        self.options = game.resolve_options(options)
+        self.key = matchup_key(game, self.options, plan)
+        self._progress_of = progress_of or (lambda label, unit: nullcontext(None))
+        self._found: dict[str, Any] = {}
+
+    def _once(self, name: str, make: Callable[[], Any]) -> Any:
+        if name not in self._found:
+            self._found[name] = make()
+        return self._found[name]
+
+    def matchups(self) -> Matchups:
+        """The stored matchups of this key, or computed and stored."""
+        return self._once("matchups", self._matchups)
+
+    def _matchups(self) -> Matchups:
+        rows = self.warehouse.read_one("class_matchups", self.game.name, self.key, "table")
+        if rows is not None:
+            names = tuple(dict.fromkeys(rows.column("hand_group").to_pylist()))
+            n = len(names)
+            equity = np.array(rows.column("equity").to_pylist()).reshape(n, n)
+            pairs = np.array(rows.column("pairs").to_pylist(), dtype=np.float64).reshape(n, n)
+            return Matchups(names, equity, pairs, self.plan.samples, self.plan.seed)
+        if self.plan.buckets:
+            from engine.buckets import bucket_matchups
+
+            with self._progress_of("bucket matchups", "pairs") as progress:
+                found = bucket_matchups(self.game, self.options, self.bucketing(), self.plan.pairs, progress)
+        else:
+            from engine.matchups import class_matchups  # compiled: loaded only to compute
+
+            with self._progress_of("class matchups", "runouts") as progress:
+                found = class_matchups(self.game, self.options, samples=self.plan.samples,
+                                       seed=self.plan.seed, progress=progress)  # fmt: skip
+        n, options = len(found.names), json.dumps(self.options, sort_keys=True)
+        table = pa.table({
+            "variant": [self.game.name] * n * n, "options": [options] * n * n,
+            "hand_group": [a for a in found.names for _ in found.names], "against": list(found.names) * n,
+            "equity": found.equity.ravel().tolist(),
+            "pairs": found.weights.ravel().round().astype(np.int64).tolist(),
+            "samples": [found.samples] * n * n, "seed": [self.plan.seed] * n * n, **_stamp(n * n),
+        }, schema=CLASS_MATCHUPS)  # fmt: skip
+        self.warehouse.write("class_matchups", self.game.name, self.key, table, "table")
+        return found
+
+    def bucketing(self):
+        """A bucketed game's pool and edges (``engine.buckets.Bucketing``), stored or computed."""
+        return self._once("bucketing", self._bucketing)
+
+    def _bucketing(self):
+        from engine.buckets import from_pool, pool_buckets
+        from engine.cards import parse_cards
+
+        plan, deck = self.plan, self.game.deck
+        rows = self.warehouse.read_one("bucket_pool", self.game.name, self.key, "table")
+        if rows is not None:
+            hands = np.array([parse_cards("".join(h), deck) for h in rows.column("hand").to_pylist()])
+            scores = np.array(rows.column("score").to_pylist())
+            return from_pool(hands.astype(np.int8), scores, plan.buckets, plan.runouts, plan.seed)
+        with self._progress_of("scoring the pool of hands", "runouts") as progress:
+            found = pool_buckets(self.game, self.options, buckets=plan.buckets, pool=plan.pool,
+                                 runouts=plan.runouts, seed=plan.seed, progress=progress)  # fmt: skip
+        n, names = len(found.pool), found.names
+        texts = [format_cards(hand, deck) for hand in found.pool]
+        table = pa.table({
+            "variant": [self.game.name] * n, "options": [json.dumps(self.options, sort_keys=True)] * n,
+            "hand": [[t[i : i + 2] for i in range(0, len(t), 2)] for t in texts],
+            "score": found.scores.tolist(), "bucket": [names[b] for b in found.bucket(found.scores)],
+            "runouts": [plan.runouts] * n, "seed": [plan.seed] * n, **_stamp(n),
+        }, schema=BUCKET_POOL)  # fmt: skip
+        self.warehouse.write("bucket_pool", self.game.name, self.key, table, "table")
+        return found
+
+    def bucket_summary(self) -> list[dict[str, Any]]:
+        """Per bucket its share of the pool, its range of scores and the pool hand of its median
+        score (read from the stored pool, without dealing)."""
+        rows = self.warehouse.read_one("bucket_pool", self.game.name, self.key, "table")
+        if rows is None:
+            self.bucketing()
+            rows = self.warehouse.read_one("bucket_pool", self.game.name, self.key, "table")
+        buckets = np.array(rows.column("bucket").to_pylist())
+        scores, hands = np.array(rows.column("score").to_pylist()), rows.column("hand").to_pylist()
+        found = []
+        for name in sorted(set(buckets.tolist())):
+            mine = np.flatnonzero(buckets == name)
+            middle = mine[np.argsort(scores[mine])[len(mine) // 2]]
+            found.append({
+                "bucket": name, "share": len(mine) / len(buckets), "score_low": float(scores[mine].min()),
+                "score_high": float(scores[mine].max()), "example": "".join(hands[middle]),
+            })  # fmt: skip
+        return found
+
+    def check(self):
+        """Fresh hands against pool hands for the real-hands best responses (computed, not stored)."""
+
+        def make():
+            from engine.buckets import check_hands
+
+            with self._progress_of("checking on real hands", "runouts") as progress:
+                return check_hands(self.game, self.options, self.bucketing(), self.plan.check_hands,
+                                   self.plan.check_opponents, progress)  # fmt: skip
+
+        return self._once("check", make)
+
+    def solution(self, stack: float, ante: float = 0.0) -> pa.Table:
+        """The stored solution at ``stack`` and ``ante``, or solved and stored."""
+        name = solution_name(stack, ante)
+        rows = self.warehouse.read_one("pushfold", self.game.name, self.key, name)
+        if rows is not None:
+            return rows
+        table = self.matchups()
+        solved: PushFold = solve(table.equity, table.weights, stack, ante, tolerance=TOLERANCE)
+        rows = self._rows(table, solved, stack, ante)
+        self.warehouse.write("pushfold", self.game.name, self.key, rows, name)
         return rows
-    table = found()
-    solved: PushFold = solve(table.equity, table.weights, stack, ante, tolerance=TOLERANCE)
-    push_gain, call_gain = gains(table, solved, stack, ante)
-    n, now = len(table.names), datetime.now(UTC)
-    reached = (f"to {TOLERANCE} bb" if solved.exploitability < TOLERANCE
-               else f"stopped after {solved.iterations:,} iterations")  # fmt: skip
-    method = f"{METHOD} {reached}; matchups of {samples:,} sampled runouts a pair of classes, seed {seed}"
-    rows = pa.table({
-        "variant": [game.name] * n, "options": [json.dumps(options, sort_keys=True)] * n,
-        "stack": [stack] * n, "ante": [ante] * n, "hand_group": list(table.names),
-        "push": solved.push.tolist(), "call": solved.call.tolist(),
-        "push_gain": push_gain.tolist(), "call_gain": call_gain.tolist(),
-        "value": [solved.value] * n, "exploitability": [solved.exploitability] * n,
-        "iterations": [solved.iterations] * n, "method": [method] * n, "samples": [samples] * n,
-        "seed": [seed] * n, "created_at": [now] * n, "scooplab_version": [__version__] * n,
-    }, schema=PUSHFOLD)  # fmt: skip
-    warehouse.write("pushfold", game.name, key, rows, name)
-    return rows
+
+    def _rows(self, table: Matchups, solved: PushFold, stack: float, ante: float) -> pa.Table:
+        push_gain, call_gain = gains(table, solved, stack, ante)
+        joint = table.weights / table.weights.sum()
+        share = joint.sum(axis=1)
+        n = len(table.names)
+        full = [None, None, None]
+        if self.plan.buckets:
+            from engine.buckets import full_exploitability
+
+            found = full_exploitability(self.check(), solved.push, solved.call, stack, ante)
+            full = [found.lower, found.upper, found.lower_error]
+        reached = (f"to {TOLERANCE} bb" if solved.exploitability < TOLERANCE
+                   else f"stopped after {solved.iterations:,} iterations")  # fmt: skip
+        method = f"{METHOD} {reached}; {self.plan.described()}"
+        return pa.table({
+            "variant": [self.game.name] * n, "options": [json.dumps(self.options, sort_keys=True)] * n,
+            "stack": [stack] * n, "ante": [ante] * n, "hand_group": list(table.names),
+            "push": solved.push.tolist(), "call": solved.call.tolist(),
+            "push_gain": push_gain.tolist(), "call_gain": call_gain.tolist(),
+            "value": [solved.value] * n, "exploitability": [solved.exploitability] * n,
+            "share": share.tolist(), "equity": ((joint * table.equity).sum(axis=1) / share).tolist(),
+            "called_equity": [None if np.isnan(e) else float(e) for e in called_equity(table, solved.call)],
+            "abstraction": [self.plan.columns()["abstraction"]] * n,
+            "plan": [json.dumps(self.plan.fields(), sort_keys=True)] * n,
+            "full_exploitability_low": [full[0]] * n, "full_exploitability_high": [full[1]] * n,
+            "full_exploitability_error": [full[2]] * n,
+            "iterations": [solved.iterations] * n, "method": [method] * n,
+            "samples": [self.plan.columns()["samples"]] * n, "seed": [self.plan.seed] * n, **_stamp(n),
+        }, schema=PUSHFOLD)  # fmt: skip

@@ -223,6 +223,14 @@ PUSHFOLD = pa.schema(
         ("call_gain", pa.float64()),  # big blinds a hand calling gains over folding (against the pushes)
         ("value", pa.float64()),  # the small blind's expected result in big blinds
         ("exploitability", pa.float64()),  # what best responses gain, both sides together
+        ("share", pa.float64()),  # the class's (bucket's) share of all starting hands
+        ("equity", pa.float64()),  # its all-in equity against a random hand, heads-up
+        ("called_equity", pa.float64()),  # its equity against the calling range (null: never called)
+        ("abstraction", pa.string()),  # "classes" (suit symmetry: exact) or "buckets" (engine.buckets)
+        ("plan", pa.string()),  # JSON: what the matchups were computed from (engine.pushfold.Plan)
+        ("full_exploitability_low", pa.float64()),  # buckets: best responses on real hands, cross-fitted
+        ("full_exploitability_high", pa.float64()),  # buckets: the same, in-sample (biased up)
+        ("full_exploitability_error", pa.float64()),  # buckets: standard error of the low figure
         ("iterations", pa.int32()),
         ("method", pa.string()),
         ("samples", pa.int64()),
@@ -232,8 +240,24 @@ PUSHFOLD = pa.schema(
     ]
 )
 
+# The pool of sampled starting hands that fixes the buckets of a game too big for classes, one
+# row a hand: bucket_pool/variant=<game>/run=<key>/table.parquet (the key of its matchups)
+BUCKET_POOL = pa.schema(
+    [
+        ("variant", pa.string()),
+        ("options", pa.string()),
+        ("hand", pa.list_(pa.string())),  # the hole cards, as in PHH ("As", "Td")
+        ("score", pa.float64()),  # estimated all-in equity against a random hand, heads-up
+        ("bucket", pa.string()),  # B01 the strongest
+        ("runouts", pa.int64()),  # runouts the score was estimated on
+        ("seed", pa.int64()),
+        ("created_at", pa.timestamp("us", tz="UTC")),
+        ("scooplab_version", pa.string()),
+    ]
+)
+
 TABLES = {
     "hands": HANDS, "players": PLAYERS, "actions": ACTIONS, "runs": RUNS, "rejects": REJECTS,
     "summaries": SUMMARIES, "starting_hands": STARTING_HANDS, "class_matchups": CLASS_MATCHUPS,
-    "pushfold": PUSHFOLD,
+    "pushfold": PUSHFOLD, "bucket_pool": BUCKET_POOL,
 }  # fmt: skip

@@ -67,12 +67,7 @@ def stored(warehouse: Warehouse, game: GameSpec, players: int, options: Mapping[
     """The stored table of this key, or None."""
     options = game.resolve_options(options)
     key = table_key(game, players, options, samples or default_samples(game, options), seed)
-    if not warehouse.exists("starting_hands", game.name, key, FILE):
-        return None
-    import pyarrow.parquet as pq
-
-    path = warehouse.path("starting_hands", game.name, key, FILE)
-    return pq.read_table(path, filesystem=warehouse.arrow_fs, schema=STARTING_HANDS)
+    return warehouse.read_one("starting_hands", game.name, key, FILE)
 
 
 def compute_and_store(warehouse: Warehouse, game: GameSpec, players: int, options: Mapping[str, Any],

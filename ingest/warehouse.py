@@ -18,7 +18,6 @@ from pathlib import Path
 
 import fsspec
 import pyarrow as pa
-import pyarrow.dataset as ds
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 from fsspec.implementations.local import LocalFileSystem
@@ -150,6 +149,19 @@ class Warehouse:
             f for f in found if f.endswith(".parquet") and not posixpath.basename(f).startswith(".")
         )
 
+    def read_one(self, table: str, variant: str, run_id: str, name: str) -> pa.Table | None:
+        """One stored file of a table in its documented schema, or None if there is none.
+
+        Reads the file itself (no dataset scan, which would load pandas): for the small tables a
+        command reads back, such as a stored solution.
+        """
+        path = self.path(table, variant, run_id, name)
+        if not self.fs.exists(path):
+            return None
+        with self.arrow_fs.open_input_file(path) as source:
+            found = pq.ParquetFile(source).read()
+        return found if found.schema == TABLES[table] else found.cast(TABLES[table])
+
     def read(self, table: str, columns: list[str] | None = None, filter_expr=None) -> pa.Table:
         """A table's rows (optionally some columns, or a pyarrow filter)."""
         files = self.files(table)
@@ -157,6 +169,8 @@ class Warehouse:
         if not files:
             empty = schema.empty_table()
             return empty.select(columns) if columns else empty
+        import pyarrow.dataset as ds  # loads pandas: only when a table is read whole
+
         dataset = ds.dataset(files, schema=schema, format="parquet", filesystem=self.arrow_fs)
         return dataset.to_table(columns=columns, filter=filter_expr)
 

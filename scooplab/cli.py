@@ -373,7 +373,9 @@ def simulate_command(
 
 @app.command("stats")
 def stats_command(
-    variant: VariantOption,
+    variant: Annotated[str | None, typer.Option(
+        "--variant", "-v", help="A game: a built-in name or a description file (.toml); with "
+        "--equilibrium optional (every game by default).")] = None,
     run: Annotated[list[str] | None, typer.Option("--run", help="Only these runs (repeatable).")] = None,
     mode: Annotated[
         Population | None, typer.Option("--mode", help="Which hands: showdown mode, betting mode, replayed.")
@@ -388,7 +390,11 @@ def stats_command(
     data: DataOption = DEFAULT_DATA,
     output: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
     brief: Annotated[bool, typer.Option("--brief", help="Only the headline rates (table format).")] = False,
-) -> None:
+    equilibrium: Annotated[bool, typer.Option(
+        "--equilibrium", help="Instead: the heads-up push/fold table across games at 5, 10, 15 bb.")] = False,
+    compute: Annotated[bool, typer.Option(
+        "--compute", help="With --equilibrium: solve what is missing first (minutes a game).")] = False,
+) -> None:  # fmt: skip
     """Per-game statistics with 95% intervals and exact values where combinatorics gives them.
 
     A statistic is taken over one population: one mode, one table size, one betting structure,
@@ -402,7 +408,16 @@ def stats_command(
     * `scooplab stats --variant scarney`
     * `scooplab stats --variant holdem --mode betting --players 6`
     * `scooplab stats --variant cry-me-a-river --run demo-cry-me-a-river --format json`
+    * `scooplab stats --equilibrium --compute`: how each game plays when both play well, heads-up
+      all in or fold (docs/equilibrium.md)
     """
+    if equilibrium:
+        from scooplab.solve_cli import equilibrium_table
+
+        equilibrium_table(str(data), variant, compute, output)
+        return
+    if variant is None:
+        fail("--variant: which game? (`scooplab variants` lists them)")
     from analytics.report import flatten, scalars
     from analytics.stats import game_stats
 

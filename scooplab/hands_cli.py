@@ -81,7 +81,7 @@ def hands_command(
 
 
 def _compute(warehouse, game, players, options, samples, seed):
-    from engine.starting_hands import hand_classes
+    from engine.hand_classes import hand_classes
     from ingest.starting_hands import compute_and_store
     from scooplab.cli import progress_of
 

@@ -13,6 +13,7 @@ from scooplab.common import (
     DataOption,
     OutputFormat,
     RuleFlag,
+    TableFormat,
     VariantOption,
     console,
     fail,
@@ -62,67 +63,80 @@ def pushfold_command(
     ante: Annotated[float, typer.Option(min=0, help="Each player's ante, in big blinds.")] = 0.0,
     players: Annotated[int, typer.Option(help="Players: push/fold is heads-up (2).")] = 2,
     samples: Annotated[int, typer.Option(min=100, help="Sampled runouts a pair of classes.")] = 4_000,
-    seed: Annotated[int, typer.Option(help="The seed of the sampled runouts.")] = 0,
+    buckets: Annotated[int, typer.Option(
+        min=0, max=99, help="Buckets of hands by equity (0: classes where the game allows, else 20).")] = 0,
+    pool: Annotated[int, typer.Option(
+        min=500, max=200_000, help="Bucketed: sampled hands fixing the buckets.")] = 20_000,
+    runouts: Annotated[int, typer.Option(
+        min=20, max=10_000, help="Bucketed: runouts a hand is scored on.")] = 500,
+    seed: Annotated[int, typer.Option(min=0, help="The seed of the sampled runouts.")] = 0,
     rule: RuleFlag = None,
     data: DataOption = "data/warehouse",
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.table,
-) -> None:
+) -> None:  # fmt: skip
     """The heads-up push/fold equilibrium: the small blind goes all in or folds, the big blind
     calls or folds. Per starting-hand class the probability of each, the small blind's value in
     big blinds, and the exploitability (what best responses gain, both sides together), solved by
     CFR+ to below 0.001 big blinds on a matrix of class-against-class all-in equities (sampled
     runouts, stored in the warehouse with every solution and read when asked again).
 
+    Games of more than three hole cards (Scarney, the Omaha games) are solved over buckets of
+    hands by their equity against a random hand; the full game's exploitability is estimated on
+    real hands (between a cross-fitted and an in-sample best response).
+
     A sweep (`--stack 1:20:0.5`) gives the usual chart: per class the largest stack at which it
-    is pushed and called (probability at least one half). Games of up to three hole cards.
+    is pushed and called (probability at least one half).
 
     Examples:
 
     * `scooplab solve pushfold --stack 10`
     * `scooplab solve pushfold --variant cry-me-a-river --stack 1:20:0.5`
+    * `scooplab solve pushfold --variant scarney --stack 10 --buckets 20`
     """
-    from engine.starting_hands import first_hole_cards, hand_classes
+    from engine.pushfold import Plan
+    from ingest.pushfold import default_plan
 
     game = game_named(variant)
     options = game.resolve_options(rule_options(game, rule))
     if players != 2:
         fail(f"--players {players}: push/fold is solved heads-up (--players 2)")
-    if hand_classes(game, options) is None:
-        held = first_hole_cards(game, options)
-        fail(f"{game.title} deals {held} hole cards: push/fold over buckets of hands is not built yet "
-             "(games of up to 3 hole cards are solved)")  # fmt: skip
+    buckets = buckets or default_plan(game, options).buckets
     try:
+        if buckets and not 2 <= buckets <= pool // 10:
+            raise ValueError(f"--buckets {buckets}: between 2 and {pool // 10} for a pool of {pool:,} hands")
+        plan = Plan.bucketed(buckets, pool, runouts, seed) if buckets else Plan(samples, seed)
         stacks = parse_stacks(stack)
         if not math.isfinite(ante) or min(stacks) < 1 + ante:
             raise ValueError(
                 f"--ante {ante:g}: each stack must cover the big blind and the ante ({1 + ante:g} bb)"
             )
-        rows = _solutions(game, options, stacks, ante, samples, seed, data)
+        solver, rows = _solutions(game, options, plan, stacks, ante, data)
+        summary = solver.bucket_summary() if buckets else None
     except (OSError, ValueError, MemoryError) as error:
         fail(str(error))
     if ":" not in stack:
-        _one(game, rows[0], output)
+        _one(game, rows[0], summary, output)
     else:
-        _sweep(game, stacks, rows, output)
+        _sweep(game, stacks, rows, summary, output)
 
 
-def _solutions(game, options, stacks, ante, samples, seed, data):
-    from ingest.pushfold import matchups, solution
+def _solutions(game, options, plan, stacks, ante, data):
+    from ingest.pushfold import Solver
     from ingest.warehouse import Warehouse
     from scooplab.cli import progress_of
 
-    warehouse, found = Warehouse(data), []
-
-    def computed():
-        if not found:
-            with progress_of("class matchups", "runouts") as progress:
-                found.append(matchups(warehouse, game, options, samples, seed, progress))
-        return found[0]
-
-    return [solution(warehouse, game, options, s, ante, computed, samples, seed).to_pylist() for s in stacks]
+    solver = Solver(Warehouse(data), game, options, plan, progress_of)
+    # created_at left out: turning zoned timestamps into Python objects loads pandas (0.3 s)
+    return solver, [solver.solution(s, ante).drop_columns(["created_at"]).to_pylist() for s in stacks]
 
 
-def _one(game, rows, output) -> None:
+def _full(first: dict) -> dict | None:
+    if first["full_exploitability_low"] is None:
+        return None
+    return {side: first[f"full_exploitability_{side}"] for side in ("low", "high", "error")}
+
+
+def _one(game, rows, summary, output) -> None:
     first = rows[0]
     pushed = [r["hand_group"] for r in rows if r["push"] >= 0.5]
     called = [r["hand_group"] for r in rows if r["call"] >= 0.5]
@@ -131,21 +145,66 @@ def _one(game, rows, output) -> None:
     answer = {"variant": game.name, "options": json.loads(first["options"]), "players": 2,
               "stack": first["stack"], "ante": first["ante"], "push": pushed, "call": called, "mixed": mixed,
               "value": first["value"], "exploitability": first["exploitability"],
+              "abstraction": first["abstraction"], "full_exploitability": _full(first),
+              "shares": {r["hand_group"]: r["share"] for r in rows},
               "method": first["method"]}  # fmt: skip
+    if summary is not None:
+        answer["buckets"] = summary
     if output is OutputFormat.json:
         typer.echo(json.dumps(answer))
         return
     console.print(
         f"[bold]{game.title}[/], {first['stack']:g} bb each, ante {first['ante']:g}: small blind's value "
-        f"{first['value']:+.4f} bb, exploitability {first['exploitability']:.5f} bb",
+        f"{first['value']:+.4f} bb, exploitability {first['exploitability']:.5f} bb"
+        + _full_text(first)
+        + f"; pushes {_share(rows, 'push')}, calls {_share(rows, 'call')} of hands",
         highlight=False,
     )
     console.print(f"[dim]{first['method']}[/]", highlight=False)
+    if summary is not None:
+        _bucket_table(summary, {r["hand_group"]: r for r in rows})
+        return
     _grid(game, {r["hand_group"]: f"{100 * r['push']:.0f}" for r in rows}, "push %")
     _grid(game, {r["hand_group"]: f"{100 * r['call']:.0f}" for r in rows}, "call %")
 
 
-def _sweep(game, stacks, rows, output) -> None:
+def _share(rows, side: str) -> str:
+    return f"{100 * sum(r['share'] * r[side] for r in rows):.1f}%"
+
+
+def _full_text(first: dict) -> str:
+    full = _full(first)
+    if full is None:
+        return ""
+    return (f" (the buckets' game; on real hands best responses gain {full['low']:.4f} ± "
+            f"{1.96 * full['error']:.4f} to {full['high']:.4f} bb)")  # fmt: skip
+
+
+def _bucket_table(
+    summary: list[dict], solved: dict[str, dict] | None = None, chart: dict | None = None
+) -> None:
+    table = Table(title="buckets (B01 the strongest)")
+    for column in ("bucket", "share", "equity vs random", "example"):
+        table.add_column(column, justify="left" if column in ("bucket", "example") else "right")
+    extra = ("push %", "call %") if solved else ("pushed up to", "called up to")
+    for column in extra:
+        table.add_column(column, justify="right")
+    for b in summary:
+        row = [
+            b["bucket"],
+            f"{100 * b['share']:.1f}%",
+            f"{b['score_low']:.3f}-{b['score_high']:.3f}",
+            b["example"],
+        ]
+        if solved:
+            row += [f"{100 * solved[b['bucket']]['push']:.0f}", f"{100 * solved[b['bucket']]['call']:.0f}"]
+        else:
+            row += [chart[b["bucket"]]["push_max"], chart[b["bucket"]]["call_max"]]
+        table.add_row(*row)
+    console.print(table)
+
+
+def _sweep(game, stacks, rows, summary, output) -> None:
     import numpy as np
 
     from engine.pushfold import chart as chart_of
@@ -158,9 +217,14 @@ def _sweep(game, stacks, rows, output) -> None:
     worst = max(solved[0]["exploitability"] for solved in rows)
     if output is OutputFormat.json:
         first = rows[0][0]
-        typer.echo(json.dumps({"variant": game.name, "options": json.loads(first["options"]), "players": 2,
-                               "ante": first["ante"], "stacks": stacks, "chart": chart,
-                               "exploitability": worst, "method": first["method"]}))  # fmt: skip
+        answer = {"variant": game.name, "options": json.loads(first["options"]), "players": 2,
+                  "ante": first["ante"], "stacks": stacks, "chart": chart, "exploitability": worst,
+                  "abstraction": first["abstraction"], "method": first["method"]}  # fmt: skip
+        if summary is not None:
+            answer["buckets"] = summary
+            full = [{"stack": solved[0]["stack"], **_full(solved[0])} for solved in rows]
+            answer["full_exploitability"] = full
+        typer.echo(json.dumps(answer))
         return
     console.print(
         f"[bold]{game.title}[/]: the largest stack (bb) at which each class is played, stacks "
@@ -171,6 +235,10 @@ def _sweep(game, stacks, rows, output) -> None:
     def shown(value: float) -> str:
         return f"{top:g}+" if value >= top else ("-" if value == 0 else f"{value:g}")
 
+    if summary is not None:
+        shown_chart = {n: {side: shown(c[side]) for side in c} for n, c in chart.items()}
+        _bucket_table(summary, chart=shown_chart)
+        return
     _grid(game, {name: shown(c["push_max"]) for name, c in chart.items()}, "pusher")
     _grid(game, {name: shown(c["call_max"]) for name, c in chart.items()}, "caller")
 
@@ -198,6 +266,72 @@ def _grid(game, cells: dict[str, str], title: str) -> None:
             row.append(cells.get(name, ""))
         table.add_row(row_rank, *row)
     console.print(table)
+
+
+def equilibrium_table(data: str, variant: str | None, compute: bool, output: TableFormat) -> None:
+    """``scooplab stats --equilibrium``: the push/fold comparison table across games and stacks."""
+    import duckdb
+
+    from analytics.equilibrium import STACKS, comparison, missing
+    from engine.games import GAMES
+
+    games = {game_named(variant).name: game_named(variant)} if variant else dict(GAMES)
+    names = list(games)
+    try:
+        rows = comparison(data, names)
+        if compute and missing(rows, names):
+            _compute_missing(data, games, missing(rows, names))
+            rows = comparison(data, names)
+    except (OSError, ValueError, MemoryError, duckdb.Error) as error:
+        fail(" ".join(str(error).split()))
+    absent = missing(rows, names)
+    if output is not TableFormat.table:
+        shown = (
+            rows if output is TableFormat.csv else {"stacks": list(STACKS), "rows": rows, "missing": absent}
+        )
+        typer.echo(json.dumps(shown, default=str)) if output is TableFormat.json else _csv(rows)
+        return
+    table = Table(title="Heads-up push/fold equilibria (small blind all in or fold, big blind call or fold)")
+    for column in ("game", "bb", "pushed", "called", "SB value (bb)", "exploitability (bb)", "best hand",
+                   "its equity when called"):  # fmt: skip
+        table.add_column(column, justify="left" if column in ("game", "best hand") else "right")
+    for r in rows:
+        exploit = f"{r['exploitability']:.4f}"
+        if r["abstraction"] == "buckets":
+            exploit += f" (real hands {r['full_exploitability_low']:.3f}-{r['full_exploitability_high']:.3f})"
+        called = "" if r["best_called_equity"] is None else f"{100 * r['best_called_equity']:.1f}%"
+        table.add_row(games[r["variant"]].title, f"{r['stack']:g}",
+                      f"{100 * r['pushed']:.1f}%", f"{100 * r['called']:.1f}%", f"{r['value']:+.3f}", exploit,
+                      r["best_hand"], called)  # fmt: skip
+    console.print(table)
+    if absent:
+        todo = ", ".join(f"{v} {s:g}" for v, s in absent)
+        console.print(
+            f"not solved yet: {todo}; `scooplab stats --equilibrium --compute` solves them", highlight=False
+        )
+
+
+def _compute_missing(data: str, games: dict, absent: list[tuple[str, float]]) -> None:
+    from ingest.pushfold import Solver, default_plan
+    from ingest.warehouse import Warehouse
+    from scooplab.cli import progress_of
+
+    warehouse = Warehouse(data)
+    for variant in dict.fromkeys(v for v, _ in absent):
+        game = games[variant]
+        options = game.resolve_options({})
+        solver = Solver(warehouse, game, options, default_plan(game, options), progress_of)
+        for _, stack in [(v, s) for v, s in absent if v == variant]:
+            solver.solution(stack, 0.0)
+
+
+def _csv(rows: list[dict]) -> None:
+    import csv
+    import sys
+
+    writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]) if rows else [])
+    writer.writeheader()
+    writer.writerows(rows)
 
 
 def register(app: typer.Typer) -> None:

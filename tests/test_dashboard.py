@@ -38,6 +38,7 @@ PAGES = {
     "screens/sql.py": "SQL",
     "screens/odds.py": "Odds",
     "screens/starting_hands.py": "Starting hands",
+    "screens/equilibrium.py": "Equilibrium",
 }
 CHARTED = ("screens/overview.py", *GAME_PAGES)
 
@@ -270,6 +271,7 @@ BROWSER_PAGES = [
     ("skoejarth", "Skœjarth"), ("holdem", "Hold'em"), ("players", "Players"), ("replayer", "Hand replayer"),
     ("compare", "Compare runs"), ("sql", "SQL"), ("odds?variant=scarney&hands=2d3d4d5d6dAd;random", "Odds"),
     ("starting_hands?variant=holdem&players=2", "Starting hands"),
+    ("equilibrium?variant=holdem", "Equilibrium"),
 ]  # fmt: skip
 
 
@@ -415,3 +417,50 @@ def test_the_deck_grid_colours_each_suit_as_its_deck_draws_it():
     assert doctest.testmod(widgets).failed == 0
     assert [widgets.label_colour(c) for _, c in STANDARD.suit_glyphs] == ["green", "blue", "red", "gray"]
     assert widgets.label_colour(SKOEJARTH.suit_glyphs[1][1]) == "red"  # Cups, drawn as hearts
+
+
+def test_the_equilibrium_page_compares_games_and_shows_a_games_grids_buckets_and_chart(tmp_path):
+    from engine.pushfold import Plan
+    from ingest.pushfold import Solver
+
+    empty = app(tmp_path, "screens/equilibrium.py", {"variant": "short-deck"})
+    assert not empty.exception and "scooplab stats --equilibrium --compute" in empty.info[0].value
+    short = Solver(Warehouse(tmp_path), get_game("short-deck"), {}, Plan(samples=200))
+    for stack in (5.0, 10.0):
+        short.solution(stack)
+    Solver(Warehouse(tmp_path), get_game("scarney"), {}, Plan.bucketed(5, 1_000, 40)).solution(10.0)
+    data.equilibrium_table.clear()
+    test = app(tmp_path, "screens/equilibrium.py", {"variant": "short-deck"})
+    assert not test.exception and not test.error
+    compared = test.dataframe[0].value
+    assert compared["game"].to_list() == ["Scarney", "Short-deck Hold'em", "Short-deck Hold'em"]
+    assert compared["big blinds"].to_list() == ["10.0", "5.0", "10.0"]
+    assert compared["abstraction"].to_list() == ["buckets", "classes", "classes"]
+    specs = [chart.proto.spec for chart in test.get("vega_lite_chart")]
+    assert len(specs) == 5  # the shares across games, push and call grids, the chart's two grids
+    assert all('"row"' in spec and '"column"' in spec for spec in specs[1:])
+    assert test.select_slider[0].options == ["5.0", "10.0"] and test.select_slider[0].value == 10.0
+    bucketed = app(tmp_path, "screens/equilibrium.py", {"variant": "scarney"})
+    assert not bucketed.exception and not bucketed.error
+    buckets = bucketed.dataframe[1].value
+    assert sorted(buckets["hand_group"].to_list()) == ["B01", "B02", "B03", "B04", "B05"]
+    assert "on real hands" in " ".join(c.value for c in bucketed.caption)
+    bucketed.text_input(key="stacks").set_value("0, x").run()
+    bucketed.button[0].click().run()
+    assert not bucketed.exception and "1 to 1000 big blinds" in bucketed.error[0].value
+
+
+def test_the_equilibrium_page_solves_more_stacks_under_the_plan_it_shows(tmp_path):
+    from engine.pushfold import Plan
+    from ingest.pushfold import Solver
+
+    Solver(Warehouse(tmp_path), get_game("short-deck"), {}, Plan(samples=200)).solution(5.0)
+    test = app(tmp_path, "screens/equilibrium.py", {"variant": "short-deck"})
+    assert not test.exception and not test.select_slider  # one stack: no slider
+    test.text_input(key="stacks").set_value("6").run()
+    test.button[0].click().run()
+    assert not test.exception and not test.error
+    assert test.select_slider[0].options == ["5.0", "6.0"]
+    (run,) = {path.parent for path in tmp_path.glob("pushfold/variant=short-deck/run=*/*.parquet")}
+    assert sorted(p.name for p in run.iterdir()) == ["stack-5-ante-0-tol-0.001.parquet",
+                                                     "stack-6-ante-0-tol-0.001.parquet"]  # fmt: skip

@@ -10,8 +10,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from engine.buckets import bucket_matchups, check_hands, full_exploitability, pool_buckets, scores_of
 from engine.games import get_game
-from engine.pushfold import best_responses, class_matchups, gains, payoffs, solve
+from engine.hand_classes import hand_classes
+from engine.matchups import class_matchups
+from engine.pushfold import best_responses, gains, payoffs, solve
 from scooplab.cli import app
 
 runner = CliRunner()
@@ -127,6 +130,34 @@ def test_holdem_pushing_chart_agrees_with_a_published_nash_chart(holdem_matchups
     assert within >= 150, explained  # of the 166 classes without gaps
 
 
+def test_buckets_of_holdem_bracket_the_exploitability_their_strategy_has_on_classes(holdem_matchups):
+    """Hold'em bucketed as if it had too many hands (10 buckets), solved, and played on real hands:
+    the real-hands estimate (cross-fitted below, in-sample above) brackets the exploitability of
+    the same strategy computed on the class matrix, where a class plays its combinations' average
+    over many scorings; the abstraction costs something, and the game value stays near the exact."""
+    game, stack = get_game("holdem"), 10.0
+    bucketing = pool_buckets(game, {}, buckets=10, pool=3_000, runouts=200, seed=0)
+    abstract = bucket_matchups(game, {}, bucketing, pairs=600_000)
+    assert np.allclose(abstract.equity + abstract.equity.T, 1) and np.array_equal(
+        abstract.weights, abstract.weights.T
+    )
+    solved = solve(abstract.equity, abstract.weights, stack)
+    real = full_exploitability(check_hands(game, {}, bucketing, 300, 2_000), solved.push, solved.call, stack)
+    classes = hand_classes(game, {})
+    combos = np.array([m for c in classes for m in c.members for _ in range(8)], dtype=np.int8)
+    owner = np.repeat(np.arange(len(classes)), [8 * c.combos for c in classes])
+    played = bucketing.bucket(scores_of(game, {}, np.sort(combos, axis=1), bucketing.pool, 200, 9))
+    push = np.bincount(owner, solved.push[played]) / np.bincount(owner)
+    call = np.bincount(owner, solved.call[played]) / np.bincount(owner)
+    fold, b, m = payoffs(holdem_matchups.equity, holdem_matchups.weights, stack)
+    value, sb_best, bb_best = best_responses(fold, b, m, push, call)
+    exact = sb_best - bb_best
+    assert solved.exploitability < 0.001
+    assert real.lower - 3 * real.lower_error <= exact <= real.upper + 3 * real.upper_error
+    assert exact > 10 * solved.exploitability  # ten buckets of hold'em do give something away
+    assert abs(value - solve(holdem_matchups.equity, holdem_matchups.weights, stack).value) < 0.03
+
+
 def test_the_command_solves_stores_and_reads_again(tmp_path, monkeypatch):
     args = ["solve", "pushfold", "--variant", "short-deck", "--samples", "200", "--data", str(tmp_path)]
     one = runner.invoke(app, [*args, "--stack", "8", "--format", "json"])
@@ -135,9 +166,10 @@ def test_the_command_solves_stores_and_reads_again(tmp_path, monkeypatch):
     assert {"variant", "stack", "ante", "push", "call", "value", "exploitability", "method"} <= set(answer)
     assert answer["stack"] == 8 and "AA" in answer["push"] and answer["exploitability"] < 0.001
     assert list(tmp_path.glob("class_matchups/variant=short-deck/run=headsup-*/table.parquet"))
+    import engine.matchups
     import ingest.pushfold as module
 
-    monkeypatch.setattr(module, "class_matchups", lambda *a, **k: pytest.fail("matchups computed again"))
+    monkeypatch.setattr(engine.matchups, "class_matchups", lambda *a, **k: pytest.fail("computed again"))
     again = runner.invoke(app, [*args, "--stack", "8", "--format", "json"])
     assert again.exit_code == 0 and json.loads(again.output) == answer
     monkeypatch.setattr(module, "solve", lambda *a, **k: pytest.fail("solved again"))
@@ -154,7 +186,36 @@ def test_the_command_solves_stores_and_reads_again(tmp_path, monkeypatch):
                  (["--stack", "inf"], "finite"), (["--stack", "1:inf:1"], "finite"),
                  (["--stack", "nan"], "finite"),
                  (["--stack", "2", "--ante", "1.5"], "cover the big blind and the ante"),
-                 (["--players", "3"], "heads-up"), (["--variant", "scarney"], "not built yet")]  # fmt: skip
+                 (["--players", "3"], "heads-up"), (["--buckets", "1"], "between 2 and"),
+                 (["--buckets", "60", "--pool", "500"], "between 2 and 50")]  # fmt: skip
     for bad, message in bad_input:
         out = runner.invoke(app, [*args, *bad])
         assert out.exit_code == 2 and message in out.output and "Traceback" not in out.output
+
+
+def test_stats_equilibrium_compares_stored_solutions_and_computes_the_missing(tmp_path):
+    args = ["stats", "--equilibrium", "--variant", "short-deck", "--data", str(tmp_path)]
+    nothing = json.loads(runner.invoke(app, [*args, "--format", "json"]).output)
+    assert nothing["rows"] == [] and nothing["missing"] == [["short-deck", 5.0], ["short-deck", 10.0],
+                                                             ["short-deck", 15.0]]  # fmt: skip
+    solved = runner.invoke(app, ["solve", "pushfold", "--variant", "short-deck", "--samples", "200",
+                                 "--stack", "10", "--data", str(tmp_path)])  # fmt: skip
+    assert solved.exit_code == 0, solved.output
+    one = json.loads(runner.invoke(app, [*args, "--format", "json"]).output)
+    (row,) = one["rows"]
+    assert row["stack"] == 10 and row["abstraction"] == "classes" and row["classes"] == 81
+    assert 0.3 < row["called"] < row["pushed"] < 0.9 and row["exploitability"] < 0.001
+    assert row["best_hand"] == "AA" and 0.6 < row["best_called_equity"] < 0.9
+    table = runner.invoke(app, args)
+    assert (
+        table.exit_code == 0
+        and "Short-deck" in table.output
+        and "not solved yet: short-deck 5" in table.output
+    )
+    computed = json.loads(runner.invoke(app, [*args, "--compute", "--format", "json"]).output)
+    assert [r["stack"] for r in computed["rows"]] == [5, 10, 15] and computed["missing"] == []
+    assert [r["samples"] for r in computed["rows"]] == [4_000, 200, 4_000]  # the default plan filled in
+    pushed = [r["pushed"] for r in computed["rows"]]
+    assert pushed[0] > pushed[1] > pushed[2]  # deeper stacks push fewer hands
+    no_game = runner.invoke(app, ["stats", "--data", str(tmp_path)])
+    assert no_game.exit_code == 2 and "--variant" in no_game.output

@@ -15,9 +15,10 @@ from typer.testing import CliRunner
 
 from engine.cards import STANDARD
 from engine.games import GAMES, get_game
+from engine.hand_classes import hand_classes
 from engine.odds import odds, situation
 from engine.ranges import class_names
-from engine.starting_hands import hand_classes, hand_features, starting_hands
+from engine.starting_hands import hand_features, starting_hands
 from ingest.starting_hands import compute_and_store, stored, table_key
 from ingest.warehouse import Warehouse
 from scooplab.cli import app

@@ -53,28 +53,6 @@ for part in parts:  # each part's share and its interval as columns: "high share
         rows = rows.with_columns(column.alias(f"{part} share{suffix}"))
 
 
-def heat_grid(classes: pl.DataFrame, measure: str) -> None:
-    """The usual chart: pairs on the diagonal, suited above it, offsuit below; the strongest rank first."""
-    ranks = list(game.deck.ranks[::-1])
-    cells = []
-    for r in classes.iter_rows(named=True):
-        name = r["hand_group"]
-        high, low = name[0], name[1]
-        row, column = (high, low) if name.endswith("s") or len(name) == 2 else (low, high)
-        cells.append({"row": row, "column": column, "hand": name, "value": r[measure],
-                      "label": f"{name}\n{100 * r[measure]:.0f}", "rank": r["rank"]})  # fmt: skip
-    grid = pl.DataFrame(cells)
-    base = alt.Chart(grid).encode(x=alt.X("column:N", sort=ranks, title=None, axis=alt.Axis(orient="top")),
-                                  y=alt.Y("row:N", sort=ranks, title=None))  # fmt: skip
-    tiles = base.mark_rect().encode(
-        color=alt.Color("value:Q", title=measure, scale=alt.Scale(scheme="redyellowgreen")),
-        tooltip=["hand:N", alt.Tooltip("value:Q", format=".2%", title=measure), "rank:Q"],
-    )
-    text = base.mark_text(fontSize=10, lineBreak="\n").encode(text="label:N")
-    st.altair_chart((tiles + text).properties(height=32 * len(ranks) + 40), width="stretch")
-    st.caption("Above the diagonal suited, below it offsuit, on it pairs; figures in percent.")
-
-
 def interval_bars(table: pl.DataFrame, label: str, measure: str) -> None:
     """One bar a value of the feature, with its 95% interval."""
     low, high = pl.col(f"{measure}_low").alias("low"), pl.col(f"{measure}_high").alias("high")
@@ -100,7 +78,10 @@ if classes.height:
     two_cards = all(len(name) <= 3 for name in classes["hand_group"])  # AA, AKs, AKo
     if two_cards:
         measure = st.radio("Colour by", measures, horizontal=True)
-        heat_grid(classes, measure)
+        figures = dict(zip(classes["hand_group"], classes[measure], strict=True))
+        labels = {name: f"{100 * value:.0f}" for name, value in figures.items()}
+        widgets.class_grid(figures, game.deck.ranks, measure, labels)
+        st.caption("Figures in percent.")
     st.subheader("Every class, best first" + ("" if two_cards else " (sortable: click a column)"))
     listed = shown(classes, ["rank", "hand_group"], "hand")
     st.dataframe(widgets.for_display(listed), hide_index=True, width="stretch")
