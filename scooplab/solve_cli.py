@@ -102,8 +102,9 @@ def pushfold_command(
         fail(f"--players {players}: push/fold is solved heads-up (--players 2)")
     buckets = buckets or default_plan(game, options).buckets
     try:
-        if buckets and not 2 <= buckets <= pool // 10:
-            raise ValueError(f"--buckets {buckets}: between 2 and {pool // 10} for a pool of {pool:,} hands")
+        most = min(99, pool // 10)  # a bucket holds ten pool hands at least
+        if buckets and not 2 <= buckets <= most:
+            raise ValueError(f"--buckets {buckets}: between 2 and {most} for a pool of {pool:,} hands")
         plan = Plan.bucketed(buckets, pool, runouts, seed) if buckets else Plan(samples, seed)
         stacks = parse_stacks(stack)
         if not math.isfinite(ante) or min(stacks) < 1 + ante:
@@ -285,11 +286,13 @@ def equilibrium_table(data: str, variant: str | None, compute: bool, output: Tab
     except (OSError, ValueError, MemoryError, duckdb.Error) as error:
         fail(" ".join(str(error).split()))
     absent = missing(rows, names)
-    if output is not TableFormat.table:
-        shown = (
-            rows if output is TableFormat.csv else {"stacks": list(STACKS), "rows": rows, "missing": absent}
-        )
-        typer.echo(json.dumps(shown, default=str)) if output is TableFormat.json else _csv(rows)
+    if output is TableFormat.json:
+        typer.echo(json.dumps({"stacks": list(STACKS), "rows": rows, "missing": absent}, default=str))
+        return
+    if output is TableFormat.csv:
+        from scooplab.cli import _write_rows
+
+        _write_rows(rows, output)
         return
     table = Table(title="Heads-up push/fold equilibria (small blind all in or fold, big blind call or fold)")
     for column in ("game", "bb", "pushed", "called", "SB value (bb)", "exploitability (bb)", "best hand",
@@ -323,15 +326,6 @@ def _compute_missing(data: str, games: dict, absent: list[tuple[str, float]]) ->
         solver = Solver(warehouse, game, options, default_plan(game, options), progress_of)
         for _, stack in [(v, s) for v, s in absent if v == variant]:
             solver.solution(stack, 0.0)
-
-
-def _csv(rows: list[dict]) -> None:
-    import csv
-    import sys
-
-    writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]) if rows else [])
-    writer.writeheader()
-    writer.writerows(rows)
 
 
 def register(app: typer.Typer) -> None:
