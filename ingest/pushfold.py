@@ -43,7 +43,7 @@ def default_plan(game: GameSpec, options: Mapping[str, Any], seed: int = 0) -> P
     from engine.hand_classes import CLASS_HOLE_CARDS, first_hole_cards
 
     if first_hole_cards(game, game.resolve_options(options)) > CLASS_HOLE_CARDS:
-        return Plan.bucketed(BUCKETS, 20_000, 500, seed)
+        return Plan.bucketed(BUCKETS, Plan.pool, Plan.runouts, seed)  # the plan's own defaults
     return Plan(seed=seed)
 
 

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from engine.pushfold import Plan
 from scooplab.common import (
     DataOption,
     OutputFormat,
@@ -66,9 +67,9 @@ def pushfold_command(
     buckets: Annotated[int, typer.Option(
         min=0, max=99, help="Buckets of hands by equity (0: classes where the game allows, else 20).")] = 0,
     pool: Annotated[int, typer.Option(
-        min=500, max=200_000, help="Bucketed: sampled hands fixing the buckets.")] = 20_000,
+        min=500, max=200_000, help="Bucketed: sampled hands fixing the buckets.")] = Plan.pool,
     runouts: Annotated[int, typer.Option(
-        min=20, max=10_000, help="Bucketed: runouts a hand is scored on.")] = 500,
+        min=20, max=10_000, help="Bucketed: runouts a hand is scored on.")] = Plan.runouts,
     seed: Annotated[int, typer.Option(min=0, help="The seed of the sampled runouts.")] = 0,
     rule: RuleFlag = None,
     data: DataOption = "data/warehouse",
@@ -93,7 +94,6 @@ def pushfold_command(
     * `scooplab solve pushfold --variant cry-me-a-river --stack 1:20:0.5`
     * `scooplab solve pushfold --variant scarney --stack 10 --buckets 20`
     """
-    from engine.pushfold import Plan
     from ingest.pushfold import default_plan
 
     game = game_named(variant)
@@ -276,7 +276,7 @@ def equilibrium_table(data: str, variant: str | None, compute: bool, output: Tab
     from analytics.equilibrium import STACKS, comparison, missing
     from engine.games import GAMES
 
-    games = {game_named(variant).name: game_named(variant)} if variant else dict(GAMES)
+    games = {game.name: game for game in [game_named(variant)]} if variant else dict(GAMES)
     names = list(games)
     try:
         rows = comparison(data, names)
