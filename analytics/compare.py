@@ -151,9 +151,10 @@ def discordant_pairs(con, variant: str, run_a: str, run_b: str) -> dict[str, tup
 
 
 def _settings(run: dict[str, Any]) -> dict[str, Any]:
-    from ingest.simulation import run_structure
+    from ingest.simulation import run_big_blind, run_structure
 
-    return run | {"structure": run_structure(run)}
+    big_blind = run_big_blind(run) if run.get("mode") == "betting" else None
+    return run | {"structure": run_structure(run), "big_blind": big_blind}
 
 
 def warnings_for(run_a: dict[str, Any], run_b: dict[str, Any]) -> list[str]:
@@ -163,7 +164,8 @@ def warnings_for(run_a: dict[str, Any], run_b: dict[str, Any]) -> list[str]:
     out = []
     a, b = _settings(run_a), _settings(run_b)
     for key, what in (("kind", "kinds"), ("mode", "modes"), ("players", "table sizes"),
-                      ("structure", "betting structures"), ("stake", "stakes")):  # fmt: skip
+                      ("structure", "betting structures"), ("stake", "stakes"),
+                      ("big_blind", "big blinds")):  # fmt: skip
         if key == "structure" and a.get("mode") != b.get("mode"):
             continue  # said already: showdown mode is all in
         if a.get(key) != b.get(key):
@@ -221,7 +223,7 @@ def compare_runs(data: str | Path, variant: str, run_a: str, run_b: str,
                             "are drawn): compared as independent samples")  # fmt: skip
     stats_of = stats_of or (lambda run: game_stats(data, variant, [run]))
     a, b = stats_of(run_a), stats_of(run_b)
-    kind = ("mode", "players", "structure")  # the rule sets may differ: that is what is compared
+    kind = ("mode", "players", "structure", "play")  # the rule sets may differ: that is what is compared
     if [a["population"][k] for k in kind] != [b["population"][k] for k in kind] and run_a != run_b:
         warnings.append(f"the runs' hands are of different populations: {a['population']['label']} "
                         f"and {b['population']['label']}")  # fmt: skip

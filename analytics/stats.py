@@ -23,7 +23,7 @@ from analytics.exact import (
     wilson,
     z_score,
 )
-from analytics.population import ALL_IN, Population, choose, largest_first, populations
+from analytics.population import ALL_IN, Population, choose, largest_first, play_of, populations
 from engine.cards import DECKS, Deck
 from engine.games import GAMES
 from engine.games.base import GameSpec
@@ -236,8 +236,9 @@ def game_stats(
 ) -> dict[str, Any]:
     """Every statistic of one game over one population of the chosen runs (all runs when none).
 
-    ``population`` may name a ``mode``, ``players``, ``structure`` and rule ``options`` (some of
-    them); what it leaves out is the largest population that matches (``analytics.population``).
+    ``population`` may name a ``mode``, ``players``, ``structure``, rule ``options`` and betting
+    mode's ``play`` (some of them); what it leaves out is the largest population that matches
+    (``analytics.population``).
     Complete showdown-mode runs are counted from their stored summaries, and their files are not
     read at all; everything else by SQL over the views. With ``use_summaries`` false every hand
     is counted by SQL (slow on millions of hands; the tests check the two agree).
@@ -248,11 +249,15 @@ def game_stats(
     game = GAMES[variant]
     runs = list(runs or [])
     summarized = summarized_runs(data, variant, runs) if use_summaries else []
-    sizes = {r["run_id"]: (r["players"], r["hands"], r["options"] or "") for r in
-             Warehouse(data).read("runs", ["run_id", "variant", "players", "hands", "options"]).to_pylist()
-             if r["variant"] == variant}  # fmt: skip
+    from ingest.simulation import run_big_blind
+
+    run_rows = [r for r in Warehouse(data).read("runs").to_pylist() if r["variant"] == variant]
+    sizes = {r["run_id"]: (r["players"], r["hands"], r["options"] or "") for r in run_rows}
+    plays = {r["run_id"]: play_of(list(r["policies"] or ["tag"]), int(r["players"]), int(r["stake"]),
+                                  run_big_blind(r)) for r in run_rows if r["mode"] == "betting"}  # fmt: skip
     probe = connect(data, [variant], skip_runs=summarized, tables=("hands",))
-    found = populations(probe, variant, runs, {run: sizes[run] for run in summarized}, game.resolve_options())
+    found = populations(probe, variant, runs, {run: sizes[run] for run in summarized}, game.resolve_options(),
+                        plays)  # fmt: skip
     chosen = choose(found, **(population or {}))
     listed = [p.as_dict(found[p]) for p in sorted(found, key=lambda p: largest_first(p, found))]
     if chosen is None and found:

@@ -21,13 +21,14 @@ from numba import njit
 
 from engine.games.base import Structure
 from engine.kernels import card_bit, key_strength
+from engine.pushfold_play import CALL_SPOT, NO_SPOT, PUSH_SPOT
 from engine.sim_kernels import EVERYONE_DEAD, SHOWDOWN, UNCONTESTED
 
 # action kinds, in the order of ``ACTION_KINDS``
 POST, FOLD, CHECK, CALL, BET, RAISE, DISCARD, DEAL = range(8)
 ACTION_KINDS = ("post", "fold", "check", "call", "bet", "raise", "discard", "deal")
-STATION, RANDOM, TAG = 0, 1, 2
-POLICY_CODES = {"station": STATION, "random": RANDOM, "tag": TAG}
+STATION, RANDOM, TAG, PUSHFOLD = 0, 1, 2, 3
+POLICY_CODES = {"station": STATION, "random": RANDOM, "tag": TAG, "pushfold": PUSHFOLD}
 NO_LIMIT, POT_LIMIT, FIXED_LIMIT = 0, 1, 2  # betting structures, for both kernels
 STRUCTURE_CODES = {
     Structure.NO_LIMIT: NO_LIMIT,
@@ -61,8 +62,13 @@ def next_word(state: np.ndarray) -> np.uint64:
 @njit(cache=True, inline="always")
 def below(state: np.ndarray, k: int) -> int:
     """A uniform integer in [0, k) (53-bit float scaled; bias below 2**-40 for k < 2**13)."""
-    u = np.float64(next_word(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-    return min(int(u * k), k - 1)
+    return min(int(uniform(state) * k), k - 1)
+
+
+@njit(cache=True, inline="always")
+def uniform(state: np.ndarray) -> float:
+    """A uniform float in [0, 1) with 53 random bits."""
+    return np.float64(next_word(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
@@ -103,6 +109,35 @@ def hand_score(hole, n_hole, board, n_board, ranking, kickers, tables, n_ranks):
     if place == 0:
         place = (strength >> 20) & 15
     return (place + ((strength >> 16) & 0xF) / (n_ranks + 1)) / 9
+
+
+@njit(cache=True)
+def chart_class(hole, held, class_of, binomial):
+    """``PushFoldChart.class_index``: the class of a seat's first ``held`` hole cards."""
+    rank = 0
+    for k in range(held):  # the k-th smallest card adds C(card, k + 1)
+        smaller = 0
+        for j in range(held):
+            if hole[j] < hole[k] or (hole[j] == hole[k] and j < k):
+                smaller += 1
+        rank += binomial[hole[k], smaller]
+    return class_of[rank]
+
+
+@njit(cache=True)
+def chart_spot(s, seat, small_blind_seat, raise_count, acted, call, folded, stacks, n):
+    """``engine.pushfold_play.spot_of`` for the kernel's state."""
+    if s != 0:
+        return NO_SPOT
+    if seat == small_blind_seat and raise_count == 0 and not acted:
+        return PUSH_SPOT
+    others_all_in = False
+    for o in range(n):
+        if o != seat and not folded[o]:
+            if stacks[o] > 0:
+                return NO_SPOT
+            others_all_in = True
+    return CALL_SPOT if call > 0 and others_all_in else NO_SPOT
 
 
 @njit(cache=True, inline="always")
@@ -262,6 +297,7 @@ def play_hands(
     street_hole, street_board, street_burns, street_betting, street_call_only, street_big_bet,
     n_boards, discard_board, deck_size, double_raise, raise_cap,
     policies, ranking, score_board, kickers, tables, rng_state, fixed_decks,
+    chart_on, small_blind_seat, held, class_of, binomial, push_prob, call_prob,
     rec, rec_cards, hand_start, ending, stacks_out, contributed_out, antes_out, folded_out, dead_out,
     won_out, dealt_out, hole_out, hole_n, disc_out, disc_n, boards_out, board_n,
 ):  # fmt: skip
@@ -273,6 +309,8 @@ def play_hands(
     hands that end without a showdown). ``fixed_decks`` (one row per hand, or no rows) deals
     given decks instead of shuffled ones, for tests. ``structure`` is ``NO_LIMIT``, ``POT_LIMIT``
     or ``FIXED_LIMIT`` (with ``small_bet`` and ``big_bet``, the latter on ``street_big_bet`` streets).
+    ``PUSHFOLD`` seats play ``push_prob`` and ``call_prob`` by class where ``chart_on`` and the spot
+    is the chart's (``engine.pushfold_play``), else ``TAG``'s rules.
     """
     n_streets = street_hole.shape[0]
     fixed_limit = structure == FIXED_LIMIT
@@ -480,7 +518,19 @@ def play_hands(
                     elif pick >= 1:
                         choice = 2
                         to = low + below(rng_state, high - low + 1)
-                elif policy == TAG:
+                spot = NO_SPOT
+                if policy == PUSHFOLD and chart_on:
+                    spot = chart_spot(s, seat, small_blind_seat, raise_count, has_acted[seat], call, folded,
+                                      stacks, n)  # fmt: skip
+                if spot != NO_SPOT:
+                    index = chart_class(hole[seat], held, class_of, binomial)
+                    chance = push_prob[index] if spot == PUSH_SPOT else call_prob[index]
+                    if uniform(rng_state) >= chance:
+                        choice = 0
+                    elif spot == PUSH_SPOT and can_raise:
+                        choice = 2
+                        to = high
+                elif policy == TAG or policy == PUSHFOLD:  # noqa: SIM109 (numba's tuples)
                     scored = boards_out[h, score_board]
                     score = hand_score(hole[seat], n_hole[seat], scored, board_n[h, score_board],
                                        ranking, kickers, tables, deck_size // 4)  # fmt: skip

@@ -9,6 +9,8 @@ choose among legal actions (``HandState.options_for``).
 - ``tag``: tight-aggressive: raises strong hands, calls fair ones, folds weak
   ones to a bet, judged by the best hand it can make now (hole cards alone
   before any board card).
+- ``pushfold``: heads-up with short stacks, the push/fold equilibrium of a ``PushFoldChart``
+  (``engine.pushfold_play`` says where); everywhere else ``tag``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Callable
 import numpy as np
 
 from engine.kernels import key_strength
+from engine.pushfold_play import NO_SPOT, PUSH_SPOT, PushFoldChart, spot_of
 from engine.rankings import RANKINGS
 from engine.state import HandState
 
@@ -100,7 +103,30 @@ def tag(state: HandState, seat: int, rng: np.random.Generator) -> Decision:
     return ("fold",)
 
 
-POLICIES: dict[str, Policy] = {"station": station, "random": random_policy, "tag": tag}
+def pushfold(state: HandState, seat: int, rng: np.random.Generator, chart: PushFoldChart | None = None
+             ) -> Decision:  # fmt: skip
+    """The chart's push or call, by one uniform draw, where the chart decides; else ``tag``.
+
+    Without a chart (a table push/fold does not fit: ``why_not_played``) it is ``tag``.
+    """
+    if chart is not None:
+        options = state.options_for(seat)
+        others_all_in = all(state.stacks[o] == 0 for o in state.live_seats if o != seat)
+        small_blind = min((s for s in range(state.n) if state.blinds[s] > 0), key=lambda s: state.blinds[s])
+        spot = spot_of(state.street_index, seat, small_blind, state.raise_count, seat in state.acted,
+                       options["call"], others_all_in)  # fmt: skip
+        if spot != NO_SPOT:
+            index = chart.class_index([c for c in state.hole[seat] if c >= 0])
+            chance = chart.push[index] if spot == PUSH_SPOT else chart.call[index]
+            if rng.random() >= chance:
+                return ("fold",)
+            if spot == PUSH_SPOT and options["can_raise"]:
+                return ("raise", int(options["max_to"]))
+            return ("call",)
+    return tag(state, seat, rng)
+
+
+POLICIES: dict[str, Policy] = {"station": station, "random": random_policy, "tag": tag, "pushfold": pushfold}
 
 
 def act(state: HandState, seat: int, decision: Decision) -> None:

@@ -1,9 +1,9 @@
 """Betting-mode simulation: hands played by built-in policies, stored like replayed hands.
 
-Each hand has blinds of 1% and 2% of the stack (a game with a starting bet: antes and the starting
-bet), no-limit, pot-limit or fixed-limit betting (fixed bets of the big blind, then twice
-it), stacks of ``stake`` chips and a policy per seat (the run's policies,
-repeated round the table). The compiled ``engine.betting_kernel.play_hands``
+Each hand has blinds of half the big blind and the big blind, by default 2% of the stack (a game
+with a starting bet: antes and the starting bet), no-limit, pot-limit or fixed-limit betting
+(fixed bets of the big blind, then twice it), stacks of ``stake`` chips and a policy per seat
+(the run's policies, repeated round the table). The compiled ``engine.betting_kernel.play_hands``
 deals and bets a chunk of hands and ``ingest.array_rows.settle`` settles their pots
 (compiled); the rows are then built column by column, with the hand's PHH text, so
 ``scooplab export`` writes it back and replaying it gives the same rows.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from math import comb
 
 import numpy as np
 import pyarrow as pa
@@ -21,6 +22,7 @@ from engine import betting_kernel as bk
 from engine.core import compile_rules
 from engine.games import variant_code
 from engine.games.base import GameSpec, Structure
+from engine.pushfold_play import PushFoldChart
 from engine.state import HandState
 from ingest import sim_rows
 from ingest.array_rows import Hands, actions_table, card_texts, players_table, settle, showdown_columns
@@ -29,25 +31,45 @@ from ingest.schema import HANDS, SEAT_ARRAYS
 from ingest.warehouse import Warehouse
 
 
-def blinds_of(stake: int) -> tuple[int, int]:
-    """Small and big blind (or ante and starting bet): 1% and 2% of the stack, at least 1 and 2."""
-    small = max(1, stake // 100)
+def blinds_of(stake: int, big_blind: int = 0) -> tuple[int, int]:
+    """Small and big blind (or ante and starting bet): half the big blind and the big blind, by
+    default (``big_blind`` 0) 2% of the stack, at least 2.
+
+    >>> blinds_of(100), blinds_of(1_000), blinds_of(100, 10)
+    ((1, 2), (10, 20), (5, 10))
+    """
+    if big_blind and (big_blind < 2 or big_blind % 2):
+        raise ValueError(f"the big blind must be an even number of chips, at least 2, not {big_blind}")
+    small = big_blind // 2 if big_blind else max(1, stake // 100)
     return small, 2 * small
 
 
 def new_hand(game: GameSpec, players: int, stake: int, options: dict,
-             structure: Structure = Structure.NO_LIMIT) -> HandState:  # fmt: skip
+             structure: Structure = Structure.NO_LIMIT, big_blind: int = 0) -> HandState:  # fmt: skip
     """A betting-mode hand as the state machine plays it (the reference ``play_hands`` follows).
 
     Fixed-limit bets are the big blind on the first two streets and twice it after.
     """
-    small, big = blinds_of(stake)
+    small, big = blinds_of(stake, big_blind)
     if game.starting_bet:
         return HandState(game, structure, [stake] * players, antes=[small] * players,
                          starting_bet=big, options=options)  # fmt: skip
     blinds = [small, big] + [0] * (players - 2)
     return HandState(game, structure, [stake] * players, blinds=blinds, min_bet=big, small_bet=big,
                      big_bet=2 * big, options=options)  # fmt: skip
+
+
+def chart_arrays(chart: PushFoldChart | None, reference: HandState, deck_size: int) -> tuple:
+    """``play_hands``'s chart arguments: on, the small blind's seat, cards held, class table,
+    binomials, push and call probabilities (off: empty tables)."""
+    if chart is None:
+        empty = np.zeros(1)
+        return False, 0, 1, np.zeros(1, np.int32), np.zeros((deck_size, 1), np.int64), empty, empty
+    blinds = reference.blinds
+    small_blind = min((s for s in range(len(blinds)) if blinds[s] > 0), key=lambda s: blinds[s])
+    binomial = np.array([[comb(card, k + 1) for k in range(chart.held)] for card in range(deck_size)],
+                        np.int64)  # fmt: skip
+    return True, small_blind, chart.held, chart.class_of, binomial, chart.push, chart.call
 
 
 @dataclass
@@ -59,17 +81,20 @@ class Batch:
     record_cards: np.ndarray  # (actions, 6)
     hand_start: np.ndarray  # (count + 1,)
     hands: Hands
+    big_blind: int  # the big blind (or starting bet) the hands were played with
 
 
 def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies: list[str],
                seed_words: np.ndarray, count: int, decks: np.ndarray | None = None,
-               structure: Structure = Structure.NO_LIMIT) -> Batch:  # fmt: skip
+               structure: Structure = Structure.NO_LIMIT, big_blind: int = 0,
+               chart: PushFoldChart | None = None) -> Batch:  # fmt: skip
     """Play ``count`` hands in compiled code from a xoshiro256** state (updated in place).
 
     ``decks`` (one card order per hand) replaces the shuffles: tests deal what they need.
+    ``chart``: what ``pushfold`` seats play (None: they play ``tag``).
     """
     fixed = np.zeros((0, game.deck.size), np.int8) if decks is None else np.asarray(decks, np.int8)
-    reference = new_hand(game, players, stake, options, structure)  # the forced bets of the state machine
+    reference = new_hand(game, players, stake, options, structure, big_blind)  # the state machine's bets
     n, n_boards = players, len(game.board_names)
     width = bk.MAX_CARDS
     cap = reference.round_cap  # the game's raise-cap option, or the fixed-limit cap
@@ -99,7 +124,7 @@ def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies
             n_boards, -1 if game.discard_board is None else game.discard_board, game.deck.size,
             game.raise_rule == "double", -1 if cap is None else cap, seat_policies,
             rules.ranking, game.community_boards[0], rules.kickers, rules.tables,
-            seed_words, fixed[done:],
+            seed_words, fixed[done:], *chart_arrays(chart, reference, game.deck.size),
             records, record_cards, hand_start[done:], a["ending"], a["stacks"], a["contributed"],
             a["antes_paid"], a["folded"], a["dead"], a["won"], a["dealt"], a["hole"],
             a["hole_n"], a["discarded"], a["discarded_n"], a["boards"], a["board_n"],
@@ -109,7 +134,8 @@ def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies
             records = np.concatenate([records, np.zeros_like(records)])
             record_cards = np.concatenate([record_cards, np.full_like(record_cards, -1)])
     used = int(hand_start[count])
-    return Batch(count, records[:used], record_cards[:used], hand_start, hands)
+    big = blinds_of(stake, big_blind)[1]
+    return Batch(count, records[:used], record_cards[:used], hand_start, hands, big)
 
 
 def batch_tables(
@@ -143,7 +169,7 @@ def batch_tables(
             "hand_no": np.arange(first + 1, first + count + 1, dtype=np.int64),
             "n_players": np.full(count, n, np.int8),
             "button": np.full(count, n - 1, np.int8),
-            "big_blind": np.full(count, blinds_of(stake)[1], np.int64),
+            "big_blind": np.full(count, batch.big_blind, np.int64),
             **showdown_columns(game, batch.hands, settled),
             "options": np.full(count, json.dumps(options, sort_keys=True), dtype=object),
             "fractional_stacks": np.zeros(count, np.bool_),
@@ -162,7 +188,7 @@ def phh_texts(game: GameSpec, batch: Batch, stacks: np.ndarray, names: list[str]
     """The PHH text of every hand, as ``write_hand(hand_fields(state))`` writes it."""
     from ingest.record import hand_fields
 
-    reference = new_hand(game, len(names), stake, options, structure)
+    reference = new_hand(game, len(names), stake, options, structure, batch.big_blind)
     header_fields = hand_fields(reference)
     for key in ("actions", "finishing_stacks"):
         header_fields.pop(key, None)
@@ -201,12 +227,34 @@ def phh_texts(game: GameSpec, batch: Batch, stacks: np.ndarray, names: list[str]
     return texts
 
 
+def pushfold_chart(spec, game: GameSpec, warehouse: Warehouse, progress_of=None
+                   ) -> tuple[PushFoldChart | None, str]:  # fmt: skip
+    """What the run's ``pushfold`` seats play, and a line saying it: the equilibrium at the run's
+    stack (read from the warehouse, or solved and stored there), or None and why it is ``tag``."""
+    from engine.pushfold_play import why_not_played
+    from ingest.pushfold import Solver, default_plan
+
+    why = why_not_played(game, spec.options, spec.players, Structure(spec.structure), spec.depth)
+    if why is not None:
+        return None, f"pushfold plays tag: {why}"
+    solver = Solver(warehouse, game, spec.options, default_plan(game, spec.options), progress_of)
+    rows = solver.solution(spec.depth).to_pydict()
+    names = rows["hand_group"]
+    chart = PushFoldChart.of(game, spec.options, spec.depth, dict(zip(names, rows["push"], strict=True)),
+                             dict(zip(names, rows["call"], strict=True)))  # fmt: skip
+    return chart, (
+        f"pushfold plays the heads-up push/fold equilibrium at {spec.depth:g} big blinds "
+        f"(exploitability {rows['exploitability'][0]:.4f} bb; scooplab solve pushfold shows it)"
+    )
+
+
 def write_betting_shard(spec, game: GameSpec, warehouse: Warehouse, run_id: str, shard: int,
                         rng: np.random.Generator, first: int, count: int, name: str) -> None:  # fmt: skip
     """Play and store one shard of betting-mode hands; the hands file, renamed last, marks it done."""
     seed_words = rng.integers(0, 2**64, size=4, dtype=np.uint64)
     policies = list(spec.policies)
     structure = Structure(spec.structure)
+    chart = pushfold_chart(spec, game, warehouse)[0] if "pushfold" in policies else None
     with (
         warehouse.writer("hands", game.name, run_id, name) as hands_file,
         warehouse.writer("actions", game.name, run_id, name) as actions_file,
@@ -215,7 +263,7 @@ def write_betting_shard(spec, game: GameSpec, warehouse: Warehouse, run_id: str,
         for start in range(0, count, spec.chunk):
             size = min(spec.chunk, count - start)
             batch = play_batch(game, spec.players, spec.stake, spec.options, policies, seed_words, size,
-                               structure=structure)  # fmt: skip
+                               structure=structure, big_blind=spec.big_blind, chart=chart)  # fmt: skip
             hands, players, actions = batch_tables(
                 game, batch, run_id=run_id, shard=shard, first=first + start, stake=spec.stake,
                 options=spec.options, policies=policies, structure=structure,

@@ -49,6 +49,7 @@ class SimSpec:
     shard_size: int = DEFAULT_SHARD_SIZE
     policies: tuple[str, ...] = ("tag",)
     structure: str = ""  # betting mode's betting structure ("": the game's own)
+    big_blind: int = 0  # betting mode's big blind (or starting bet) in chips (0: 2% of the stake)
 
     def check(self) -> SimSpec:
         """Validate, resolving the options; raises ValueError with a clear message."""
@@ -71,17 +72,33 @@ class SimSpec:
             raise ValueError(f"--structure must be one of {', '.join(structures)} for {game.title}")
         if self.mode == "showdown" and structure != game.structure.value:
             raise ValueError("--structure is for betting mode: in showdown mode everyone is all in")
-        if self.mode == "betting":
-            from engine.policies import POLICIES
-
-            unknown = [p for p in self.policies if p not in POLICIES]
-            if unknown:
-                raise ValueError(f"unknown policy {unknown[0]!r}; choose from {', '.join(POLICIES)}")
+        big_blind = self._checked_play()
         options = game.resolve_options(self.options)
         if not card_budget(game, options, self.players)[-1]:
             raise ValueError(budget_line(game, options, self.players))
-        resolved = {"options": options, "policies": tuple(self.policies), "structure": structure}
+        resolved = {"options": options, "policies": tuple(self.policies), "structure": structure,
+                    "big_blind": big_blind}  # fmt: skip
         return SimSpec(**(asdict(self) | resolved))
+
+    def _checked_play(self) -> int:
+        """Betting mode: check the policies and give the big blind in chips (showdown mode: 0)."""
+        if self.mode != "betting":
+            if self.big_blind:
+                raise ValueError("--big-blind is for betting mode: in showdown mode everyone is all in")
+            return 0
+        from engine.policies import POLICIES
+        from ingest.betting_sim import blinds_of
+
+        unknown = [p for p in self.policies if p not in POLICIES]
+        if unknown:
+            raise ValueError(f"unknown policy {unknown[0]!r}; choose from {', '.join(POLICIES)}")
+        given = self.big_blind and self.big_blind != blinds_of(self.stake)[1]  # checked runs keep the default
+        if given and (self.big_blind < 2 or self.big_blind % 2 or self.big_blind > self.stake):
+            raise ValueError(
+                f"--big-blind must be an even number of chips from 2 to the stake "
+                f"({self.stake}), not {self.big_blind}: the small blind is half of it"
+            )
+        return blinds_of(self.stake, self.big_blind)[1]
 
     @property
     def chunk(self) -> int:
@@ -92,6 +109,13 @@ class SimSpec:
     def bit_generator(self) -> str:
         """What draws the random numbers (betting mode: the compiled loop's own, seeded by PCG64)."""
         return BIT_GENERATOR if self.mode == "showdown" else BETTING_BIT_GENERATOR
+
+    @property
+    def depth(self) -> float:
+        """Betting mode: each stack in big blinds (the stake over the big blind)."""
+        from ingest.betting_sim import blinds_of
+
+        return self.stake / blinds_of(self.stake, self.big_blind)[1]
 
     @property
     def shards(self) -> int:
@@ -197,9 +221,27 @@ def run_structure(run: dict[str, Any]) -> str | None:
 
 
 def _details(spec: SimSpec) -> str:
-    """The runs table's ``details``: the chunk size, and betting mode's structure."""
-    by_mode = {"structure": spec.structure} if spec.mode == "betting" else {"seat_layout": SEAT_LAYOUT}
-    return json.dumps({"chunk": spec.chunk} | by_mode)
+    """The runs table's ``details``: the chunk size, and betting mode's structure and big blind."""
+    by_mode = ({"structure": spec.structure, "big_blind": spec.big_blind} if spec.mode == "betting"
+               else {"seat_layout": SEAT_LAYOUT})  # fmt: skip
+    chart = _pushfold_details(spec)
+    return json.dumps({"chunk": spec.chunk} | by_mode | ({"pushfold": chart} if chart else {}))
+
+
+def _pushfold_details(spec: SimSpec) -> dict[str, Any] | None:
+    """Betting mode with ``pushfold`` seats: the solution they play (its matchups' key and stack),
+    None where the policy plays tag or no seat plays it."""
+    if spec.mode != "betting" or "pushfold" not in spec.policies:
+        return None
+    from engine.games.base import Structure
+    from engine.pushfold_play import why_not_played
+    from ingest.pushfold import default_plan, matchup_key
+
+    game = get_game(spec.game)
+    if why_not_played(game, spec.options, spec.players, Structure(spec.structure), spec.depth):
+        return None
+    key = matchup_key(game, spec.options, default_plan(game, spec.options))
+    return {"matchups": key, "stack": spec.depth}
 
 
 def _manifest(spec: SimSpec, run_id: str, status: str, shard_status: list[str]) -> Any:
@@ -252,7 +294,39 @@ def _same_run(existing: dict[str, Any], spec: SimSpec) -> str | None:
     structure = run_structure(existing)
     if spec.mode == "betting" and structure != spec.structure:
         return f"structure {structure!r} (asked: {spec.structure!r})"
+    if spec.mode == "betting" and run_big_blind(existing) != spec.big_blind:
+        return f"big blind {run_big_blind(existing)} (asked: {spec.big_blind})"
+    if spec.mode == "betting":
+        from analytics.population import seat_policies
+
+        had, asked = (seat_policies(list(policies or ["tag"]), spec.players)
+                      for policies in (existing.get("policies"), spec.policies))  # fmt: skip
+        if had != asked:
+            return f"policies {had} (asked: {asked})"
+        chart = json.loads(existing.get("details") or "{}").get("pushfold")
+        if chart != _pushfold_details(spec):
+            return f"pushfold chart {chart} (asked: {_pushfold_details(spec)})"
     return None
+
+
+def run_big_blind(run: dict[str, Any]) -> int | None:
+    """A betting-mode run's big blind from its runs-table row (older runs: 2% of the stake)."""
+    from ingest.betting_sim import blinds_of
+
+    found = json.loads(run.get("details") or "{}").get("big_blind")
+    return int(found) if found else blinds_of(int(run.get("stake") or 100))[1]
+
+
+def check_resume(spec: SimSpec, warehouse: Warehouse, run_id: str) -> None:
+    """Raise ValueError if ``run_id`` exists as anything but a run of these settings."""
+    game = get_game(spec.game)
+    previous = [r for r in warehouse.read("runs").to_pylist() if r["run_id"] == run_id]
+    if previous:
+        if any(r["variant"] != game.name or r["kind"] != "simulation" for r in previous):
+            raise ValueError(f"run {run_id} exists and is not a {game.name} simulation")
+        difference = _same_run(previous[0], spec)
+        if difference:
+            raise ValueError(f"run {run_id} exists with different settings: {difference}")
 
 
 def simulate(
@@ -264,21 +338,21 @@ def simulate(
     scheduler: str | None = None,
     on_progress: Callable[[int], None] | None = None,
 ) -> SimReport:
-    """Run (or resume) a simulation; ``on_progress`` is told of each finished shard's hands."""
+    """Run (or resume) a simulation; ``on_progress`` is told of each finished shard's hands.
+
+    The chart of ``pushfold`` seats is solved (or read) once here, before the shards.
+    """
     import time
 
     spec = spec.check()
     run_id = check_name("run id", run_id or new_run_id("sim"))
     warehouse = Warehouse(data)
     game = get_game(spec.game)
-    existing = warehouse.read("runs").to_pylist()
-    previous = [r for r in existing if r["run_id"] == run_id]
-    if previous:
-        if any(r["variant"] != game.name or r["kind"] != "simulation" for r in previous):
-            raise ValueError(f"run {run_id} exists and is not a {game.name} simulation")
-        difference = _same_run(previous[0], spec)
-        if difference:
-            raise ValueError(f"run {run_id} exists with different settings: {difference}")
+    check_resume(spec, warehouse, run_id)
+    if spec.mode == "betting" and "pushfold" in spec.policies:
+        from ingest.betting_sim import pushfold_chart
+
+        pushfold_chart(spec, game, warehouse)
     warehouse.remove_temporary(game.name, run_id)  # left by an interrupted run of this id
     done = [warehouse.exists("hands", game.name, run_id, shard_name(s)) for s in range(spec.shards)]
     todo = [s for s in range(spec.shards) if not done[s]]

@@ -298,6 +298,10 @@ def simulate_command(
         typer.Option("--structure", help="Betting mode: the betting structure (default: the game's own)."),
     ] = None,
     stake: Annotated[int, typer.Option("--stake", help="Chips each player brings.")] = 100,
+    big_blind: Annotated[
+        int,
+        typer.Option("--big-blind", help="Betting mode: big blind in chips, even (default: 2% of stake)."),
+    ] = 0,
     workers: Annotated[
         int, typer.Option("--workers", "-w", help="Worker processes (default: all cores).")
     ] = 0,
@@ -316,7 +320,8 @@ def simulate_command(
 
     Showdown mode deals every hand to a showdown with everyone all in (compiled,
     millions of hands a minute); betting mode plays hands through the rules with
-    built-in policies (station, random, tag). The same seed gives the same hands
+    built-in policies (station, random, tag, pushfold: the heads-up push/fold equilibrium
+    at stacks up to 20 big blinds, tag elsewhere). The same seed gives the same hands
     whatever the workers; the same --run-id finishes an interrupted run.
 
     Examples:
@@ -325,6 +330,7 @@ def simulate_command(
     * `scooplab simulate --variant skoejarth --rule tiebreak=kickers --hands 500000`
     * `scooplab simulate --variant holdem --mode betting --policy tag --policy station --hands 20000`
     * `scooplab simulate --variant cry-me-a-river --mode betting --structure fixed-limit --policy random`
+    * `scooplab simulate --variant holdem --mode betting --players 2 --big-blind 10 --policy pushfold`
     * `scooplab simulate --variant cry-me-a-river --executor dask --scheduler tcp://10.0.0.5:8786`
     """
     import os
@@ -346,6 +352,7 @@ def simulate_command(
             shard_size=shard_size,
             policies=tuple(policy or ("tag",)),
             structure=structure.value if structure else "",
+            big_blind=big_blind,
         ).check()
     except ValueError as error:
         fail(str(error))
@@ -355,6 +362,14 @@ def simulate_command(
     kernels = ("betting_kernel", "betting_showdown") if spec.mode == "betting" else ("sim_kernels",)
     compiling_notice(*kernels)
     try:
+        if spec.mode == "betting" and "pushfold" in spec.policies:  # solved (or read) before the run's bar
+            from ingest.betting_sim import pushfold_chart
+            from ingest.simulation import check_resume
+            from ingest.warehouse import Warehouse
+
+            if run_id:
+                check_resume(spec, Warehouse(str(data)), run_id)
+            typer.echo(pushfold_chart(spec, game, Warehouse(str(data)), progress_of)[1], err=True)
         with progress_bar("simulating", total=spec.hands) as advance:
             report = simulate(spec, str(data), run_id, count, executor.value, scheduler, on_progress=advance)
     except (ValueError, OSError) as error:
@@ -387,6 +402,8 @@ def stats_command(
     rule: Annotated[
         list[str] | None, typer.Option("--rule", help="Only hands played under rule option KEY=VALUE.")
     ] = None,
+    play: Annotated[str | None, typer.Option(
+        "--play", help="Betting mode: which policies and stacks, as listed (\"pushfold, 10 bb\").")] = None,
     data: DataOption = DEFAULT_DATA,
     output: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
     brief: Annotated[bool, typer.Option("--brief", help="Only the headline rates (table format).")] = False,
@@ -398,10 +415,11 @@ def stats_command(
     """Per-game statistics with 95% intervals and exact values where combinatorics gives them.
 
     A statistic is taken over one population: one mode, one table size, one betting structure,
-    one rule set. By default the largest among the chosen runs; --mode, --players, --structure
-    and --rule pick another (what they leave out is again the largest that matches). The output
-    names the population and lists the others. Every rate comes with its count, denominator and Wilson
-    interval; definitions and the JSON keys are in docs/statistics.md.
+    one rule set (betting mode: one play, the policies and stacks). By default the largest among
+    the chosen runs; --mode, --players, --structure, --rule and --play pick another (what they
+    leave out is again the largest that matches). The output names the population and lists
+    the others. Every rate comes with its count, denominator and Wilson interval; definitions
+    and the JSON keys are in docs/statistics.md.
 
     Examples:
 
@@ -425,7 +443,7 @@ def stats_command(
     variant = game.name
     _check_runs(data, variant, run or [])
     asked = {"mode": mode.value if mode else None, "players": players, "structure": structure,
-             "options": rule_options(game, rule)}  # fmt: skip
+             "options": rule_options(game, rule), "play": play}  # fmt: skip
     try:
         stats = game_stats(str(data), variant, run or [], population=asked)
     except Exception as error:
@@ -447,8 +465,8 @@ def stats_command(
         shown = stats["population"]["label"]
         others = [f"{p['label']} ({p['hands']:,})" for p in stats["populations"] if p["label"] != shown]
         if others:
-            typer.echo(f"other populations (--mode, --players, --structure, --rule): {'; '.join(others)}",
-                       err=True)  # fmt: skip
+            typer.echo(f"other populations (--mode, --players, --structure, --rule, --play): "
+                       f"{'; '.join(others)}", err=True)  # fmt: skip
     _write_rows(rows, output, f"{variant} statistics: {stats['population']['label']}")
 
 

@@ -99,8 +99,8 @@ def test_summaries_and_sql_agree_when_a_part_is_worth_no_chip(tmp_path, game):
 def test_statistics_are_taken_over_one_population_the_largest_by_default(warehouse):
     stats = game_stats(warehouse, "holdem")  # showdown-mode, betting-mode and replayed hands are stored
     assert stats["population"] | {"label": None} == {"mode": "showdown", "players": 4, "structure": "all-in",
-                                                     "options": {}, "changed": "", "hands": 30_000,
-                                                     "label": None}  # fmt: skip
+                                                     "options": {}, "changed": "", "play": "",
+                                                     "hands": 30_000, "label": None}  # fmt: skip
     assert stats["hands"] == 30_000 and all("exact" in c for c in stats["categories_showdown"])
     found = stats["populations"]
     assert {p["mode"] for p in found} == {"showdown", "betting", "replayed"}

@@ -183,13 +183,13 @@ def test_stats_rule_picks_the_rule_set_and_the_others_are_listed(tmp_path):
     assert json.loads(result.output)["hands"] == 600  # the largest rule set alone, not 1,000 blended
     result = invoke("stats", "-v", "cry-me-a-river-omaha", "--brief", "--data", str(tmp_path))
     assert result.exit_code == 0
-    assert "other populations (--mode, --players, --structure, --rule): showdown mode (all in), 3 players, " \
-           "hole_cards=5 (400)" in result.output  # fmt: skip
+    assert "other populations (--mode, --players, --structure, --rule, --play): showdown mode (all in), " \
+           "3 players, hole_cards=5 (400)" in result.output  # fmt: skip
     result = invoke("stats", "-v", "cry-me-a-river-omaha", "--rule", "hole_cards=5", "--brief", "--data",
                     str(tmp_path))  # fmt: skip
     # the one not shown is listed, not the one shown
-    assert "other populations (--mode, --players, --structure, --rule): showdown mode (all in), 3 players " \
-           "(600)" in result.output  # fmt: skip
+    assert "other populations (--mode, --players, --structure, --rule, --play): showdown mode (all in), " \
+           "3 players (600)" in result.output  # fmt: skip
     result = invoke("stats", "-v", "cry-me-a-river-omaha", "--rule", "hole_cards=6", "--data", str(tmp_path))
     assert result.exit_code == 2 and "hole_cards" in result.output and "Traceback" not in result.output
 
