@@ -163,16 +163,29 @@ class Warehouse:
         return found if found.schema == TABLES[table] else found.cast(TABLES[table])
 
     def read(self, table: str, columns: list[str] | None = None, filter_expr=None) -> pa.Table:
-        """A table's rows (optionally some columns, or a pyarrow filter)."""
+        """A table's rows (optionally some columns, or a pyarrow filter), in its documented schema:
+        files written before a column was added give it as nulls."""
         files = self.files(table)
         schema = TABLES[table]
-        if not files:
-            empty = schema.empty_table()
-            return empty.select(columns) if columns else empty
-        import pyarrow.dataset as ds  # loads pandas: only when a table is read whole
+        wanted = pa.schema([schema.field(name) for name in (columns or schema.names)])
+        if filter_expr is None:  # file by file: no dataset, which would load pandas
+            parts = [self._read_file(path, wanted) for path in files]
+            empty = pa.table([pa.nulls(0, f.type) for f in wanted], schema=wanted)  # not empty_table: pandas
+            return pa.concat_tables(parts) if parts else empty
+        import pyarrow.dataset as ds  # loads pandas
 
         dataset = ds.dataset(files, schema=schema, format="parquet", filesystem=self.arrow_fs)
         return dataset.to_table(columns=columns, filter=filter_expr)
+
+    def _read_file(self, path: str, wanted: pa.Schema) -> pa.Table:
+        """The ``wanted`` columns of one file, missing ones as nulls, cast to their documented types."""
+        with self.arrow_fs.open_input_file(path) as source:
+            found = pq.ParquetFile(source)
+            present = set(found.schema_arrow.names)
+            table = found.read(columns=[name for name in wanted.names if name in present])
+        columns = [table.column(f.name).cast(f.type) if f.name in present else pa.nulls(len(table), f.type)
+                   for f in wanted]  # fmt: skip
+        return pa.table(columns, schema=wanted)
 
     def hand_ids(self) -> set[str]:
         """Every hand id already stored."""

@@ -1,8 +1,15 @@
 """scooplab: a hand-history analytics lab for new poker variants."""
 
-from importlib.metadata import PackageNotFoundError, version
+from __future__ import annotations
 
-try:
-    __version__ = version("scooplab")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0.0.0+source"
+
+def __getattr__(name: str) -> str:
+    """``__version__``, read from the installed package's metadata when first asked for."""
+    if name != "__version__":
+        raise AttributeError(f"module 'scooplab' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("scooplab")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        return "0.0.0+source"

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from scooplab import __version__, games_cli, hands_cli, odds_cli, solve_cli
+from scooplab import games_cli, hands_cli, odds_cli, solve_cli
 from scooplab.common import (
     DataOption,
     OutputFormat,
@@ -99,6 +99,8 @@ def compiling_notice(*modules: str) -> None:
 
 def version_callback(value: bool) -> None:
     if value:
+        from scooplab import __version__
+
         typer.echo(f"scooplab {__version__}")
         raise typer.Exit()
 

@@ -11,7 +11,6 @@ from math import comb
 from pathlib import Path
 from typing import Annotated
 
-import numpy as np
 import typer
 from rich.table import Table
 
@@ -193,6 +192,8 @@ def eval_command(
 
 
 def _evaluate(spec, cards: list[str], options: dict) -> dict:
+    import numpy as np
+
     from engine.cards import parse_card_rows, parse_cards
     from engine.describe import describe
     from engine.rankings import RANKINGS

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from engine.pushfold import Plan
+from engine.pushfold_plan import Plan
 from scooplab.common import (
     DataOption,
     OutputFormat,
