@@ -195,7 +195,7 @@ def create_views(
         if table in BESIDE_HANDS:  # only files whose hands file was written (the last of a batch)
             files = [f for f in files if f.replace(f"/{table}/", "/hands/", 1) in hands_files]
         if skipped and table in ("hands", "players", "actions"):
-            if table == "hands":  # the summarized runs' hands stay readable for sampling
+            if table == "hands" and tables is None:  # the summarized runs' hands stay readable for sampling
                 kept = [f for f in files if any(s in f for s in skipped) and _in(f, variants)]
                 source = _files_source(kept, prefix, schema) if kept else _empty_select(schema)
                 con.sql(f"CREATE VIEW summarized_hands_raw AS {_of_population(source, table, population)}")
@@ -205,10 +205,10 @@ def create_views(
             files = [f for f in files if any(w in f for w in wanted)]
         source = _files_source(files, prefix, schema) if files else _empty_select(schema)
         con.sql(f"CREATE VIEW {table}_raw AS {_of_population(source, table, population)}")
-    if not skipped and (tables is None or "hands" in tables):
-        con.sql(f"CREATE VIEW summarized_hands_raw AS {_empty_select(TABLES['hands'])}")
     if tables is not None:
         return
+    if not skipped:
+        con.sql(f"CREATE VIEW summarized_hands_raw AS {_empty_select(TABLES['hands'])}")
     _create_variants(con)
     con.sql(view_sql("macros"))
     for name in VIEW_ORDER:
@@ -227,8 +227,9 @@ def connect(
 
     With ``variants`` the views only read those games' partitions; ``skip_runs`` leaves those
     runs' hands, players and actions out (statistics count them from their summaries);
-    ``tables`` creates only those raw views (no named views); ``only_paths`` reads only the
-    files whose path contains one of these texts (looking one hand up in its file is quick);
+    ``tables`` creates only those raw views (no named views, no ``summarized_hands_raw``);
+    ``only_paths`` reads only the files whose path contains one of these texts (looking one hand
+    up in its file is quick);
     ``population`` keeps only that population's hands (``analytics.population``).
     """
     con = duckdb.connect()

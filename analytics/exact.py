@@ -17,7 +17,6 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.evaluate import count_ranking_categories
 from engine.intervals import wilson as interval_of_rate
 
 
@@ -49,6 +48,8 @@ def seven_card_categories(
         counts = json.loads(path.read_text())
     sets = comb(cards.size, 7)
     if not isinstance(counts, list) or len(counts) != len(chosen.categories) or sum(counts) != sets:
+        from engine.evaluate import count_ranking_categories  # compiled: loaded only to count
+
         counts = count_ranking_categories(chosen.code, 7, tiebreak, cards, places).tolist()
         try:
             cache.mkdir(parents=True, exist_ok=True)

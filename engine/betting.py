@@ -152,3 +152,16 @@ def is_full_raise(structure: Structure, limits: RoundLimits, to: int, raise_rule
     if raise_rule is RaiseRule.DOUBLE and structure is not Structure.FIXED_LIMIT:
         return to >= (2 * limits.current_bet if limits.current_bet else limits.min_bet)
     return reopens(structure, full_raise_size(structure, limits), to - limits.current_bet)
+
+
+def blinds_of(stake: int, big_blind: int = 0) -> tuple[int, int]:
+    """Betting mode's small and big blind (or ante and starting bet): half the big blind and the big blind, by
+    default (``big_blind`` 0) 2% of the stack, at least 2.
+
+    >>> blinds_of(100), blinds_of(1_000), blinds_of(100, 10)
+    ((1, 2), (10, 20), (5, 10))
+    """
+    if big_blind and (big_blind < 2 or big_blind % 2):
+        raise ValueError(f"the big blind must be an even number of chips, at least 2, not {big_blind}")
+    small = big_blind // 2 if big_blind else max(1, stake // 100)
+    return small, 2 * small

@@ -19,6 +19,7 @@ import numpy as np
 import pyarrow as pa
 
 from engine import betting_kernel as bk
+from engine.betting import blinds_of
 from engine.core import compile_rules
 from engine.games import variant_code
 from engine.games.base import GameSpec, Structure
@@ -29,19 +30,6 @@ from ingest.array_rows import Hands, actions_table, card_texts, players_table, s
 from ingest.phh import toml_value, write_hand
 from ingest.schema import HANDS, SEAT_ARRAYS
 from ingest.warehouse import Warehouse
-
-
-def blinds_of(stake: int, big_blind: int = 0) -> tuple[int, int]:
-    """Small and big blind (or ante and starting bet): half the big blind and the big blind, by
-    default (``big_blind`` 0) 2% of the stack, at least 2.
-
-    >>> blinds_of(100), blinds_of(1_000), blinds_of(100, 10)
-    ((1, 2), (10, 20), (5, 10))
-    """
-    if big_blind and (big_blind < 2 or big_blind % 2):
-        raise ValueError(f"the big blind must be an even number of chips, at least 2, not {big_blind}")
-    small = big_blind // 2 if big_blind else max(1, stake // 100)
-    return small, 2 * small
 
 
 def new_hand(game: GameSpec, players: int, stake: int, options: dict,

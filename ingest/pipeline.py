@@ -19,9 +19,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ingest.phh import NOT_TEXT, RawHand, iter_hands
-from ingest.replay import HandError, replay
 from ingest.rows import Columns, HandRows, hand_id
-from ingest.schema import REJECTS, RUNS
+from ingest.schema import REJECTS, new_run_id, run_row
 from ingest.warehouse import Warehouse, check_name
 
 FLUSH_HANDS = 50_000  # hands per Parquet file
@@ -47,13 +46,6 @@ class IngestReport:
             "rejected": self.rejected,
             "duplicates": self.duplicates,
         }
-
-
-def new_run_id(kind: str) -> str:
-    """A fresh run id such as ``ingest-20261129-141502-3fa2``."""
-    import uuid
-
-    return f"{kind}-{datetime.now(UTC):%Y%m%d-%H%M%S}-{uuid.uuid4().hex[:4]}"
 
 
 def describe_reject(raw: RawHand, error: str) -> str:
@@ -102,9 +94,9 @@ class _Batches:
     """
 
     def __init__(self, warehouse: Warehouse, report: IngestReport, on_reject) -> None:
-        from ingest import fast_replay  # the compiled replay loads only when hands are ingested
+        from ingest import fast_replay, replay  # the rules load only when hands are ingested
 
-        self.fast_replay = fast_replay
+        self.fast_replay, self.replay = fast_replay, replay
         self.warehouse, self.report, self.on_reject = warehouse, report, on_reject
         self.known = warehouse.hand_ids()
         self.waiting: dict[tuple[str, str], list] = {}
@@ -161,8 +153,8 @@ class _Batches:
 
     def _replay(self, raw: RawHand, identity: str) -> None:
         try:
-            replayed = replay(raw.fields)
-        except HandError as error:
+            replayed = self.replay.replay(raw.fields)
+        except self.replay.HandError as error:
             _reject(self.report, self.rejects, raw, str(error), self.on_reject)
             return
         except (ValueError, TypeError, OverflowError, ArithmeticError) as error:  # never lose the batch
@@ -289,11 +281,3 @@ def _write_runs(warehouse: Warehouse, report: IngestReport, paths: list[str]) ->
             status="complete",
         )
         warehouse.write("runs", variant, report.run_id, row)
-
-
-def run_row(**fields) -> pa.Table:
-    """One ``runs`` row; columns not given are null."""
-    unknown = set(fields) - set(RUNS.names)
-    if unknown:
-        raise ValueError(f"runs has no columns {sorted(unknown)}")
-    return pa.table({name: [fields.get(name)] for name in RUNS.names}, schema=RUNS)

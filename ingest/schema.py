@@ -1,6 +1,8 @@
-"""Arrow schemas of the warehouse tables (documented in docs/warehouse.md)."""
+"""Arrow schemas of the warehouse tables (documented in docs/warehouse.md), and a runs row."""
 
 from __future__ import annotations
+
+from datetime import UTC, datetime
 
 import pyarrow as pa
 
@@ -261,3 +263,18 @@ TABLES = {
     "summaries": SUMMARIES, "starting_hands": STARTING_HANDS, "class_matchups": CLASS_MATCHUPS,
     "pushfold": PUSHFOLD, "bucket_pool": BUCKET_POOL,
 }  # fmt: skip
+
+
+def new_run_id(kind: str) -> str:
+    """A fresh run id such as ``ingest-20261129-141502-3fa2``."""
+    import uuid
+
+    return f"{kind}-{datetime.now(UTC):%Y%m%d-%H%M%S}-{uuid.uuid4().hex[:4]}"
+
+
+def run_row(**fields) -> pa.Table:
+    """One ``runs`` row; columns not given are null."""
+    unknown = set(fields) - set(RUNS.names)
+    if unknown:
+        raise ValueError(f"runs has no columns {sorted(unknown)}")
+    return pa.table({name: [fields.get(name)] for name in RUNS.names}, schema=RUNS)

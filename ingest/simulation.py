@@ -23,8 +23,7 @@ import numpy as np
 
 from engine.games import get_game
 from engine.games.description import budget_line, card_budget
-from ingest.pipeline import new_run_id, run_row
-from ingest.schema import SEAT_LAYOUT
+from ingest.schema import SEAT_LAYOUT, new_run_id, run_row
 from ingest.warehouse import Warehouse, check_name
 
 DEFAULT_SHARD_SIZE = 200_000
@@ -86,8 +85,8 @@ class SimSpec:
             if self.big_blind:
                 raise ValueError("--big-blind is for betting mode: in showdown mode everyone is all in")
             return 0
+        from engine.betting import blinds_of
         from engine.policies import POLICIES
-        from ingest.betting_sim import blinds_of
 
         unknown = [p for p in self.policies if p not in POLICIES]
         if unknown:
@@ -113,7 +112,7 @@ class SimSpec:
     @property
     def depth(self) -> float:
         """Betting mode: each stack in big blinds (the stake over the big blind)."""
-        from ingest.betting_sim import blinds_of
+        from engine.betting import blinds_of
 
         return self.stake / blinds_of(self.stake, self.big_blind)[1]
 
@@ -311,7 +310,7 @@ def _same_run(existing: dict[str, Any], spec: SimSpec) -> str | None:
 
 def run_big_blind(run: dict[str, Any]) -> int | None:
     """A betting-mode run's big blind from its runs-table row (older runs: 2% of the stake)."""
-    from ingest.betting_sim import blinds_of
+    from engine.betting import blinds_of
 
     found = json.loads(run.get("details") or "{}").get("big_blind")
     return int(found) if found else blinds_of(int(run.get("stake") or 100))[1]

@@ -655,9 +655,25 @@ hands_cli.register(app)
 solve_cli.register(app)
 
 
+class _WithoutPandas:
+    """An import finder that says pandas is not installed.
+
+    No command uses pandas, but pyarrow imports it (0.2 s) on the first array it builds when it
+    can; the console entry point installs this so commands start without it. The dashboard runs
+    in its own process, and code that imports scooplab (tests, notebooks) is not affected.
+    """
+
+    def find_spec(self, name: str, path=None, target=None) -> None:
+        if name == "pandas" or name.startswith("pandas."):
+            raise ModuleNotFoundError("pandas is not loaded by the scooplab command", name=name)
+
+
 def run() -> None:  # pragma: no cover - console entry point
+    """The ``scooplab`` command."""
+    if "pandas" not in sys.modules:
+        sys.meta_path.insert(0, _WithoutPandas())
     app()
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(app())
+    run()

@@ -121,6 +121,28 @@ def test_installed_entry_point_runs():
     assert json.loads(result.stdout)["category"] == "straight"
 
 
+NO_PANDAS_RUN = """
+import sys
+from scooplab.cli import run
+sys.argv = ["scooplab", "ingest", sys.argv[1], "--data", sys.argv[2]]
+try:
+    run()
+except SystemExit as exit:
+    assert not exit.code, exit.code
+print("pandas loaded" if "pandas" in sys.modules else "no pandas")
+"""
+
+
+def test_the_command_ingests_without_loading_pandas(tmp_path):
+    """pyarrow would import pandas (0.2 s) on its first array; the command stores the hand without it."""
+    phh = Path(__file__).parent / "fixtures" / "phh" / "dwan-ivey-2009.phh"
+    data = tmp_path / "wh"
+    command = [sys.executable, "-c", NO_PANDAS_RUN, str(phh), str(data)]
+    result = subprocess.run(command, capture_output=True, text=True, check=True)
+    assert result.stdout.strip().splitlines()[-1] == "no pandas"
+    assert "1 hands stored" in result.stdout and list((data / "hands").rglob("*.parquet"))
+
+
 def test_ingest_of_nothing_to_read_fails_and_records_no_run(tmp_path):
     data = tmp_path / "wh"
     result = invoke("ingest", str(tmp_path / "nosuch.phh"), "--data", str(data))
