@@ -11,6 +11,7 @@ left out) and whose named views, one ``.sql`` file each, build on them.
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -168,10 +169,12 @@ def create_views(
     tables: tuple[str, ...] | None = None,
     only_paths: list[str] | None = None,
     population: Population | None = None,
+    relative_to: str | None = None,
 ) -> None:
     """Create the raw views over the warehouse files (of some games only, if given), then every named view.
 
     With ``population`` the hands (and their players and actions) are only those of that population.
+    With ``relative_to`` (a local folder) the views name the files relative to it.
     """
     skipped = tuple(f"/run={run}/" for run in skip_runs or ())
     wanted = tuple(only_paths) if only_paths is not None else None
@@ -187,6 +190,8 @@ def create_views(
             listed[table] = [f for f in listed[table] if not any(part in f for part in older)]
     if "hands" not in listed and any(table in listed for table in BESIDE_HANDS):
         listed["hands"] = warehouse.files("hands")
+    if relative_to is not None:
+        listed = {table: [os.path.relpath(f, relative_to) for f in files] for table, files in listed.items()}
     hands_files = set(listed.get("hands", ()))
     for table, schema in TABLES.items():
         if table not in listed or (tables is not None and table not in tables):
@@ -288,7 +293,14 @@ def run_query_page(data: str | Path, sql: str, limit: int) -> tuple[pa.Table, in
     return _run(data, sql, limit, count=True)
 
 
-def _run(data: str | Path, sql: str, limit: int | None, count: bool) -> tuple[pa.Table, int]:
+def check_query(sql: str) -> None:
+    """Raise ``QueryError`` unless ``sql`` is one SELECT (or EXPLAIN) statement.
+
+    >>> check_query("SELECT 1; SELECT 2")
+    Traceback (most recent call last):
+    ...
+    analytics.db.QueryError: one query at a time, please (2 statements given)
+    """
     try:
         statements = duckdb.extract_statements(sql)
     except duckdb.Error as error:
@@ -298,6 +310,10 @@ def _run(data: str | Path, sql: str, limit: int | None, count: bool) -> tuple[pa
     kind = statements[0].type
     if kind not in (duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN):
         raise QueryError(f"only queries are allowed, not {kind.name} statements (the console is read-only)")
+
+
+def _run(data: str | Path, sql: str, limit: int | None, count: bool) -> tuple[pa.Table, int]:
+    check_query(sql)
     try:
         with read_only(data) as con:
             relation = con.sql(sql)

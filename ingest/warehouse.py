@@ -107,7 +107,8 @@ class Warehouse:
         folder = self.partition(table, variant, run_id)
         self.fs.makedirs(folder, exist_ok=True)
         final = posixpath.join(folder, f"{name or 'part-' + uuid.uuid4().hex[:12]}.parquet")
-        temporary = posixpath.join(folder, f".tmp-{uuid.uuid4().hex}.parquet")
+        # not ending in .parquet: a reader's glob (``**/*.parquet``) never matches an unfinished file
+        temporary = posixpath.join(folder, f".tmp-{uuid.uuid4().hex}.parquet.partial")
         try:
             with pq.ParquetWriter(
                 temporary, TABLES[table], filesystem=self.arrow_fs, **parquet_options(table, dictionary)

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+__all__ = ["Lab", "open"]
 
-def __getattr__(name: str) -> str:
-    """``__version__``, read from the installed package's metadata when first asked for."""
+
+def __getattr__(name: str):
+    """``open`` and ``Lab`` (the Python API, ``scooplab.lab``), and ``__version__`` (from the
+    installed package's metadata), loaded when first asked for: the command starts without them."""
+    if name in ("open", "Lab"):
+        from scooplab import lab
+
+        return getattr(lab, name)
     if name != "__version__":
         raise AttributeError(f"module 'scooplab' has no attribute {name!r}")
     from importlib.metadata import PackageNotFoundError, version

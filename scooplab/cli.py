@@ -232,29 +232,64 @@ def ingest_command(
         fail("no hands were found in the files given")
 
 
+class ExportFormat(StrEnum):
+    phh = "phh"
+    duckdb = "duckdb"
+    parquet = "parquet"
+    csv = "csv"
+
+
 @app.command("export")
 def export_command(
-    variant: VariantOption,
-    out: Annotated[Path, typer.Option("--out", "-o", help="The .phhs file to write.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="The file (phh, duckdb, csv) or the folder.")],
+    variant: Annotated[str | None, typer.Option(
+        "--variant", "-v", help="A game (phh: required; parquet, csv: only its hands).")] = None,
+    written: Annotated[ExportFormat, typer.Option("--format", help="What to write.")] = ExportFormat.phh,
     data: DataOption = DEFAULT_DATA,
     run: Annotated[list[str] | None, typer.Option("--run", help="Only these runs (repeatable).")] = None,
-) -> None:
-    """Write stored hands back as a PHH .phhs file (ingesting it gives the same rows).
+    table: Annotated[str, typer.Option("--table", help="csv: which view.")] = "hands",
+    relative: Annotated[bool, typer.Option(
+        "--relative", help="duckdb: name the Parquet files relative to the database's folder.")] = False,
+) -> None:  # fmt: skip
+    """Write stored hands for other tools: PHH (ingesting it gives the same rows), a DuckDB
+    database of the views, a copy of some runs' Parquet files, or one view as CSV.
+
+    A DuckDB export lists today's files (export again after new runs); the DuckDB CLI, DBeaver
+    or any DuckDB client opens it (docs/python-api.md).
 
     Examples:
 
     * `scooplab export --variant holdem --out holdem.phhs`
     * `scooplab export --variant scarney --run sim-1 --out scarney.phhs`
+    * `scooplab export --format duckdb --out lab.duckdb` then `duckdb lab.duckdb`
+    * `scooplab export --format parquet --run demo-scarney --out /tmp/scarney-lab`
+    * `scooplab export --format csv --table players --variant holdem --out players.csv`
     """
-    from ingest.export import export_hands
-    from ingest.warehouse import Warehouse
+    from analytics import export
 
-    name = game_named(variant).name
+    name = game_named(variant).name if variant else None
     try:
-        count = export_hands(Warehouse(data), name, out, runs=run)
+        if written is ExportFormat.phh:
+            from ingest.export import export_hands
+            from ingest.warehouse import Warehouse
+
+            if name is None:
+                fail("--variant: which game's hands? (PHH export is of one game)")
+            count = export_hands(Warehouse(data), name, out, runs=run)
+            console.print(f"{count:,} {name} hands written to {out}")
+        elif written is ExportFormat.duckdb:
+            views = export.export_duckdb(data, out, relative=relative)
+            console.print(f"{views} views over {data} in {out} (open it with any DuckDB client)")
+        elif written is ExportFormat.parquet:
+            if not run:
+                fail("--run: which runs to copy? (repeatable)")
+            files = export.export_parquet(data, out, run, name)
+            console.print(f"{files:,} Parquet files of {', '.join(run)} copied to {out}")
+        else:
+            rows = export.export_csv(data, table, out, name, run)
+            console.print(f"{rows:,} rows of {table} written to {out}")
     except (ValueError, OSError) as error:
-        fail(str(error))
-    console.print(f"{count:,} {name} hands written to {out}")
+        fail(" ".join(str(error).split()))
 
 
 class Mode(StrEnum):
@@ -512,26 +547,13 @@ def compare_command(
     * `scooplab compare demo-scarney demo-scarney-must-use`
     * `scooplab compare sk-highest sk-kickers --all --format csv`
     """
-    from analytics.compare import compare_runs
-    from analytics.db import connect
+    from scooplab.lab import Lab
 
-    con = connect(data, tables=("hands",))
-    variants = {}
-    for run_id in (run_a, run_b):
-        found = con.sql(
-            "SELECT DISTINCT variant FROM hands_raw WHERE run_id = $r", params={"r": run_id}
-        ).fetchall()
-        if not found:
-            fail(f'no run {run_id!r} in {data} (scooplab query "SELECT * FROM runs" lists them)')
-        if len(found) != 1:
-            fail(f"run {run_id!r} has hands of {len(found)} games in {data} (needs exactly one)")
-        variants[run_id] = found[0][0]
-    if variants[run_a] != variants[run_b]:
-        fail(f"runs are of different games: {variants[run_a]} and {variants[run_b]}")
     try:
-        result = compare_runs(str(data), variants[run_a], run_a, run_b)
+        result = Lab(data).compare(run_a, run_b)
     except ValueError as error:
         fail(str(error))
+    variant = result["variant"]
     for warning in result["warnings"]:
         typer.echo(f"warning: {warning}", err=True)
     if output is TableFormat.json:  # the design and the warnings with the rows
@@ -541,7 +563,7 @@ def compare_command(
     if not all_rows and output is TableFormat.table:
         rows = [r for r in rows if r["significant"]] or rows
     design = "paired: the same deals, hand by hand" if result["paired"] else "independent samples"
-    _write_rows(rows, output, f"{variants[run_a]}: {run_a} (a) against {run_b} (b), {design}")
+    _write_rows(rows, output, f"{variant}: {run_a} (a) against {run_b} (b), {design}")
 
 
 @app.command("query")

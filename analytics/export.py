@@ -1,0 +1,103 @@
+"""The warehouse for other tools: a DuckDB database of its views, a copy of chosen runs, a CSV table.
+
+Every output is written under a temporary name beside it and renamed when complete
+(``docs/python-api.md``, "Without scooplab").
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from pathlib import Path
+
+import duckdb
+
+from analytics.db import connect, create_views
+from ingest.schema import TABLES
+from ingest.warehouse import Warehouse
+
+CSV_TABLES = ("hands", "players", "actions", "runs", "rejects")
+
+
+def export_duckdb(data: str | Path, out: str | Path, relative: bool = False) -> int:
+    """A DuckDB database file whose views read the local warehouse's Parquet files: every view
+    ``scooplab query`` has. Files are named by absolute path, or with ``relative`` relative to
+    the database file's folder (start DuckDB there). It lists the files of today: export again
+    after new runs. Returns the number of views.
+    """
+    warehouse = Warehouse(data)
+    if not warehouse.local:
+        raise ValueError("a DuckDB export needs a local warehouse folder (copy runs with --format parquet)")
+    out = Path(out).resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    temporary = out.with_name(f".tmp-{uuid.uuid4().hex}-{out.name}")
+    try:
+        con = duckdb.connect(str(temporary))
+        con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
+        if relative:  # the views are checked as they are made: find the files from the database's folder
+            folder = str(out.parent).replace("'", "''")
+            con.sql(f"SET file_search_path = '{folder}'")
+        create_views(con, warehouse, relative_to=str(out.parent) if relative else None)
+        views = con.sql("SELECT count(*) FROM duckdb_views() WHERE NOT internal").fetchall()[0][0]
+        con.close()
+        os.replace(temporary, out)
+    except duckdb.Error as error:
+        raise ValueError(str(error)) from None
+    finally:
+        for leftover in (temporary, temporary.with_name(temporary.name + ".wal")):
+            leftover.unlink(missing_ok=True)
+    return views
+
+
+def export_parquet(data: str | Path, out: str | Path, runs: list[str], variant: str | None = None) -> int:
+    """Copy the files of some runs (of every table, in the same layout) into the warehouse folder
+    ``out``, which scooplab and any Parquet reader then read as a warehouse. Returns files copied."""
+    source, target = Warehouse(data), Path(out)
+    wanted = [f"/run={run}/" for run in runs]
+    copied = 0
+    for table in TABLES:
+        for path in source.files(table):
+            if not any(w in path for w in wanted) or (variant and f"/variant={variant}/" not in path):
+                continue
+            destination = target / _after(path, table)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            temporary = destination.with_name(f".tmp-{uuid.uuid4().hex}-{destination.name}.partial")
+            try:
+                with source.fs.open(path, "rb") as reader, open(temporary, "wb") as writer:
+                    shutil.copyfileobj(reader, writer, 1 << 20)
+                os.replace(temporary, destination)
+            finally:
+                temporary.unlink(missing_ok=True)
+            copied += 1
+    if not copied:
+        raise ValueError(f"no files of runs {', '.join(runs)} in {data}")
+    return copied
+
+
+def export_csv(data: str | Path, table: str, out: str | Path, variant: str | None = None,
+               runs: list[str] | None = None) -> int:  # fmt: skip
+    """One view (``hands``, ``players``, ``actions``, ``runs``, ``rejects``) as CSV with a header,
+    of a game and runs if given; lists are written as DuckDB writes them (``[a, b]``). Returns rows."""
+    if table not in CSV_TABLES:
+        raise ValueError(f"--table must be one of {', '.join(CSV_TABLES)}, not {table!r}")
+    paths = [f"/run={run}/" for run in runs] if runs else None
+    con = connect(data, [variant] if variant else None, only_paths=paths)
+    out = Path(out).resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    temporary = out.with_name(f".tmp-{uuid.uuid4().hex}-{out.name}")
+    try:
+        quoted = str(temporary).replace("'", "''")
+        rows = con.sql(f"COPY (SELECT * FROM {table}) TO '{quoted}' (FORMAT csv, HEADER)").fetchall()[0][0]
+        os.replace(temporary, out)
+    except duckdb.Error as error:
+        raise ValueError(str(error)) from None
+    finally:
+        temporary.unlink(missing_ok=True)
+        con.close()
+    return rows
+
+
+def _after(path: str, table: str) -> str:
+    """A file's path from its table folder on (``hands/variant=x/run=y/part.parquet``)."""
+    return path[path.rindex(f"/{table}/") + 1 :]

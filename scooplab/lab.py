@@ -1,0 +1,229 @@
+"""The Python API: a warehouse opened for notebooks and scripts (``docs/python-api.md``).
+
+``scooplab.open(data)`` gives a ``Lab``: read-only SQL over the views (a DuckDB relation),
+Polars LazyFrames of the documented tables (only the files of the games and runs asked for
+are read), and the commands' results as plain Python objects: ``stats``, ``compare``,
+``simulate``, ``ingest``, ``odds`` return what ``--format json`` prints.
+
+>>> import tempfile, scooplab
+>>> with tempfile.TemporaryDirectory() as folder, scooplab.open(folder) as lab:
+...     run = lab.simulate("holdem", hands=2_000, players=3, seed=1, run_id="tiny")
+...     hands = lab.sql("SELECT count(*) FROM hands WHERE run_id = 'tiny'").fetchall()[0][0]
+...     seats = lab.players("holdem", run="tiny").collect().height
+...     run["hands"], hands, seats, lab.stats("holdem")["hands"]
+(2000, 2000, 6000, 2000)
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import ExitStack
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    import duckdb
+    import polars as pl
+
+    from engine.games.base import GameSpec
+
+    Runs = str | Iterable[str] | None  # one run id, several, or (None) every run
+
+FRAMES = ("hands", "players", "actions", "runs", "rejects")  # views ``frame`` serves by name
+
+
+class Lab:
+    """One warehouse (a folder or an fsspec URL) opened for analysis; use one per thread.
+
+    Relations and frames read the warehouse as it was when they were made: after ``simulate``
+    or ``ingest`` ask again. ``close`` (or leaving a ``with`` block) releases the connections.
+    """
+
+    def __init__(self, data: str | Path = "data/warehouse") -> None:
+        self.data = str(data)
+        self._read_only = ExitStack()
+        self._sql: duckdb.DuckDBPyConnection | None = None
+        self._frames: dict[tuple, duckdb.DuckDBPyConnection] = {}
+
+    def __enter__(self) -> Lab:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"scooplab.open({self.data!r})"
+
+    def close(self) -> None:
+        """Close every connection this lab opened."""
+        self._read_only.close()
+        self._sql = None
+        for con in self._frames.values():
+            con.close()
+        self._frames.clear()
+
+    # -- reading -------------------------------------------------------------------------------
+    def sql(self, query: str, params: dict[str, Any] | None = None) -> duckdb.DuckDBPyRelation:
+        """One read-only query over the views (as ``scooplab query``): ``.pl()``, ``.arrow()``,
+        ``.fetchall()``. Anything but one SELECT raises ``analytics.db.QueryError``."""
+        from analytics.db import check_query
+
+        check_query(query)
+        return self._connection().sql(query, params=params)
+
+    def frame(self, view: str, variant: str | None = None, run: Runs = None) -> pl.LazyFrame:
+        """A view's documented columns as a Polars LazyFrame, reading only the files of one game
+        (``variant``) and some runs (``run``: one id or several)."""
+        if view not in FRAMES:
+            raise ValueError(f"no frame {view!r}; choose from {', '.join(FRAMES)} (or use sql)")
+        runs = (run,) if isinstance(run, str) else tuple(run or ())
+        game = _game(variant).name if variant else None
+        key = (game, runs)
+        if key not in self._frames:
+            from analytics.db import connect
+
+            paths = [f"/run={r}/" for r in runs] or None
+            self._frames[key] = connect(self.data, [game] if game else None, only_paths=paths)
+        return self._frames[key].sql(f"SELECT * FROM {view}").pl(lazy=True)
+
+    def hands(self, variant: str | None = None, run: Runs = None) -> pl.LazyFrame:
+        """Every stored hand (``docs/warehouse.md``, table ``hands``), of a game and runs if given."""
+        return self.frame("hands", variant, run)
+
+    def players(self, variant: str | None = None, run: Runs = None) -> pl.LazyFrame:
+        """One row per seat per hand (showdown-mode seats unnested), of a game and runs if given."""
+        return self.frame("players", variant, run)
+
+    def actions(self, variant: str | None = None, run: Runs = None) -> pl.LazyFrame:
+        """Every action of every hand, of a game and runs if given."""
+        return self.frame("actions", variant, run)
+
+    # -- the commands' results -----------------------------------------------------------------
+    def stats(self, variant: str, run: Runs = None, *, mode: str | None = None,
+              players: int | None = None, structure: str | None = None, rule: dict[str, Any] | None = None,
+              play: str | None = None) -> dict[str, Any]:  # fmt: skip
+        """``scooplab stats --format json``: every statistic of one game over one population."""
+        from analytics.stats import game_stats
+
+        game = _game(variant)
+        runs = [run] if isinstance(run, str) else list(run or [])
+        self._check_runs(game.name, runs)
+        asked = {"mode": mode, "players": players, "structure": structure,
+                 "options": _rules(game, rule), "play": play}  # fmt: skip
+        return json.loads(json.dumps(game_stats(self.data, game.name, runs, population=asked), default=str))
+
+    def compare(self, run_a: str, run_b: str) -> dict[str, Any]:
+        """``scooplab compare --format json``: two runs of one game, statistic by statistic."""
+        from analytics.compare import compare_runs
+
+        variant = self.run_variant(run_a)
+        if self.run_variant(run_b) != variant:
+            raise ValueError(f"runs are of different games: {variant} and {self.run_variant(run_b)}")
+        return json.loads(json.dumps(compare_runs(self.data, variant, run_a, run_b), default=str))
+
+    def run_variant(self, run_id: str) -> str:
+        """The one game whose hands a run holds; ValueError naming what is wrong otherwise."""
+        from analytics.db import connect
+
+        found = connect(self.data, tables=("hands",)).sql(
+            "SELECT DISTINCT variant FROM hands_raw WHERE run_id = $r", params={"r": run_id}
+        ).fetchall()  # fmt: skip
+        where = f"in {self.data}"
+        if not found:
+            raise ValueError(f'no run {run_id!r} {where} (scooplab query "SELECT * FROM runs" lists them)')
+        if len(found) != 1:
+            raise ValueError(f"run {run_id!r} has hands of {len(found)} games {where} (needs exactly one)")
+        return found[0][0]
+
+    def simulate(self, variant: str, hands: int, *, players: int = 6, seed: int = 0, mode: str = "showdown",
+                 rule: dict[str, Any] | None = None, stake: int = 100, policies: Iterable[str] = ("tag",),
+                 structure: str = "", big_blind: int = 0, run_id: str | None = None, workers: int = 1,
+                 progress: Callable[[int], None] | None = None) -> dict[str, Any]:  # fmt: skip
+        """``scooplab simulate --format json``: simulate (or resume) a run into the warehouse."""
+        from ingest.simulation import SimSpec, simulate
+
+        game = _game(variant)
+        spec = SimSpec(game=game.source if variant.endswith(".toml") else game.name, hands=hands,
+                       players=players, seed=seed, mode=mode, options=_rules(game, rule), stake=stake,
+                       policies=tuple(policies), structure=structure,
+                       big_blind=big_blind).check()  # fmt: skip
+        report = simulate(spec, self.data, run_id, workers, on_progress=progress)
+        self._changed()
+        return report.summary() | {"seed": spec.seed, "variant": game.name}
+
+    def ingest(self, *paths: str | Path, run_id: str | None = None) -> dict[str, Any]:
+        """``scooplab ingest --format json``, with ``rejected_hands``: one line per rejected hand."""
+        from ingest.pipeline import ingest
+
+        rejected: list[str] = []
+        report = ingest(list(paths), _warehouse(self.data), run_id=run_id, on_reject=rejected.append)
+        self._changed()
+        return report.summary() | {"rejected_hands": rejected}
+
+    def odds(self, variant: str, hands: list[str], board: dict[str, str] | None = None, dead: str = "", *,
+             rule: dict[str, Any] | None = None, exact: bool | None = None, samples: int | None = None,
+             seed: int = 0) -> dict[str, Any]:  # fmt: skip
+        """``scooplab odds --format json``: each hand's equity all in from here (needs no warehouse)."""
+        from engine.odds import odds, situation
+
+        game = _game(variant)
+        options = game.resolve_options(_rules(game, rule))
+        spot = situation(game, hands, board or {}, dead, options)
+        return odds(game, spot, options, exact=exact, samples=samples, seed=seed).as_json()
+
+    # -- inside --------------------------------------------------------------------------------
+    def _connection(self) -> duckdb.DuckDBPyConnection:
+        if self._sql is None:
+            from analytics.db import connect, read_only
+
+            if _warehouse(self.data).local:
+                self._sql = self._read_only.enter_context(read_only(self.data))
+            else:  # object storage: the views over it (the read-only lock needs a local folder)
+                self._sql = connect(self.data)
+                self._read_only.callback(self._sql.close)
+        return self._sql
+
+    def _changed(self) -> None:
+        """New files were written: later relations and frames see them."""
+        self.close()
+
+    def _check_runs(self, variant: str, runs: list[str]) -> None:
+        if not runs:
+            return
+        rows = _warehouse(self.data).read("runs", ["run_id", "variant"]).to_pylist()
+        known = {r["run_id"] for r in rows if r["variant"] == variant}
+        for name in runs:
+            if name not in known:
+                listed = ", ".join(sorted(known)[:8]) or "none"
+                raise ValueError(f"no {variant} run {name!r} in {self.data} (its runs: {listed})")
+
+
+def open(data: str | Path = "data/warehouse") -> Lab:
+    """Open a warehouse (a folder or an fsspec URL such as ``s3://bucket/lab``)."""
+    return Lab(data)
+
+
+def _game(variant: str) -> GameSpec:
+    from engine.games import get_game
+
+    return get_game(variant)
+
+
+def _warehouse(data: str):
+    from ingest.warehouse import Warehouse
+
+    return Warehouse(data)
+
+
+def _rules(game: GameSpec, rule: dict[str, Any] | None) -> dict[str, Any]:
+    """Rule options by name; a text value is parsed as ``--rule KEY=VALUE`` parses it."""
+    options = {}
+    for name, value in (rule or {}).items():
+        option = next((o for o in game.options if o.name == name), None)
+        if option is None:
+            known = ", ".join(o.name for o in game.options) or "none"
+            raise ValueError(f"rule {name!r}: {game.title} rule options are {known}")
+        options[name] = option.parse(value) if isinstance(value, str) else value
+    return options
