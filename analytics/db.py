@@ -15,14 +15,14 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import duckdb
 import pyarrow as pa
 
 from analytics.population import Population
-from ingest.schema import SEAT_LAYOUT, TABLES
+from ingest.schema import SEAT_LAYOUT, TABLES, NewerSchemaError
 from ingest.warehouse import Warehouse
 
 VIEWS_DIR = Path(__file__).parent / "views"
@@ -149,14 +149,15 @@ def _leave_out_older_layouts(
     con: duckdb.DuckDBPyConnection, warehouse: Warehouse, prefix: str
 ) -> tuple[str, ...]:
     """Path parts of the runs the views leave out for their older layout; says so once per run."""
+    warehouse.check_versions("runs")  # each run's files are of its runs row's version
     old = older_layout_runs(con, warehouse.files("runs"), prefix)
     new = [run for run in old if (warehouse.url, run) not in _TOLD]
     if new:
         _TOLD.update((warehouse.url, run) for run in new)
         sys.stderr.write(
             f"scooplab: left out {len(new)} showdown-mode run(s) stored in an older layout by an earlier "
-            f"scooplab ({', '.join(new[:3])}{', ...' if len(new) > 3 else ''}): delete them or simulate "
-            "them again with a new --run-id\n"
+            f"scooplab ({', '.join(new[:3])}{', ...' if len(new) > 3 else ''}): `scooplab upgrade` "
+            "simulates them again from their seeds and settings\n"
         )
     return tuple(f"/run={run}/" for run in old)
 
@@ -220,6 +221,13 @@ def create_views(
         con.sql(f"CREATE VIEW {name} AS {view_sql(name)}")
 
 
+def _no_progress_bar(con: duckdb.DuckDBPyConnection) -> None:
+    """Turn DuckDB's progress bar off; in a Jupyter kernel without ipywidgets DuckDB refuses to
+    change the setting at all, and there it has no bar to show anyway."""
+    with suppress(duckdb.InvalidInputException):
+        con.sql("SET enable_progress_bar = false")
+
+
 def connect(
     data: str | Path,
     variants: list[str] | None = None,
@@ -239,7 +247,7 @@ def connect(
     """
     con = duckdb.connect()
     con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
-    con.sql("SET enable_progress_bar = false")
+    _no_progress_bar(con)
     create_views(con, Warehouse(data), variants, skip_runs, tables, only_paths, population)
     return con
 
@@ -270,7 +278,7 @@ def read_only(data: str | Path) -> Iterator[duckdb.DuckDBPyConnection]:
         try:
             root = str(Path(warehouse.root).resolve())
             con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
-            con.sql("SET enable_progress_bar = false")
+            _no_progress_bar(con)
             con.sql(f"SET allowed_directories = [{_quote(root + '/')}]")
             con.sql("SET enable_external_access = false")
             con.sql("SET lock_configuration = true")
@@ -324,5 +332,5 @@ def _run(data: str | Path, sql: str, limit: int | None, count: bool) -> tuple[pa
             if count and limit is not None and total == limit:
                 total = relation.aggregate("count(*)").fetchall()[0][0]
             return table, total
-    except (duckdb.Error, OSError) as error:
+    except (duckdb.Error, OSError, NewerSchemaError) as error:
         raise QueryError(" ".join(str(error).split())) from None

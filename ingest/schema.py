@@ -50,6 +50,43 @@ HANDS = pa.schema(
 # older layouts (card codes, bit masks) are left out by the views, with a message.
 SEAT_LAYOUT = 2
 
+# The warehouse's schema version, recorded in every file's key-value metadata under
+# VERSION_KEY (docs/warehouse.md, "Schema versions"). Files without it were written before
+# versions were recorded: version 2, or 1 for showdown-mode runs of an older seat layout.
+SCHEMA_VERSION = 2
+VERSION_KEY = b"scooplab.schema_version"
+
+
+class NewerSchemaError(ValueError):
+    """A file written by a newer scooplab than this one, which would misread it."""
+
+
+def versioned(schema: pa.Schema) -> pa.Schema:
+    """A table's schema carrying this version in its metadata (as each written file does).
+
+    >>> versioned(pa.schema([("a", pa.int8())])).metadata
+    {b'scooplab.schema_version': b'2'}
+    """
+    return schema.with_metadata({VERSION_KEY: str(SCHEMA_VERSION).encode()})
+
+
+def check_version(metadata: dict[bytes, bytes] | None, where: str) -> None:
+    """Raise NewerSchemaError if a file's metadata names a version this scooplab cannot read.
+
+    >>> check_version({VERSION_KEY: b"3"}, "runs/x.parquet")
+    Traceback (most recent call last):
+    ...
+    ingest.schema.NewerSchemaError: runs/x.parquet was written by a newer scooplab (schema version 3; \
+this one reads versions 1 to 2): upgrade scooplab to read it
+    """
+    found = (metadata or {}).get(VERSION_KEY)
+    version = int(found) if found and found.isdigit() else None
+    if version is not None and version > SCHEMA_VERSION:
+        readable = f"this one reads versions 1 to {SCHEMA_VERSION}"
+        raise NewerSchemaError(f"{where} was written by a newer scooplab (schema version {version}; "
+                               f"{readable}): upgrade scooplab to read it")  # fmt: skip
+
+
 SEAT_ARRAYS = (
     "scoop",
     "triple_scoop",

@@ -22,7 +22,7 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 from fsspec.implementations.local import LocalFileSystem
 
-from ingest.schema import TABLES
+from ingest.schema import TABLES, check_version, versioned
 
 DEFAULT_DATA = Path("data/warehouse")
 _SAFE = re.compile(r"^[A-Za-z0-9._-]+$")
@@ -111,7 +111,10 @@ class Warehouse:
         temporary = posixpath.join(folder, f".tmp-{uuid.uuid4().hex}.parquet.partial")
         try:
             with pq.ParquetWriter(
-                temporary, TABLES[table], filesystem=self.arrow_fs, **parquet_options(table, dictionary)
+                temporary,
+                versioned(TABLES[table]),
+                filesystem=self.arrow_fs,
+                **parquet_options(table, dictionary),
             ) as parquet_writer:
                 yield parquet_writer
             self.fs.mv(temporary, final)
@@ -160,7 +163,9 @@ class Warehouse:
         if not self.fs.exists(path):
             return None
         with self.arrow_fs.open_input_file(path) as source:
-            found = pq.ParquetFile(source).read()
+            file = pq.ParquetFile(source)
+            check_version(file.schema_arrow.metadata, path)
+            found = file.read().replace_schema_metadata()
         return found if found.schema == TABLES[table] else found.cast(TABLES[table])
 
     def read(self, table: str, columns: list[str] | None = None, filter_expr=None) -> pa.Table:
@@ -175,6 +180,7 @@ class Warehouse:
             return pa.concat_tables(parts) if parts else empty
         import pyarrow.dataset as ds  # loads pandas
 
+        self.check_versions(table)
         dataset = ds.dataset(files, schema=schema, format="parquet", filesystem=self.arrow_fs)
         return dataset.to_table(columns=columns, filter=filter_expr)
 
@@ -182,11 +188,18 @@ class Warehouse:
         """The ``wanted`` columns of one file, missing ones as nulls, cast to their documented types."""
         with self.arrow_fs.open_input_file(path) as source:
             found = pq.ParquetFile(source)
+            check_version(found.schema_arrow.metadata, path)
             present = set(found.schema_arrow.names)
             table = found.read(columns=[name for name in wanted.names if name in present])
         columns = [table.column(f.name).cast(f.type) if f.name in present else pa.nulls(len(table), f.type)
                    for f in wanted]  # fmt: skip
         return pa.table(columns, schema=wanted)
+
+    def check_versions(self, table: str) -> None:
+        """Raise NewerSchemaError if a file of the table was written by a newer scooplab."""
+        for path in self.files(table):
+            with self.arrow_fs.open_input_file(path) as source:
+                check_version(pq.read_schema(source).metadata, path)
 
     def hand_ids(self) -> set[str]:
         """Every hand id already stored."""

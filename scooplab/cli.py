@@ -566,6 +566,37 @@ def compare_command(
     _write_rows(rows, output, f"{variant}: {run_a} (a) against {run_b} (b), {design}")
 
 
+@app.command("upgrade")
+def upgrade_command(
+    data: DataOption = DEFAULT_DATA,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes for the simulations.")] = 1,
+) -> None:
+    """Bring runs stored by an older scooplab to today's schema (docs/warehouse.md, "Schema versions").
+
+    Showdown-mode runs of schema version 1 (seat lists as private codes) are simulated again
+    from their seeds and settings, under the same run ids; everything else is read as it is.
+    An interrupted upgrade is finished by running it again.
+
+    Examples:
+
+    * `scooplab upgrade`
+    * `scooplab upgrade --data /tmp/warehouse --workers 2`
+    """
+    from ingest.upgrade import older_runs, upgrade
+    from ingest.warehouse import Warehouse
+
+    try:
+        waiting = older_runs(Warehouse(data))
+        if not waiting:
+            console.print(f"nothing to upgrade: every run in {data} is of today's schema")
+            return
+        compiling_notice("sim_kernels")
+        upgraded = upgrade(str(data), workers, on_run=lambda run: typer.echo(f"upgrading {run}", err=True))
+    except (ValueError, OSError) as error:
+        fail(str(error))
+    console.print(f"{len(upgraded)} run(s) simulated again in today's layout: {', '.join(upgraded)}")
+
+
 @app.command("query")
 def query_command(
     sql: Annotated[str, typer.Argument(help="One read-only SQL query over the views.")],

@@ -1,0 +1,80 @@
+"""``scooplab upgrade``: bring runs stored by an older scooplab to today's schema (docs/warehouse.md).
+
+Files that lack a newer column are read as they are (the column reads as null). The one older
+layout that cannot be read is schema version 1: showdown-mode runs whose seat lists were
+private codes (card codes, bit masks). A showdown-mode run is fixed by its settings and seed,
+so an upgrade simulates each such run again with today's engine under the same run id: into a
+staging folder first (``<warehouse>/.upgrade/<run>/``, which readers never list), then its
+files replace the old ones table by table, the runs row last. An interrupted upgrade leaves the
+run old (its runs row is replaced last) and the staged run complete: upgrading again finishes it.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from collections.abc import Callable
+from typing import Any
+
+from ingest.schema import SEAT_LAYOUT, TABLES
+from ingest.warehouse import Warehouse
+
+STAGING = ".upgrade"
+
+
+def older_runs(warehouse: Warehouse) -> list[dict[str, Any]]:
+    """The runs rows of showdown-mode simulations stored in an older seat layout (schema version 1)."""
+    rows = warehouse.read("runs").to_pylist()
+    return [r for r in rows if r["kind"] == "simulation" and r["mode"] == "showdown"
+            and json.loads(r["details"] or "{}").get("seat_layout") != SEAT_LAYOUT]  # fmt: skip
+
+
+def spec_of(row: dict[str, Any]):
+    """The settings a runs row records, as the simulation that wrote it was asked."""
+    from ingest.simulation import SimSpec
+
+    game = row["sources"][0] if row["sources"] else row["variant"]
+    return SimSpec(game=game, hands=int(row["hands"]), players=int(row["players"]), seed=int(row["seed"]),
+                   options=json.loads(row["options"] or "{}"), stake=int(row["stake"]),
+                   shard_size=int(row["shard_size"])).check()  # fmt: skip
+
+
+def upgrade(data: str, workers: int = 1, on_run: Callable[[str], None] | None = None) -> list[str]:
+    """Simulate every older-layout run again under its id; the ids upgraded."""
+    from ingest.simulation import simulate
+
+    warehouse = Warehouse(data)
+    done = []
+    for row in older_runs(warehouse):
+        run, variant = row["run_id"], row["variant"]
+        if on_run:
+            on_run(run)
+        stage = Warehouse(posixpath.join(warehouse.root, STAGING, run))
+        staged = [r for r in stage.read("runs").to_pylist() if r["run_id"] == run]
+        if not staged or staged[0]["status"] != "complete":  # none yet, or cut short: start it again
+            _remove(stage, stage.root)
+            simulate(spec_of(row), stage.root, run, workers)
+        for table in [t for t in TABLES if t != "runs"] + ["runs"]:
+            _replace(warehouse, stage, table, variant, run)
+        _remove(stage, stage.root)
+        done.append(run)
+    _remove(warehouse, posixpath.join(warehouse.root, STAGING))  # every run is done
+    return done
+
+
+def _replace(warehouse: Warehouse, stage: Warehouse, table: str, variant: str, run: str) -> None:
+    """The run's files of one table: the old ones removed, the staged ones copied in (each atomically)."""
+    old = warehouse.partition(table, variant, run)
+    _remove(warehouse, old)
+    for path in stage.files(table):
+        target = posixpath.join(old, posixpath.basename(path))
+        temporary = posixpath.join(old, f".tmp-{posixpath.basename(path)}.partial")
+        warehouse.fs.makedirs(old, exist_ok=True)
+        with stage.fs.open(path, "rb") as source, warehouse.fs.open(temporary, "wb") as copy:
+            copy.write(source.read())
+        warehouse.fs.mv(temporary, target)
+
+
+def _remove(warehouse: Warehouse, folder: str) -> None:
+    if warehouse.fs.exists(folder):
+        warehouse.fs.rm(folder, recursive=True)
