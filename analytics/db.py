@@ -112,9 +112,12 @@ def _in(path: str, variants: list[str] | None) -> bool:
     return variants is None or any(f"/variant={v}/" in path for v in variants)
 
 
-def _files_source(files: list[str], prefix: str, schema: pa.Schema | None = None) -> str:
+def _files_source(files: list[str], prefix: str, schema: pa.Schema | None = None,
+                  relative_to: str | None = None) -> str:  # fmt: skip
     """The rows of Parquet files; with ``schema``, every column of it (files written before a column was
-    added read it as null)."""
+    added read it as null); with ``relative_to`` the (local) files named relative to that folder."""
+    if relative_to is not None:
+        files = [os.path.relpath(f, relative_to) for f in files]
     listed = ", ".join(_quote(f if "://" in f else prefix + f) for f in files)
     source = f"SELECT * FROM read_parquet([{listed}], union_by_name = true, hive_partitioning = false)"
     return source if schema is None else f"{source} UNION ALL BY NAME {_empty_select(schema)}"
@@ -191,8 +194,6 @@ def create_views(
             listed[table] = [f for f in listed[table] if not any(part in f for part in older)]
     if "hands" not in listed and any(table in listed for table in BESIDE_HANDS):
         listed["hands"] = warehouse.files("hands")
-    if relative_to is not None:
-        listed = {table: [os.path.relpath(f, relative_to) for f in files] for table, files in listed.items()}
     hands_files = set(listed.get("hands", ()))
     for table, schema in TABLES.items():
         if table not in listed or (tables is not None and table not in tables):
@@ -203,13 +204,13 @@ def create_views(
         if skipped and table in ("hands", "players", "actions"):
             if table == "hands" and tables is None:  # the summarized runs' hands stay readable for sampling
                 kept = [f for f in files if any(s in f for s in skipped) and _in(f, variants)]
-                source = _files_source(kept, prefix, schema) if kept else _empty_select(schema)
+                source = _files_source(kept, prefix, schema, relative_to) if kept else _empty_select(schema)
                 con.sql(f"CREATE VIEW summarized_hands_raw AS {_of_population(source, table, population)}")
             files = [f for f in files if not any(s in f for s in skipped)]
         files = [f for f in files if _in(f, variants)]
         if wanted is not None and table != "runs":
             files = [f for f in files if any(w in f for w in wanted)]
-        source = _files_source(files, prefix, schema) if files else _empty_select(schema)
+        source = _files_source(files, prefix, schema, relative_to) if files else _empty_select(schema)
         con.sql(f"CREATE VIEW {table}_raw AS {_of_population(source, table, population)}")
     if tables is not None:
         return

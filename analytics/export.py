@@ -33,17 +33,16 @@ def export_duckdb(data: str | Path, out: str | Path, relative: bool = False) -> 
     out.parent.mkdir(parents=True, exist_ok=True)
     temporary = out.with_name(f".tmp-{uuid.uuid4().hex}-{out.name}")
     try:
-        con = duckdb.connect(str(temporary))
-        con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
-        if relative:  # the views are checked as they are made: find the files from the database's folder
-            folder = str(out.parent).replace("'", "''")
-            con.sql(f"SET file_search_path = '{folder}'")
-        create_views(con, warehouse, relative_to=str(out.parent) if relative else None)
-        views = con.sql("SELECT count(*) FROM duckdb_views() WHERE NOT internal").fetchall()[0][0]
-        con.close()
+        with duckdb.connect(str(temporary)) as con:
+            con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
+            if relative:  # the views are checked as they are made: find the files from the database's folder
+                folder = str(out.parent).replace("'", "''")
+                con.sql(f"SET file_search_path = '{folder}'")
+            create_views(con, warehouse, relative_to=str(out.parent) if relative else None)
+            views = con.sql("SELECT count(*) FROM duckdb_views() WHERE NOT internal").fetchall()[0][0]
         os.replace(temporary, out)
     except duckdb.Error as error:
-        raise ValueError(str(error)) from None
+        raise ValueError(" ".join(str(error).split())) from None
     finally:
         for leftover in (temporary, temporary.with_name(temporary.name + ".wal")):
             leftover.unlink(missing_ok=True)
@@ -51,12 +50,20 @@ def export_duckdb(data: str | Path, out: str | Path, relative: bool = False) -> 
 
 
 def export_parquet(data: str | Path, out: str | Path, runs: list[str], variant: str | None = None) -> int:
-    """Copy the files of some runs (of every table, in the same layout) into the warehouse folder
-    ``out``, which scooplab and any Parquet reader then read as a warehouse. Returns files copied."""
+    """Copy the files of some runs (of every table, in the same layout) into the local warehouse
+    folder ``out``, which scooplab and any Parquet reader then read as a warehouse: each file
+    atomically, a hands file after its players and actions, the runs rows last. Returns files copied."""
+    if "://" in str(out):
+        raise ValueError(f"--out {out}: a local folder (copy to object storage with its own tools)")
     source, target = Warehouse(data), Path(out)
     wanted = [f"/run={run}/" for run in runs]
+    found = {run for run in runs for table in ("runs", "hands") for path in source.files(table)
+             if f"/run={run}/" in path and (not variant or f"/variant={variant}/" in path)}  # fmt: skip
+    missing = [run for run in runs if run not in found]
+    if missing:
+        raise ValueError(f"no run {', '.join(missing)}{f' of {variant}' if variant else ''} in {data}")
     copied = 0
-    for table in TABLES:
+    for table in [t for t in TABLES if t not in ("hands", "runs")] + ["hands", "runs"]:
         for path in source.files(table):
             if not any(w in path for w in wanted) or (variant and f"/variant={variant}/" not in path):
                 continue
@@ -70,8 +77,6 @@ def export_parquet(data: str | Path, out: str | Path, runs: list[str], variant: 
             finally:
                 temporary.unlink(missing_ok=True)
             copied += 1
-    if not copied:
-        raise ValueError(f"no files of runs {', '.join(runs)} in {data}")
     return copied
 
 
@@ -82,19 +87,21 @@ def export_csv(data: str | Path, table: str, out: str | Path, variant: str | Non
     if table not in CSV_TABLES:
         raise ValueError(f"--table must be one of {', '.join(CSV_TABLES)}, not {table!r}")
     paths = [f"/run={run}/" for run in runs] if runs else None
-    con = connect(data, [variant] if variant else None, only_paths=paths)
     out = Path(out).resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     temporary = out.with_name(f".tmp-{uuid.uuid4().hex}-{out.name}")
+    listed = ", ".join("'" + run.replace("'", "''") + "'" for run in runs or ())
+    where = f" WHERE run_id IN ({listed})" if runs and table == "runs" else ""  # runs: read whole
     try:
-        quoted = str(temporary).replace("'", "''")
-        rows = con.sql(f"COPY (SELECT * FROM {table}) TO '{quoted}' (FORMAT csv, HEADER)").fetchall()[0][0]
+        with connect(data, [variant] if variant else None, only_paths=paths) as con:
+            quoted = str(temporary).replace("'", "''")
+            query = f"COPY (SELECT * FROM {table}{where}) TO '{quoted}' (FORMAT csv, HEADER)"
+            rows = con.sql(query).fetchall()[0][0]
         os.replace(temporary, out)
     except duckdb.Error as error:
-        raise ValueError(str(error)) from None
+        raise ValueError(" ".join(str(error).split())) from None
     finally:
         temporary.unlink(missing_ok=True)
-        con.close()
     return rows
 
 

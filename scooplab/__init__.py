@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-__all__ = ["Lab", "open"]
+__all__ = ["Lab"]  # and ``open``, left out of ``import *``: it would hide the built-in
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), "Lab", "open", "__version__"])
 
 
 def __getattr__(name: str):

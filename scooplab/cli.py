@@ -135,20 +135,6 @@ def _reject_reasons(data: Path, run_id: str) -> None:
         typer.echo(f"  {count:>7,}  {reason}", err=True)
 
 
-def _check_runs(data: Path, variant: str, runs: list[str]) -> None:
-    """Fail with one line naming a run the warehouse does not have for this game."""
-    if not runs:
-        return
-    from ingest.warehouse import Warehouse
-
-    known = {r["run_id"] for r in Warehouse(data).read("runs", ["run_id", "variant"]).to_pylist()
-             if r["variant"] == variant}  # fmt: skip
-    for name in runs:
-        if name not in known:
-            listed = ", ".join(sorted(known)[:8]) or "none"
-            fail(f"no {variant} run {name!r} in {data} (its runs: {listed})")
-
-
 @app.command("ingest")
 def ingest_command(
     paths: Annotated[
@@ -183,8 +169,7 @@ def ingest_command(
 
     for described in variant or []:
         game_named(described)  # known by its PHH codes from now on
-    from ingest.pipeline import ingest
-    from ingest.warehouse import Warehouse
+    from scooplab.lab import Lab
 
     for path in paths:
         if not path.exists():
@@ -202,7 +187,7 @@ def ingest_command(
     try:
         compiling_notice("replay_kernel", "betting_showdown")
         with progress_bar("ingesting") as tick:
-            report = ingest(paths, Warehouse(data), run_id=run_id, on_reject=on_reject, on_hand=tick)
+            report = Lab(data).ingest(*paths, run_id=run_id, on_reject=on_reject, on_hand=tick)
     except (ValueError, OSError) as error:
         fail(str(error))
     if shown > MAX_REJECTS_SHOWN:
@@ -210,25 +195,25 @@ def ingest_command(
             f"... and {shown - MAX_REJECTS_SHOWN} more rejected (all are in the rejects table)",
             err=True,
         )
-    summary = report.summary()
+    report.pop("rejected_hands")  # shown above as they came
     if output is OutputFormat.json:
-        typer.echo(json.dumps(summary))
+        typer.echo(json.dumps(report))
     else:
         console.print(
-            f"run [bold]{report.run_id}[/]: {report.hands:,} hands stored, "
-            f"{report.rejected:,} rejected, {report.duplicates:,} already in {data}"
+            f"run [bold]{report['run_id']}[/]: {report['hands']:,} hands stored, "
+            f"{report['rejected']:,} rejected, {report['duplicates']:,} already in {data}"
         )
-    if report.rejected:
-        _reject_reasons(data, report.run_id)
+    if report["rejected"]:
+        _reject_reasons(data, report["run_id"])
         typer.echo(
             f'the reasons: scooplab query "SELECT reason, count(*) FROM rejects WHERE run_id = '
-            f"'{report.run_id}' GROUP BY 1 ORDER BY 2 DESC\"",
+            f"'{report['run_id']}' GROUP BY 1 ORDER BY 2 DESC\"",
             err=True,
         )
-    if report.rejected and not report.hands and not report.duplicates:
+    if report["rejected"] and not report["hands"] and not report["duplicates"]:
         typer.echo("scooplab: every hand was rejected", err=True)
         raise typer.Exit(3)
-    if not report.rejected + report.hands + report.duplicates:
+    if not report["rejected"] + report["hands"] + report["duplicates"]:
         fail("no hands were found in the files given")
 
 
@@ -247,7 +232,7 @@ def export_command(
     written: Annotated[ExportFormat, typer.Option("--format", help="What to write.")] = ExportFormat.phh,
     data: DataOption = DEFAULT_DATA,
     run: Annotated[list[str] | None, typer.Option("--run", help="Only these runs (repeatable).")] = None,
-    table: Annotated[str, typer.Option("--table", help="csv: which view.")] = "hands",
+    table: Annotated[str | None, typer.Option("--table", help="csv: which view (default hands).")] = None,
     relative: Annotated[bool, typer.Option(
         "--relative", help="duckdb: name the Parquet files relative to the database's folder.")] = False,
 ) -> None:  # fmt: skip
@@ -267,6 +252,15 @@ def export_command(
     """
     from analytics import export
 
+    meaningless = {"--variant": variant and written is ExportFormat.duckdb,
+                   "--run": run and written is ExportFormat.duckdb,
+                   "--table": table and written is not ExportFormat.csv,
+                   "--relative": relative and written is not ExportFormat.duckdb}  # fmt: skip
+    for option, given in meaningless.items():
+        if given:
+            fail(f"{option} means nothing for --format {written.value} (see `scooplab export --help`)")
+    if written is not ExportFormat.phh and "://" not in str(data) and not Path(data).is_dir():
+        fail(f"no warehouse at {data} (--data names the folder)")
     name = game_named(variant).name if variant else None
     try:
         if written is ExportFormat.phh:
@@ -286,8 +280,8 @@ def export_command(
             files = export.export_parquet(data, out, run, name)
             console.print(f"{files:,} Parquet files of {', '.join(run)} copied to {out}")
         else:
-            rows = export.export_csv(data, table, out, name, run)
-            console.print(f"{rows:,} rows of {table} written to {out}")
+            rows = export.export_csv(data, table or "hands", out, name, run)
+            console.print(f"{rows:,} rows of {table or 'hands'} written to {out}")
     except (ValueError, OSError) as error:
         fail(" ".join(str(error).split()))
 
@@ -474,15 +468,14 @@ def stats_command(
     if variant is None:
         fail("--variant: which game? (`scooplab variants` lists them)")
     from analytics.report import flatten, scalars
-    from analytics.stats import game_stats
+    from scooplab.lab import Lab
 
     game = game_named(variant)
     variant = game.name
-    _check_runs(data, variant, run or [])
-    asked = {"mode": mode.value if mode else None, "players": players, "structure": structure,
-             "options": rule_options(game, rule), "play": play}  # fmt: skip
+    options = rule_options(game, rule)
     try:
-        stats = game_stats(str(data), variant, run or [], population=asked)
+        stats = Lab(data).stats(variant, run, mode=mode.value if mode else None, players=players,
+                                structure=structure, rule=options, play=play)  # fmt: skip
     except Exception as error:
         fail(" ".join(str(error).split()))
     if output is TableFormat.json:
@@ -551,8 +544,8 @@ def compare_command(
 
     try:
         result = Lab(data).compare(run_a, run_b)
-    except ValueError as error:
-        fail(str(error))
+    except Exception as error:  # one line, whatever failed (a bad file, a run of another game)
+        fail(" ".join(str(error).split()))
     variant = result["variant"]
     for warning in result["warnings"]:
         typer.echo(f"warning: {warning}", err=True)

@@ -37,13 +37,14 @@ FRAMES = ("hands", "players", "actions", "runs", "rejects")  # views ``frame`` s
 class Lab:
     """One warehouse (a folder or an fsspec URL) opened for analysis; use one per thread.
 
-    Relations and frames read the warehouse as it was when they were made: after ``simulate``
-    or ``ingest`` ask again. ``close`` (or leaving a ``with`` block) releases the connections.
+    Relations and frames read the files there were when they were made: after ``simulate`` or
+    ``ingest`` ask again to see the new ones. ``close`` (or leaving a ``with`` block) releases
+    every connection, and the relations and frames made from them.
     """
 
     def __init__(self, data: str | Path = "data/warehouse") -> None:
         self.data = str(data)
-        self._read_only = ExitStack()
+        self._opened = ExitStack()  # every connection made, closed by ``close``
         self._sql: duckdb.DuckDBPyConnection | None = None
         self._frames: dict[tuple, duckdb.DuckDBPyConnection] = {}
 
@@ -58,20 +59,23 @@ class Lab:
 
     def close(self) -> None:
         """Close every connection this lab opened."""
-        self._read_only.close()
-        self._sql = None
-        for con in self._frames.values():
-            con.close()
-        self._frames.clear()
+        self._changed()
+        self._opened.close()
 
     # -- reading -------------------------------------------------------------------------------
     def sql(self, query: str, params: dict[str, Any] | None = None) -> duckdb.DuckDBPyRelation:
         """One read-only query over the views (as ``scooplab query``): ``.pl()``, ``.arrow()``,
-        ``.fetchall()``. Anything but one SELECT raises ``analytics.db.QueryError``."""
-        from analytics.db import check_query
+        ``.fetchall()``. Anything but one SELECT, or a query DuckDB cannot bind, raises
+        ``analytics.db.QueryError`` with DuckDB's message on one line."""
+        import duckdb
+
+        from analytics.db import QueryError, check_query
 
         check_query(query)
-        return self._connection().sql(query, params=params)
+        try:
+            return self._connection().sql(query, params=params)
+        except duckdb.Error as error:
+            raise QueryError(" ".join(str(error).split())) from None
 
     def frame(self, view: str, variant: str | None = None, run: Runs = None) -> pl.LazyFrame:
         """A view's documented columns as a Polars LazyFrame, reading only the files of one game
@@ -86,7 +90,12 @@ class Lab:
 
             paths = [f"/run={r}/" for r in runs] or None
             self._frames[key] = connect(self.data, [game] if game else None, only_paths=paths)
-        return self._frames[key].sql(f"SELECT * FROM {view}").pl(lazy=True)
+            self._opened.callback(self._frames[key].close)
+        if runs and view == "runs":  # the runs files are read whole: keep the runs asked for
+            query, params = "SELECT * FROM runs WHERE list_contains($runs, run_id)", {"runs": list(runs)}
+        else:
+            query, params = f"SELECT * FROM {view}", None
+        return self._frames[key].sql(query, params=params).pl(lazy=True)
 
     def hands(self, variant: str | None = None, run: Runs = None) -> pl.LazyFrame:
         """Every stored hand (``docs/warehouse.md``, table ``hands``), of a game and runs if given."""
@@ -103,8 +112,10 @@ class Lab:
     # -- the commands' results -----------------------------------------------------------------
     def stats(self, variant: str, run: Runs = None, *, mode: str | None = None,
               players: int | None = None, structure: str | None = None, rule: dict[str, Any] | None = None,
-              play: str | None = None) -> dict[str, Any]:  # fmt: skip
-        """``scooplab stats --format json``: every statistic of one game over one population."""
+              play: str | None = None, population: str | None = None) -> dict[str, Any]:  # fmt: skip
+        """``scooplab stats --format json``: every statistic of one game over one population, the
+        largest that matches ``mode``, ``players``, ``structure``, ``rule`` and ``play``, or the
+        one whose ``label`` is ``population`` (as ``populations`` lists them)."""
         from analytics.stats import game_stats
 
         game = _game(variant)
@@ -112,6 +123,8 @@ class Lab:
         self._check_runs(game.name, runs)
         asked = {"mode": mode, "players": players, "structure": structure,
                  "options": _rules(game, rule), "play": play}  # fmt: skip
+        if population:
+            asked = {"label": population}
         return json.loads(json.dumps(game_stats(self.data, game.name, runs, population=asked), default=str))
 
     def compare(self, run_a: str, run_b: str) -> dict[str, Any]:
@@ -124,18 +137,16 @@ class Lab:
         return json.loads(json.dumps(compare_runs(self.data, variant, run_a, run_b), default=str))
 
     def run_variant(self, run_id: str) -> str:
-        """The one game whose hands a run holds; ValueError naming what is wrong otherwise."""
-        from analytics.db import connect
-
-        found = connect(self.data, tables=("hands",)).sql(
-            "SELECT DISTINCT variant FROM hands_raw WHERE run_id = $r", params={"r": run_id}
-        ).fetchall()  # fmt: skip
+        """The one game whose hands a run holds (from its files' folders); ValueError otherwise."""
+        part = f"/run={run_id}/"
+        found = sorted({path.split("/variant=")[-1].split("/")[0]
+                        for path in _warehouse(self.data).files("hands") if part in path})  # fmt: skip
         where = f"in {self.data}"
         if not found:
             raise ValueError(f'no run {run_id!r} {where} (scooplab query "SELECT * FROM runs" lists them)')
         if len(found) != 1:
             raise ValueError(f"run {run_id!r} has hands of {len(found)} games {where} (needs exactly one)")
-        return found[0][0]
+        return found[0]
 
     def simulate(self, variant: str, hands: int, *, players: int = 6, seed: int = 0, mode: str = "showdown",
                  rule: dict[str, Any] | None = None, stake: int = 100, policies: Iterable[str] = ("tag",),
@@ -145,7 +156,7 @@ class Lab:
         from ingest.simulation import SimSpec, simulate
 
         game = _game(variant)
-        spec = SimSpec(game=game.source if variant.endswith(".toml") else game.name, hands=hands,
+        spec = SimSpec(game=game.source or game.name, hands=hands,
                        players=players, seed=seed, mode=mode, options=_rules(game, rule), stake=stake,
                        policies=tuple(policies), structure=structure,
                        big_blind=big_blind).check()  # fmt: skip
@@ -153,12 +164,21 @@ class Lab:
         self._changed()
         return report.summary() | {"seed": spec.seed, "variant": game.name}
 
-    def ingest(self, *paths: str | Path, run_id: str | None = None) -> dict[str, Any]:
-        """``scooplab ingest --format json``, with ``rejected_hands``: one line per rejected hand."""
+    def ingest(self, *paths: str | Path, run_id: str | None = None,
+               on_reject: Callable[[str], None] | None = None,
+               on_hand: Callable[[], None] | None = None) -> dict[str, Any]:  # fmt: skip
+        """``scooplab ingest --format json``, with ``rejected_hands``: one line per rejected hand
+        (each also told to ``on_reject`` as it comes; ``on_hand`` is called for every hand read)."""
         from ingest.pipeline import ingest
 
         rejected: list[str] = []
-        report = ingest(list(paths), _warehouse(self.data), run_id=run_id, on_reject=rejected.append)
+
+        def reject(line: str) -> None:
+            rejected.append(line)
+            if on_reject:
+                on_reject(line)
+
+        report = ingest(list(paths), _warehouse(self.data), run_id=run_id, on_reject=reject, on_hand=on_hand)
         self._changed()
         return report.summary() | {"rejected_hands": rejected}
 
@@ -179,15 +199,17 @@ class Lab:
             from analytics.db import connect, read_only
 
             if _warehouse(self.data).local:
-                self._sql = self._read_only.enter_context(read_only(self.data))
+                self._sql = self._opened.enter_context(read_only(self.data))
             else:  # object storage: the views over it (the read-only lock needs a local folder)
                 self._sql = connect(self.data)
-                self._read_only.callback(self._sql.close)
+                self._opened.callback(self._sql.close)
         return self._sql
 
     def _changed(self) -> None:
-        """New files were written: later relations and frames see them."""
-        self.close()
+        """New files were written: later relations and frames see them (earlier ones still read
+        the files they listed, until ``close``)."""
+        self._sql = None
+        self._frames = {}
 
     def _check_runs(self, variant: str, runs: list[str]) -> None:
         if not runs:
@@ -205,10 +227,10 @@ def open(data: str | Path = "data/warehouse") -> Lab:
     return Lab(data)
 
 
-def _game(variant: str) -> GameSpec:
+def _game(variant: str | Path) -> GameSpec:
     from engine.games import get_game
 
-    return get_game(variant)
+    return get_game(str(variant))
 
 
 def _warehouse(data: str):

@@ -14,7 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 import scooplab
+from analytics.compare import compare_runs
 from analytics.db import QueryError
+from analytics.stats import game_stats
 from ingest.schema import ACTIONS, HANDS, PLAYERS
 from scooplab.cli import app
 
@@ -65,8 +67,22 @@ def test_frames_read_only_the_game_and_runs_asked_for(warehouse):
         assert actions.height > 300 * 3 and set(actions.columns) >= set(ACTIONS.names)
         everything = lab.sql("SELECT count(*) FROM hands").fetchall()[0][0]
         assert lab.hands().select(pl.len()).collect().item() == everything
+        assert lab.frame("runs", run="sd-a").collect()["run_id"].unique().to_list() == ["sd-a"]
         with pytest.raises(ValueError, match="no frame"):
             lab.frame("secrets")
+
+
+def test_a_frame_reads_no_file_of_another_run(warehouse, tmp_path):
+    shutil.copytree(warehouse, tmp_path / "wh")
+    for path in (tmp_path / "wh" / "hands" / "variant=holdem" / "run=sd-b").glob("*.parquet"):
+        path.write_bytes(b"not parquet")  # reading it would fail
+    with scooplab.open(tmp_path / "wh") as lab:
+        assert lab.hands("holdem", run="sd-a").select(pl.len()).collect().item() == 3_000
+        with pytest.raises(Exception, match=r"(?i)parquet"):
+            lab.hands("holdem").collect()
+    result = CliRunner().invoke(app, ["export", "--format", "csv", "--out", str(tmp_path / "all.csv"),
+                                      "--data", str(tmp_path / "wh")])  # fmt: skip
+    assert result.exit_code == 2 and result.output.count("\n") == 1 and "Traceback" not in result.output
 
 
 def test_results_are_what_the_commands_print_as_json(warehouse):
@@ -79,6 +95,10 @@ def test_results_are_what_the_commands_print_as_json(warehouse):
         with pytest.raises(ValueError, match="no run 'nope'"):
             lab.compare("sd-a", "nope")
     assert stats == cli_json("stats", "--variant", "holdem", "--run", "sd-a", "--data", str(warehouse))
+    assert stats == json.loads(json.dumps(game_stats(str(warehouse), "holdem", ["sd-a"]), default=str))
+    assert compared == json.loads(
+        json.dumps(compare_runs(str(warehouse), "holdem", "sd-a", "sd-b"), default=str)
+    )
     assert compared == cli_json("compare", "sd-a", "sd-b", "--data", str(warehouse))
     assert compared["paired"] and not any(row["significant"] for row in compared["rows"])  # the same deals
     assert odds == cli_json("odds", "--hand", "AsAh", "--hand", "KdKc", "--board", "2c7dTh")
@@ -134,12 +154,14 @@ print(json.dumps({view: con.sql(f"SELECT count(*) FROM {view}").fetchall()[0][0]
 """
 
 
-@pytest.mark.parametrize("relative", [False, True])
-def test_a_duckdb_export_opens_in_plain_duckdb(warehouse, tmp_path, relative):
+@pytest.mark.parametrize("where", ["absolute", "beside", "inside"])
+def test_a_duckdb_export_opens_in_plain_duckdb(warehouse, tmp_path, where):
     here = tmp_path / "moved"
+    relative = where != "absolute"
     if relative:  # the database and the warehouse move together: relative paths still find the files
         shutil.copytree(warehouse, here / "wh")
-        database, source = here / "lab.duckdb", here / "wh"
+        source = here / "wh"
+        database = here / "lab.duckdb" if where == "beside" else source / "lab.duckdb"
     else:
         database, source = tmp_path / "lab.duckdb", warehouse
     args = ["export", "--format", "duckdb", "--out", str(database), "--data", str(source)]
@@ -147,7 +169,7 @@ def test_a_duckdb_export_opens_in_plain_duckdb(warehouse, tmp_path, relative):
     assert result.exit_code == 0, result.output
     if relative:
         shutil.move(here, tmp_path / "elsewhere")
-        database = tmp_path / "elsewhere" / "lab.duckdb"
+        database = tmp_path / "elsewhere" / database.relative_to(here)
     counts = subprocess.run([sys.executable, "-c", PLAIN_DUCKDB, str(database)], capture_output=True,
                             text=True, check=True, cwd=database.parent)  # fmt: skip
     found = json.loads(counts.stdout)
@@ -174,9 +196,17 @@ def test_parquet_and_csv_exports(warehouse, tmp_path):
     assert result.exit_code == 0, result.output
     frame = pl.read_csv(out)
     assert frame.height == players and frame.columns == columns
-    refused = CliRunner().invoke(app, ["export", "--format", "csv", "--table", "secrets", "--out", str(out),
-                                       "--data", str(warehouse)])  # fmt: skip
-    assert refused.exit_code == 2 and "--table must be one of" in refused.output
+    refusals = {
+        "--table must be one of": ["--format", "csv", "--table", "secrets"],
+        "no run nope": ["--format", "parquet", "--run", "sd-a", "--run", "nope"],
+        "--run means nothing for --format duckdb": ["--format", "duckdb", "--run", "sd-a"],
+        "--relative means nothing for --format csv": ["--format", "csv", "--relative"],
+    }
+    for message, args in refusals.items():
+        refused = CliRunner().invoke(
+            app, ["export", *args, "--out", str(tmp_path / "x"), "--data", str(warehouse)]
+        )
+        assert refused.exit_code == 2 and message in refused.output, refused.output
 
 
 def test_the_api_loads_nothing_until_asked():
