@@ -231,12 +231,12 @@ def empty(data: str) -> bool:
 def odds(variant: str, hands: tuple[str, ...], boards: tuple[tuple[str, str], ...], dead: str
          ) -> tuple[dict[str, Any] | None, str | None]:  # fmt: skip
     """The odds of a situation as ``scooplab odds --format json`` gives them, or a one-line error."""
-    from engine.odds import OddsError, odds, situation
+    from engine.odds import OddsError
 
-    game = games()[variant]
+    games()  # the games described in files are known by name
     try:
-        spot = situation(game, list(hands), {name: cards for name, cards in boards if cards.strip()}, dead)
-        return odds(game, spot).as_json(), None
+        known = {name: cards for name, cards in boards if cards.strip()}
+        return Lab().odds(variant, list(hands), known, dead), None
     except (OddsError, ValueError) as error:
         return None, str(error)
 

@@ -367,7 +367,8 @@ def simulate_command(
     import os
     import secrets
 
-    from ingest.simulation import SimSpec, simulate
+    from ingest.simulation import SimSpec
+    from scooplab.lab import Lab
 
     game = game_named(variant)
     try:
@@ -402,18 +403,22 @@ def simulate_command(
                 check_resume(spec, Warehouse(str(data)), run_id)
             typer.echo(pushfold_chart(spec, game, Warehouse(str(data)), progress_of)[1], err=True)
         with progress_bar("simulating", total=spec.hands) as advance:
-            report = simulate(spec, str(data), run_id, count, executor.value, scheduler, on_progress=advance)
+            summary = Lab(data).simulate(
+                variant, spec.hands, players=spec.players, seed=spec.seed, mode=spec.mode, rule=options,
+                stake=spec.stake, policies=spec.policies, structure=spec.structure, big_blind=big_blind,
+                shard_size=spec.shard_size, run_id=run_id, workers=count, executor=executor.value,
+                scheduler=scheduler, progress=advance)  # fmt: skip
     except (ValueError, OSError) as error:
         fail(str(error))
-    summary = report.summary() | {"seed": spec.seed, "variant": game.name}
     if output is OutputFormat.json:
         typer.echo(json.dumps(summary))
         return
     rate = f", {summary['hands_per_second']:,} hands/s" if summary["hands_per_second"] else ""
-    resumed = f" ({report.shards_done_before} shards already done)" if report.shards_done_before else ""
+    done = summary["resumed_shards"]
+    resumed = f" ({done} shards already done)" if done else ""
     console.print(
-        f"run [bold]{report.run_id}[/]: {report.hands:,} {game.name} hands simulated in "
-        f"{report.seconds:.1f} s{rate}, seed {spec.seed}{resumed}"
+        f"run [bold]{summary['run_id']}[/]: {summary['hands']:,} {game.name} hands simulated in "
+        f"{summary['seconds']:.1f} s{rate}, seed {spec.seed}{resumed}"
     )
 
 

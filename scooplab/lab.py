@@ -150,17 +150,21 @@ class Lab:
 
     def simulate(self, variant: str, hands: int, *, players: int = 6, seed: int = 0, mode: str = "showdown",
                  rule: dict[str, Any] | None = None, stake: int = 100, policies: Iterable[str] = ("tag",),
-                 structure: str = "", big_blind: int = 0, run_id: str | None = None, workers: int = 1,
-                 progress: Callable[[int], None] | None = None) -> dict[str, Any]:  # fmt: skip
-        """``scooplab simulate --format json``: simulate (or resume) a run into the warehouse."""
-        from ingest.simulation import SimSpec, simulate
+                 structure: str = "", big_blind: int = 0, shard_size: int | None = None,
+                 run_id: str | None = None, workers: int = 1, executor: str = "local",
+                 scheduler: str | None = None, progress: Callable[[int], None] | None = None,
+                 ) -> dict[str, Any]:  # fmt: skip
+        """``scooplab simulate --format json``: simulate (or resume) a run into the warehouse;
+        ``progress(hands)`` hears of each finished shard."""
+        from ingest.simulation import DEFAULT_SHARD_SIZE, SimSpec, simulate
 
         game = _game(variant)
-        spec = SimSpec(game=game.source or game.name, hands=hands,
-                       players=players, seed=seed, mode=mode, options=_rules(game, rule), stake=stake,
+        named = game.name if str(variant) == game.name else game.source or game.name  # built-in, or a file
+        spec = SimSpec(game=named, hands=hands, players=players, seed=seed, mode=mode,
+                       options=_rules(game, rule), stake=stake, shard_size=shard_size or DEFAULT_SHARD_SIZE,
                        policies=tuple(policies), structure=structure,
                        big_blind=big_blind).check()  # fmt: skip
-        report = simulate(spec, self.data, run_id, workers, on_progress=progress)
+        report = simulate(spec, self.data, run_id, workers, executor, scheduler, on_progress=progress)
         self._changed()
         return report.summary() | {"seed": spec.seed, "variant": game.name}
 
@@ -184,14 +188,16 @@ class Lab:
 
     def odds(self, variant: str, hands: list[str], board: dict[str, str] | None = None, dead: str = "", *,
              rule: dict[str, Any] | None = None, exact: bool | None = None, samples: int | None = None,
-             seed: int = 0) -> dict[str, Any]:  # fmt: skip
-        """``scooplab odds --format json``: each hand's equity all in from here (needs no warehouse)."""
+             seed: int = 0, progress: Callable[[int, int], None] | None = None,
+             ) -> dict[str, Any]:  # fmt: skip
+        """``scooplab odds --format json``: each hand's equity all in from here (needs no warehouse);
+        ``progress(done, total)`` hears of each chunk of runouts."""
         from engine.odds import odds, situation
 
         game = _game(variant)
         options = game.resolve_options(_rules(game, rule))
         spot = situation(game, hands, board or {}, dead, options)
-        return odds(game, spot, options, exact=exact, samples=samples, seed=seed).as_json()
+        return odds(game, spot, options, exact=exact, samples=samples, seed=seed, progress=progress).as_json()
 
     # -- inside --------------------------------------------------------------------------------
     def _connection(self) -> duckdb.DuckDBPyConnection:

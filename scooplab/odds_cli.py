@@ -39,7 +39,9 @@ def odds_command(
     * `scooplab odds --variant scarney --hand 2d3d4d5d6dAd --hand random --board top=AhKh2c
       --board bottom=7s8s9c`
     """
-    from engine.odds import OddsError, situation
+    from engine.odds import OddsError
+    from scooplab.cli import progress_of
+    from scooplab.lab import Lab
 
     if exact and samples is not None:
         fail("--exact and --samples exclude each other")
@@ -57,51 +59,45 @@ def odds_command(
             fail(f"--board {item!r}: board {name.strip()} is given twice (give its known cards once)")
         boards[name.strip()] = cards
     try:
-        spot = situation(game, hand, boards, dead, options)
-        result = _run(game, spot, options, exact, samples, seed)
+        with progress_of("odds", "runouts") as progress:
+            result = Lab().odds(variant, hand, boards, dead, rule=options, exact=True if exact else None,
+                                samples=samples, seed=seed, progress=progress)  # fmt: skip
     except (OddsError, ValueError) as error:
         fail(str(error))
     if output is OutputFormat.json:
-        typer.echo(json.dumps(result.as_json()))
+        typer.echo(json.dumps(result))
         return
     _print(game, result)
 
 
-def _run(game, spot, options, exact, samples, seed):
-    from engine.odds import odds
-    from scooplab.cli import progress_of
-
-    with progress_of("odds", "runouts") as progress:
-        return odds(game, spot, options, exact=True if exact else None, samples=samples, seed=seed,
-                    progress=progress)  # fmt: skip
-
-
-def _print(game, result) -> None:
-    how = f"every runout ({result.runouts:,})"
-    if not result.exact:
-        how = f"{result.runouts:,} sampled runouts, ± half a 95% interval"
+def _print(game, result: dict) -> None:
+    """The odds as a table (``result`` as ``--format json`` gives it)."""
+    how = f"every runout ({result['runouts']:,})"
+    if not result["exact"]:
+        how = f"{result['runouts']:,} sampled runouts, ± half a 95% interval"
     table = Table(title=f"{game.title}: {how}")
-    parts = list(result.players[0].shares)
+    players = result["players"]
+    parts = list(players[0]["shares"])
     columns = ["hand", "equity", "win", "tie", "scoop", *(f"{p} share" for p in parts if len(parts) > 1)]
-    if result.players[0].dead is not None:
+    if "dead" in players[0]:
         columns.append("dead")
     for column in columns:
         table.add_column(column, justify="left" if column == "hand" else "right")
-    for player in result.players:
-        figures = {"equity": player.equity, "win": player.win, "tie": player.tie, "scoop": player.scoop}
-        figures |= {f"{p} share": player.shares[p] for p in parts if len(parts) > 1}
-        if player.dead is not None:
-            figures["dead"] = player.dead
-        cells = [player.hand]
+    for player in players:
+        figures = {name: player[name] for name in ("equity", "win", "tie", "scoop")}
+        figures |= {f"{p} share": player["shares"][p] for p in parts if len(parts) > 1}
+        if "dead" in player:
+            figures["dead"] = player["dead"]
+        cells = [player["hand"]]
         for name, value in figures.items():
             key = f"shares.{name.removesuffix(' share')}" if name.endswith(" share") else name
-            interval = (player.ci95 or {}).get(key)
+            interval = (player["ci95"] or {}).get(key)
             margin = f" [dim]±{(interval[1] - interval[0]) / 2:.2%}[/]" if interval else ""
             cells.append(f"{value:.2%}{margin}")
         table.add_row(*cells)
     console.print(table)
-    if result.survives:
-        survive = ", ".join(f"{name} {rate:.2%}" for name, rate in result.survives.items())
+    if result.get("boards_survive"):
+        survive = ", ".join(f"{name} {rate:.2%}" for name, rate in result["boards_survive"].items())
         console.print(f"boards surviving the kill: {survive}", highlight=False)
 
 

@@ -51,6 +51,8 @@ def test_sql_is_a_read_only_relation_over_the_views(warehouse):
         counts = dict(relation.fetchall())
         assert counts["sd-a"] == counts["sd-b"] == 3_000 and counts["bet"] == 300
         assert relation.pl().height == relation.arrow().read_all().num_rows == len(counts)
+        sources = lab.sql("SELECT DISTINCT sources FROM runs WHERE run_id LIKE 'sd-%'").fetchall()
+        assert sources == [([],)]  # a built-in game, named as the command names it: no description file
         for refused in ("CREATE TABLE t AS SELECT 1", "SELECT 1; SELECT 2", "COPY hands TO '/tmp/x.csv'"):
             with pytest.raises(QueryError):
                 lab.sql(refused)
