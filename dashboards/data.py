@@ -17,6 +17,7 @@ import streamlit as st
 
 from analytics.compare import compare_runs, paired_runs
 from analytics.db import QueryError, connect, run_query_page
+from analytics.stats import game_stats
 from scooplab.lab import Lab
 
 
@@ -59,13 +60,19 @@ def sql(data: str, text: str) -> pl.DataFrame:
 
 @st.cache_data(show_spinner="Computing statistics…", ttl=60)
 def stats(data: str, variant: str, runs: tuple[str, ...], population: str = "") -> dict[str, Any]:
-    """``scooplab.Lab.stats``; ``population`` is a population's label, or "" for the largest."""
-    return Lab(data).stats(variant, list(runs), population=population or None)
+    """``scooplab.Lab.stats``; ``population`` is a population's label, or "" for the largest. A run
+    filter that matches nothing (a run id no run has) gives the statistics of no hands."""
+    try:
+        return Lab(data).stats(variant, list(runs), population=population or None)
+    except ValueError as error:
+        if not str(error).startswith(f"no {variant} run "):
+            raise
+        return game_stats(data, variant, list(runs))
 
 
 @st.cache_data(show_spinner="Comparing…", ttl=60)
 def compare(data: str, variant: str, run_a: str, run_b: str) -> dict[str, Any]:
-    """``scooplab.Lab.compare`` of two runs of ``variant``, over the cached statistics."""
+    """``analytics.compare.compare_runs`` of two runs of ``variant``, over the cached statistics."""
     return compare_runs(data, variant, run_a, run_b, stats_of=lambda run: stats(data, variant, (run,)))
 
 

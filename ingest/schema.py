@@ -80,7 +80,9 @@ def check_version(metadata: dict[bytes, bytes] | None, where: str) -> None:
 this one reads versions 1 to 2): upgrade scooplab to read it
     """
     found = (metadata or {}).get(VERSION_KEY)
-    version = int(found) if found and found.isdigit() else None
+    if found is not None and not found.isdigit():
+        raise NewerSchemaError(f"{where} names an unknown schema version {found.decode(errors='replace')!r}")
+    version = int(found) if found is not None else None
     if version is not None and version > SCHEMA_VERSION:
         readable = f"this one reads versions 1 to {SCHEMA_VERSION}"
         raise NewerSchemaError(f"{where} was written by a newer scooplab (schema version {version}; "

@@ -39,40 +39,64 @@ def spec_of(row: dict[str, Any]):
                    shard_size=int(row["shard_size"])).check()  # fmt: skip
 
 
-def upgrade(data: str, workers: int = 1, on_run: Callable[[str], None] | None = None) -> list[str]:
-    """Simulate every older-layout run again under its id; the ids upgraded."""
-    from ingest.simulation import simulate
-
+def upgrade(data: str, workers: int = 1, on_run: Callable[[str], None] | None = None,
+            on_failure: Callable[[str], None] | None = None) -> list[str]:  # fmt: skip
+    """Simulate every older-layout run again under its id; the ids upgraded. A run that cannot be
+    (its description file is gone or now describes another game) is told to ``on_failure`` with
+    the reason, and the others go on."""
     warehouse = Warehouse(data)
     done = []
     for row in older_runs(warehouse):
-        run, variant = row["run_id"], row["variant"]
         if on_run:
-            on_run(run)
-        stage = Warehouse(posixpath.join(warehouse.root, STAGING, run))
-        staged = [r for r in stage.read("runs").to_pylist() if r["run_id"] == run]
-        if not staged or staged[0]["status"] != "complete":  # none yet, or cut short: start it again
-            _remove(stage, stage.root)
-            simulate(spec_of(row), stage.root, run, workers)
-        for table in [t for t in TABLES if t != "runs"] + ["runs"]:
-            _replace(warehouse, stage, table, variant, run)
-        _remove(stage, stage.root)
-        done.append(run)
-    _remove(warehouse, posixpath.join(warehouse.root, STAGING))  # every run is done
+            on_run(row["run_id"])
+        try:
+            _upgrade_run(warehouse, row, workers)
+        except (ValueError, OSError) as error:
+            if on_failure is None:
+                raise
+            on_failure(f"run {row['run_id']}: {' '.join(str(error).split())}")
+            continue
+        done.append(row["run_id"])
+    if not older_runs(warehouse):
+        _remove(warehouse, posixpath.join(warehouse.url, STAGING))  # nothing staged is still needed
     return done
 
 
+def _upgrade_run(warehouse: Warehouse, row: dict[str, Any], workers: int) -> None:
+    from engine.games import get_game
+    from ingest.simulation import simulate
+
+    run, variant = row["run_id"], row["variant"]
+    spec = spec_of(row)
+    if get_game(spec.game).name != variant:
+        found = get_game(spec.game).name
+        raise ValueError(f"its description {spec.game} now describes {found}, not {variant}")
+    stage = Warehouse(posixpath.join(warehouse.url, STAGING, run))
+    staged = [r for r in stage.read("runs").to_pylist() if r["run_id"] == run]
+    if not staged or staged[0]["status"] != "complete":  # none yet, or cut short: start it again
+        _remove(stage, stage.url)
+        simulate(spec, stage.url, run, workers)
+    for table in [t for t in TABLES if t not in ("hands", "runs")] + ["hands", "runs"]:
+        _replace(warehouse, stage, table, variant, run)
+    _remove(stage, stage.url)
+
+
 def _replace(warehouse: Warehouse, stage: Warehouse, table: str, variant: str, run: str) -> None:
-    """The run's files of one table: the old ones removed, the staged ones copied in (each atomically)."""
-    old = warehouse.partition(table, variant, run)
-    _remove(warehouse, old)
+    """The run's files of one table replaced by the staged ones: each copied in under a temporary
+    name and renamed over the old file of its name; then the old files no staged one replaced go."""
+    folder = warehouse.partition(table, variant, run)
+    warehouse.fs.makedirs(folder, exist_ok=True)
+    kept = set()
     for path in stage.files(table):
-        target = posixpath.join(old, posixpath.basename(path))
-        temporary = posixpath.join(old, f".tmp-{posixpath.basename(path)}.partial")
-        warehouse.fs.makedirs(old, exist_ok=True)
+        name = posixpath.basename(path)
+        temporary = posixpath.join(folder, f".tmp-{name}.partial")
         with stage.fs.open(path, "rb") as source, warehouse.fs.open(temporary, "wb") as copy:
             copy.write(source.read())
-        warehouse.fs.mv(temporary, target)
+        warehouse.fs.mv(temporary, posixpath.join(folder, name))
+        kept.add(name)
+    for path in warehouse.fs.ls(folder, detail=False):
+        if posixpath.basename(path) not in kept:
+            warehouse.fs.rm(path)
 
 
 def _remove(warehouse: Warehouse, folder: str) -> None:

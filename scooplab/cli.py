@@ -589,10 +589,17 @@ def upgrade_command(
             console.print(f"nothing to upgrade: every run in {data} is of today's schema")
             return
         compiling_notice("sim_kernels")
-        upgraded = upgrade(str(data), workers, on_run=lambda run: typer.echo(f"upgrading {run}", err=True))
+        failed: list[str] = []
+        upgraded = upgrade(str(data), workers, on_run=lambda run: typer.echo(f"upgrading {run}", err=True),
+                           on_failure=failed.append)  # fmt: skip
     except (ValueError, OSError) as error:
         fail(str(error))
-    console.print(f"{len(upgraded)} run(s) simulated again in today's layout: {', '.join(upgraded)}")
+    if upgraded:
+        console.print(f"{len(upgraded)} run(s) simulated again in today's layout: {', '.join(upgraded)}")
+    for line in failed:
+        typer.echo(f"scooplab: could not upgrade {line}", err=True)
+    if failed:
+        raise typer.Exit(1)
 
 
 @app.command("query")

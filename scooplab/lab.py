@@ -159,7 +159,7 @@ class Lab:
         from ingest.simulation import DEFAULT_SHARD_SIZE, SimSpec, simulate
 
         game = _game(variant)
-        named = game.name if str(variant) == game.name else game.source or game.name  # built-in, or a file
+        named = game.name if _built_in(game) else game.source  # a described game: its file, for workers
         spec = SimSpec(game=named, hands=hands, players=players, seed=seed, mode=mode,
                        options=_rules(game, rule), stake=stake, shard_size=shard_size or DEFAULT_SHARD_SIZE,
                        policies=tuple(policies), structure=structure,
@@ -237,6 +237,13 @@ def _game(variant: str | Path) -> GameSpec:
     from engine.games import get_game
 
     return get_game(str(variant))
+
+
+def _built_in(game: GameSpec) -> bool:
+    """Whether a game is one of the built-in descriptions (``engine/variants/``)."""
+    from engine.games.description import VARIANTS_DIR
+
+    return not game.source or Path(game.source).resolve().parent == VARIANTS_DIR.resolve()
 
 
 def _warehouse(data: str):

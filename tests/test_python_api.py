@@ -219,3 +219,19 @@ def test_the_api_loads_nothing_until_asked():
     """)
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_a_described_game_is_recorded_by_its_file_however_it_is_named(tmp_path):
+    description = Path(__file__).parent / "fixtures" / "variants" / "double-board-holdem.toml"
+    with scooplab.open(tmp_path / "wh") as lab:
+        by_file = lab.simulate(str(description), 200, players=2, seed=1, run_id="by-file")
+        lab.simulate(by_file["variant"], 200, players=2, seed=1, run_id="by-name", workers=2)
+        rows = lab.sql("SELECT run_id, sources FROM runs ORDER BY run_id").fetchall()
+    assert [run for run, _ in rows] == ["by-file", "by-name"]
+    assert all(len(sources) == 1 and sources[0].endswith("double-board-holdem.toml") for _, sources in rows)
+
+
+def test_the_dashboard_shows_no_hands_for_a_run_filter_that_matches_nothing(warehouse):
+    from dashboards import data
+
+    assert data.stats(str(warehouse), "holdem", ("(no run matches)",))["hands"] == 0

@@ -139,3 +139,21 @@ def test_an_interrupted_upgrade_is_finished_by_the_next(tmp_path, monkeypatch):
     con = connect(tmp_path)
     assert con.sql("SELECT count(*) FROM hands WHERE run_id = 'old'").fetchall() == [(300,)]
     assert con.sql("SELECT count(*) FROM players WHERE run_id = 'old'").fetchall() == [(600,)]
+
+
+def test_a_run_that_cannot_be_upgraded_is_named_and_the_others_go_on(tmp_path):
+    description = tmp_path / "my-board.toml"
+    text = (Path(__file__).parent / "fixtures" / "variants" / "double-board-holdem.toml").read_text()
+    text = text.replace('name = "double-board-holdem"', 'name = "upgrade-board"').replace("DBH =", "UPB =")
+    description.write_text(text)  # a game of its own: names and PHH codes are unique in a process
+    data = tmp_path / "wh"
+    simulate(SimSpec(str(description), 100, players=2, seed=1), str(data), run_id="described")
+    simulate(SimSpec("holdem", 100, players=2, seed=1), str(data), run_id="built-in")
+    warehouse = Warehouse(data)
+    for run in ("described", "built-in"):
+        _make_older_layout(warehouse, run)
+    description.unlink()  # the description is gone: that run cannot be simulated again
+    result = CliRunner().invoke(app, ["upgrade", "--data", str(data)])
+    assert result.exit_code == 1 and "could not upgrade run described:" in result.output
+    assert "1 run(s) simulated again in today's layout: built-in" in result.output
+    assert connect(data).sql("SELECT count(*) FROM hands WHERE run_id = 'built-in'").fetchall() == [(100,)]
