@@ -49,8 +49,10 @@ demo: setup
 	$(BIN)/scooplab dashboard
 
 bench: setup
+	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/evaluators.py
 	$(BIN)/python benchmarks/simulate.py
+	$(BIN)/python benchmarks/sim_limit.py
 	$(BIN)/python benchmarks/analytics.py
 	@if [ -d ../shared/data/phh ]; then $(BIN)/python benchmarks/ingest.py; fi
 

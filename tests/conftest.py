@@ -1,0 +1,64 @@
+"""Suite-wide check: no process a test starts outlives the session (servers, clusters, kernels).
+
+At the start every process the tests start is marked through an environment variable it
+inherits (also a process that leaves its group, as a server started with a new session
+does). At the end the suite waits a few seconds for marked processes to exit and fails,
+naming each one, if any is left. Python's own multiprocessing helpers (the resource tracker
+and the forkserver, which end with the interpreter that started them) are not counted.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+MARK = "SCOOPLAB_TEST_SESSION"
+GRACE_SECONDS = float(os.environ.get("SCOOPLAB_TEST_GRACE", "10"))  # how long the end waits for exits
+INTERPRETER_HELPERS = ("multiprocessing.resource_tracker", "multiprocessing.forkserver")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    os.environ[MARK] = uuid.uuid4().hex
+
+
+def marked_processes(token: str) -> list[tuple[int, str]]:
+    """Live processes (not this one, not zombies) started with ``MARK=token``: pid and command line."""
+    found = []
+    marker = f"{MARK}={token}".encode()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if marker not in (entry / "environ").read_bytes().split(b"\0"):
+                continue
+            if "\nState:\tZ" in (entry / "status").read_text():
+                continue  # exited, waiting for its parent to reap it
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        if not any(helper in command for helper in INTERPRETER_HELPERS):
+            found.append((int(entry.name), command[:160]))
+    return found
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    token = os.environ.get(MARK)
+    if not token or not Path("/proc").is_dir():
+        return
+    deadline = time.monotonic() + GRACE_SECONDS
+    left = marked_processes(token)
+    while left and time.monotonic() < deadline:
+        time.sleep(0.2)
+        left = marked_processes(token)
+    if not left:
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    lines = [f"{len(left)} process(es) started by the tests outlived them:"]
+    lines += [f"  pid {pid}: {command}" for pid, command in left]
+    if reporter:
+        reporter.write_line("\n".join(lines), red=True)
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED

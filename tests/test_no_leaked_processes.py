@@ -1,0 +1,37 @@
+"""The suite's session-end check (tests/conftest.py) fails a run that leaves a process behind."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+LEAKY_TEST = """
+import subprocess, sys
+
+def test_starts_a_server_and_forgets_it(tmp_path):
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], start_new_session=True)
+    (tmp_path.parent.parent / "leaked.pid").write_text(str(sleeper.pid))
+"""
+
+
+def test_a_run_that_leaves_a_process_behind_fails_and_names_it(tmp_path):
+    shutil.copy(Path(__file__).parent / "conftest.py", tmp_path / "conftest.py")
+    (tmp_path / "test_leaky.py").write_text(LEAKY_TEST)
+    env = os.environ | {"PYTHONDONTWRITEBYTECODE": "1", "SCOOPLAB_TEST_GRACE": "1"}
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+               "--basetemp", str(tmp_path / "t"), str(tmp_path / "test_leaky.py")]  # fmt: skip
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    finally:
+        pid_file = tmp_path / "leaked.pid"
+        leaked = int(pid_file.read_text()) if pid_file.exists() else None
+        if leaked:
+            os.kill(leaked, signal.SIGKILL)
+    assert leaked is not None, result.stdout + result.stderr
+    assert result.returncode == 1, result.stdout
+    assert "1 passed" in result.stdout and "outlived them" in result.stdout
+    assert f"pid {leaked}:" in result.stdout
