@@ -2,8 +2,10 @@
 
 Runs ``scooplab simulate`` as a fresh process for each game in showdown mode
 (6 players) with 1 and with 2 workers, then betting mode, into a temporary
-warehouse, and prints hands per second and the peak resident memory of the
-largest process (the main process or one worker).
+warehouse, and prints hands per second of the whole process (start-up included, the
+wall time around it), the rate the command reports for its own run, the ratio of two
+workers to one, and each process's own peak resident memory. The compute-only limit
+is in ``benchmarks/sim_limit.py``.
 
     python benchmarks/simulate.py [--hands 4000000] [--betting-hands 200000] [--memory-hands 0]
 """
@@ -12,10 +14,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
+import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,8 +27,9 @@ GAMES = tuple(
 )  # every built-in game
 
 
-def run(args: list[str]) -> tuple[dict, float]:
-    """Run one simulation in a new process; its summary and the peak RSS of its processes (MB)."""
+def run(args: list[str]) -> tuple[dict, float, float]:
+    """Run one simulation in a new process: its summary, its wall seconds, and the peak RSS (MB)
+    of the largest of its processes (itself, or a worker it waited for)."""
     with tempfile.TemporaryDirectory() as data:
         command = [
             sys.executable,
@@ -38,9 +42,14 @@ def run(args: list[str]) -> tuple[dict, float]:
             "--format",
             "json",
         ]
-        result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
-    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return json.loads(result.stdout), peak_kb / 1024
+        start = time.perf_counter()
+        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        out = process.stdout.read()
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        if os.waitstatus_to_exitcode(status):
+            raise SystemExit(f"failed: {' '.join(command)}")
+    return json.loads(out), seconds, usage.ru_maxrss / 1024
 
 
 def main() -> None:
@@ -59,23 +68,28 @@ def main() -> None:
         run(["--variant", game, "--mode", "betting", "--hands", "200", "--workers", "1", "--seed", "1"])
     print(f"showdown mode, 6 players, {args.hands:,} hands, end to end into Parquet")
     for game in args.games:
+        whole = {}
         for workers in (1, 2):
-            summary, peak = run(
+            summary, seconds, peak = run(
                 ["--variant", game, "--hands", str(args.hands), "--workers", str(workers), "--seed", "1"]
             )
+            whole[workers] = args.hands / seconds
+            ratio = f", {whole[2] / whole[1]:.2f}x one worker" if workers == 2 else ""
             print(
-                f"  {game:<21} {workers} worker(s): {summary['hands_per_second']:>12,} hands/s"
-                f"   ({summary['seconds']:.2f} s, peak RSS so far {peak:,.0f} MB)"
+                f"  {game:<21} {workers} worker(s): {whole[workers]:>12,.0f} hands/s whole process "
+                f"({seconds:.2f} s; the run itself {summary['hands_per_second']:,}/s){ratio}; "
+                f"peak RSS {peak:,.0f} MB"
             )
     print(f"betting mode, 6 players (tag, random, station), {args.betting_hands:,} hands, 1 worker")
     for game in args.games:
-        summary, _ = run(
+        summary, seconds, _ = run(
             ["--variant", game, "--mode", "betting", "--hands", str(args.betting_hands), "--workers", "1",
              "--seed", "1", "--policy", "tag", "--policy", "random", "--policy", "station"]
         )  # fmt: skip
-        print(f"  {game:<21} {summary['hands_per_second']:>12,} hands/s")
+        print(f"  {game:<21} {args.betting_hands / seconds:>12,.0f} hands/s whole process "
+              f"(the run itself {summary['hands_per_second']:,}/s)")  # fmt: skip
     if args.memory_hands:
-        summary, peak = run(
+        summary, _, peak = run(
             ["--variant", "scarney", "--hands", str(args.memory_hands), "--workers", "2", "--seed", "1"]
         )
         print(
