@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import shutil
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
@@ -30,22 +32,13 @@ def export_duckdb(data: str | Path, out: str | Path, relative: bool = False) -> 
     if not warehouse.local:
         raise ValueError("a DuckDB export needs a local warehouse folder (copy runs with --format parquet)")
     out = Path(out).resolve()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    temporary = out.with_name(f".tmp-{uuid.uuid4().hex}-{out.name}")
-    try:
-        with duckdb.connect(str(temporary)) as con:
-            con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
-            if relative:  # the views are checked as they are made: find the files from the database's folder
-                folder = str(out.parent).replace("'", "''")
-                con.sql(f"SET file_search_path = '{folder}'")
-            create_views(con, warehouse, relative_to=str(out.parent) if relative else None)
-            views = con.sql("SELECT count(*) FROM duckdb_views() WHERE NOT internal").fetchall()[0][0]
-        os.replace(temporary, out)
-    except duckdb.Error as error:
-        raise ValueError(" ".join(str(error).split())) from None
-    finally:
-        for leftover in (temporary, temporary.with_name(temporary.name + ".wal")):
-            leftover.unlink(missing_ok=True)
+    with _written(out) as temporary, duckdb.connect(str(temporary)) as con:
+        con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
+        if relative:  # the views are checked as they are made: find the files from the database's folder
+            folder = str(out.parent).replace("'", "''")
+            con.sql(f"SET file_search_path = '{folder}'")
+        create_views(con, warehouse, relative_to=str(out.parent) if relative else None)
+        views = con.sql("SELECT count(*) FROM duckdb_views() WHERE NOT internal").fetchall()[0][0]
     return views
 
 
@@ -68,14 +61,9 @@ def export_parquet(data: str | Path, out: str | Path, runs: list[str], variant: 
             if not any(w in path for w in wanted) or (variant and f"/variant={variant}/" not in path):
                 continue
             destination = target / _after(path, table)
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            temporary = destination.with_name(f".tmp-{uuid.uuid4().hex}-{destination.name}.partial")
-            try:
-                with source.fs.open(path, "rb") as reader, open(temporary, "wb") as writer:
-                    shutil.copyfileobj(reader, writer, 1 << 20)
-                os.replace(temporary, destination)
-            finally:
-                temporary.unlink(missing_ok=True)
+            with _written(destination) as temporary, source.fs.open(path, "rb") as reader, \
+                    open(temporary, "wb") as writer:  # fmt: skip
+                shutil.copyfileobj(reader, writer, 1 << 20)
             copied += 1
     return copied
 
@@ -87,22 +75,31 @@ def export_csv(data: str | Path, table: str, out: str | Path, variant: str | Non
     if table not in CSV_TABLES:
         raise ValueError(f"--table must be one of {', '.join(CSV_TABLES)}, not {table!r}")
     paths = [f"/run={run}/" for run in runs] if runs else None
-    out = Path(out).resolve()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    temporary = out.with_name(f".tmp-{uuid.uuid4().hex}-{out.name}")
     listed = ", ".join("'" + run.replace("'", "''") + "'" for run in runs or ())
     where = f" WHERE run_id IN ({listed})" if runs and table == "runs" else ""  # runs: read whole
+    with _written(Path(out).resolve()) as temporary, \
+            connect(data, [variant] if variant else None, only_paths=paths) as con:  # fmt: skip
+        quoted = str(temporary).replace("'", "''")
+        query = f"COPY (SELECT * FROM {table}{where}) TO '{quoted}' (FORMAT csv, HEADER)"
+        rows = con.sql(query).fetchall()[0][0]
+    return rows
+
+
+@contextmanager
+def _written(out: Path) -> Iterator[Path]:
+    """A temporary path beside ``out`` (hidden, not ``*.parquet``) to write, renamed to ``out`` when
+    the block succeeds and removed (with a DuckDB write-ahead log) whatever happens; a DuckDB
+    error becomes a ValueError of one line."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    temporary = out.with_name(f".tmp-{uuid.uuid4().hex}-{out.name}.partial")
     try:
-        with connect(data, [variant] if variant else None, only_paths=paths) as con:
-            quoted = str(temporary).replace("'", "''")
-            query = f"COPY (SELECT * FROM {table}{where}) TO '{quoted}' (FORMAT csv, HEADER)"
-            rows = con.sql(query).fetchall()[0][0]
+        yield temporary
         os.replace(temporary, out)
     except duckdb.Error as error:
         raise ValueError(" ".join(str(error).split())) from None
     finally:
-        temporary.unlink(missing_ok=True)
-    return rows
+        for leftover in (temporary, temporary.with_name(temporary.name + ".wal")):
+            leftover.unlink(missing_ok=True)
 
 
 def _after(path: str, table: str) -> str:

@@ -20,6 +20,8 @@ from analytics.db import QueryError, connect, run_query_page
 from analytics.stats import game_stats
 from scooplab.lab import Lab
 
+NO_RUN = "(no run matches)"  # the run filter when the sidebar's filters match no run
+
 
 def data_path() -> str:
     """The warehouse the dashboard shows (``scooplab dashboard --data`` sets it)."""
@@ -61,13 +63,10 @@ def sql(data: str, text: str) -> pl.DataFrame:
 @st.cache_data(show_spinner="Computing statistics…", ttl=60)
 def stats(data: str, variant: str, runs: tuple[str, ...], population: str = "") -> dict[str, Any]:
     """``scooplab.Lab.stats``; ``population`` is a population's label, or "" for the largest. A run
-    filter that matches nothing (a run id no run has) gives the statistics of no hands."""
-    try:
-        return Lab(data).stats(variant, list(runs), population=population or None)
-    except ValueError as error:
-        if not str(error).startswith(f"no {variant} run "):
-            raise
-        return game_stats(data, variant, list(runs))
+    filter that matches nothing (``NO_RUN``) gives the statistics of no hands."""
+    if NO_RUN in runs:
+        return game_stats(data, variant, [NO_RUN])
+    return Lab(data).stats(variant, list(runs), population=population or None)
 
 
 @st.cache_data(show_spinner="Comparing…", ttl=60)

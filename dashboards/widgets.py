@@ -55,7 +55,7 @@ def run_filter(variant: str | None = None) -> list[str]:
     if picked:
         return picked
     if filtered:
-        return options or ["(no run matches)"]
+        return options or [data.NO_RUN]
     return []
 
 
