@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import altair as alt
@@ -76,12 +77,26 @@ def population_choice(path: str, variant: str, runs: list[str], stats: dict[str,
     return stats
 
 
-def for_display(frame: pl.DataFrame) -> pl.DataFrame:
-    """A frame for a table on screen: whole numbers with thousands separators, empty cells, not "None"."""
-    whole = [name for name, kind in frame.schema.items() if kind.is_integer()]
+def formatted(frame: pl.DataFrame, columns: Iterable[str], text: Callable[[Any], str]) -> pl.DataFrame:
+    """``columns`` of ``frame`` as ``text`` of each value (nulls stay null), formatted here in Python.
+
+    Never with ``map_elements``: Polars runs its Python calls on its thread pool, and while one
+    session's page waits for them there, another session's ``to_pandas`` holds the GIL waiting
+    for the same pool, and the whole server deadlocks (docs/reliability.md)."""
     return frame.with_columns(
-        [pl.col(name).map_elements(lambda v: f"{v:,}", return_dtype=pl.String) for name in whole]
-    ).with_columns(pl.all().cast(pl.String).fill_null(""))
+        pl.Series(name, [None if v is None else text(v) for v in frame[name].to_list()], dtype=pl.String)
+        for name in columns
+    )
+
+
+def for_display(frame: pl.DataFrame) -> pl.DataFrame:
+    """A frame for a table on screen: whole numbers with thousands separators, empty cells, not "None".
+
+    >>> for_display(pl.DataFrame({"n": [1234567, None], "s": ["a", None]})).rows()
+    [('1,234,567', 'a'), ('', '')]
+    """
+    whole = [name for name, kind in frame.schema.items() if kind.is_integer()]
+    return formatted(frame, whole, "{:,}".format).with_columns(pl.all().cast(pl.String).fill_null(""))
 
 
 def no_data() -> None:

@@ -39,12 +39,6 @@ only = st.toggle("Only significant differences", value=True)
 if only and rows.height:
     rows = rows.filter(pl.col("significant"))
 if rows.height:
-    rates = ["rate_a", "rate_b", "difference"]
-    rows = rows.with_columns(
-        [pl.col(c).map_elements(lambda v: f"{100 * v:.4f}%", return_dtype=pl.String) for c in rates]
-        + [
-            pl.col(c).map_elements(lambda v: f"{v:.3g}", return_dtype=pl.String)
-            for c in ("p_value", "p_adjusted")
-        ]
-    )
+    rows = widgets.formatted(rows, ["rate_a", "rate_b", "difference"], lambda v: f"{100 * v:.4f}%")
+    rows = widgets.formatted(rows, ["p_value", "p_adjusted"], "{:.3g}".format)
 st.dataframe(widgets.for_display(rows), hide_index=True, width="stretch")

@@ -78,9 +78,8 @@ for seat, p in enumerate(result["players"]):
     row = {"seat": f"{seat + 1}: {p['hand']}"} | {k: p[k] for k in ("equity", "win", "tie", "scoop")}
     row |= {f"{name} share": value for name, value in p["shares"].items()}
     table.append(row | ({"dead": p["dead"]} if "dead" in p else {}))
-shown = pl.DataFrame(table).with_columns(
-    pl.exclude("seat").map_elements(lambda v: f"{100 * v:.2f}%", return_dtype=pl.String)
-)
+shown = pl.DataFrame(table)
+shown = widgets.formatted(shown, [c for c in shown.columns if c != "seat"], lambda v: f"{100 * v:.2f}%")
 st.dataframe(widgets.for_display(shown), hide_index=True, width="stretch")
 if "boards_survive" in result:
     survive = ", ".join(f"{name} {100 * rate:.2f}%" for name, rate in result["boards_survive"].items())

@@ -21,7 +21,10 @@ if first_visit or another or st.session_state["replayer-filter"] != choice:
         st.warning(f"No hand in this warehouse matches “{choice}”.")
         st.stop()
     st.session_state["replayer-id"] = drawn
+elif "replayer-id" not in st.session_state:  # back from another page, which dropped the box's state
+    st.session_state["replayer-id"] = st.session_state.get("replayer-shown", "")
 hand_id = st.text_input("… or a hand id", key="replayer-id").strip()
+st.session_state["replayer-shown"] = hand_id  # not a widget's key: kept while other pages are shown
 st.query_params["hand"] = hand_id
 hand, players, actions = data.hand(path, hand_id)
 if hand is None:

@@ -1,0 +1,104 @@
+"""A real dashboard server for tests and benchmarks: ``scooplab dashboard`` on a free loopback port,
+in a process group of its own, waited for until it answers, and stopped with everything it started.
+
+    with dashboard_server(warehouse, log=tmp_path / "server.log") as server:
+        ...  # server.url, server.pid
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Server:
+    """A running dashboard: its address and the id of its process (and process group)."""
+
+    url: str
+    pid: int
+    log: Path | None
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def answers(url: str, timeout: float = 5.0) -> bool:
+    """Whether the dashboard at ``url`` says ``ok`` on its health endpoint."""
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=timeout) as response:
+            return response.status == 200 and response.read().strip() == b"ok"
+    except OSError:
+        return False
+
+
+@contextmanager
+def dashboard_server(data: Path, log: Path | None = None, ready_seconds: float = 90.0) -> Iterator[Server]:
+    """``scooplab dashboard --data data`` on a free port of 127.0.0.1, once its health endpoint
+    answers; on leaving, its whole process group gets SIGTERM (SIGKILL after 20 s) and is reaped.
+    Its output goes to ``log`` (else nowhere)."""
+    port = free_port()
+    command = [sys.executable, "-m", "scooplab.cli", "dashboard", "--data", str(data), "--port", str(port)]
+    out = open(log, "wb") if log else subprocess.DEVNULL  # noqa: SIM115 - closed in finally
+    process = subprocess.Popen(
+        command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+    )  # the server replaces the command's process (execve): its pid leads the group
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + ready_seconds
+        while not answers(url, timeout=2.0):
+            if process.poll() is not None:
+                raise RuntimeError(f"the dashboard exited with {process.returncode} before answering ({log})")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the dashboard did not answer within {ready_seconds:.0f} s ({log})")
+            time.sleep(0.3)
+        yield Server(url, process.pid, log)
+    finally:
+        stop_group(process)
+        if log:
+            out.close()
+
+
+def stop_group(process: subprocess.Popen) -> None:
+    """SIGTERM to the process group ``process`` leads, SIGKILL if it is not gone in 20 s; reaped."""
+    for sig, wait in ((signal.SIGTERM, 20.0), (signal.SIGKILL, 10.0)):
+        with suppress(ProcessLookupError):  # the whole group is gone already
+            os.killpg(process.pid, sig)
+        try:
+            process.wait(timeout=wait)
+        except subprocess.TimeoutExpired:
+            continue
+        if not group_members(process.pid):
+            return
+    process.wait(timeout=1)
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live processes (not zombies) of a process group, from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()  # after the command name, which may hold spaces
+        if fields[0] != "Z" and int(fields[2]) == pgid:
+            found.append(int(entry.name))
+    return found
