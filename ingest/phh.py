@@ -3,6 +3,13 @@
 Reading never stops at a bad hand: every hand comes back as a ``RawHand`` with
 either its parsed fields or the one-line reason it could not be parsed.
 
+Reading is bounded whatever the input (docs/reliability.md, "Bad input at scale"): a hand
+larger than ``MAX_HAND_BYTES`` is rejected without being held in memory, a .phhs file or
+member is read a block at a time, values nested deeper than ``MAX_NESTING`` and keys of more
+than ``MAX_KEY_PARTS`` parts are rejected before anything recurses through them, and an
+archive that expands past ``ARCHIVE_EXPANSION`` times its compressed size (beyond
+``ARCHIVE_FLOOR``) is a bomb: reading it stops with one reject naming it and its member.
+
 >>> hand = parse_hand_text('variant = "NT"\\nactions = ["d dh p1 AcAd"]', "x.phh", 0)
 >>> hand.fields["variant"], hand.error
 ('NT', None)
@@ -14,16 +21,18 @@ _options = { burns = true }
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import io
-import itertools
 import json
+import lzma
 import math
 import re
 import tarfile
 import tomllib
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,6 +59,58 @@ FIELD_ORDER = (
 
 NOT_TEXT = "not UTF-8 text"  # the reject reason of a file that is not text
 
+# -- limits: what reading any input may cost (docs/reliability.md, "Bad input at scale") ----------
+
+MAX_HAND_BYTES = 1 << 20
+"""The largest hand read, 1 MiB: the bytes of a .phh file or member, the characters of a .phhs hand.
+
+Real hands are 1 to 5 KB. A larger one is rejected (``TOO_BIG``) without ever being held whole:
+a .phh file is not read, a .phhs hand is skipped a block at a time, so a 50 MB field costs no
+memory. The slowest 1 MiB of TOML ``tomllib`` parses takes about a second and a half."""
+
+MAX_NESTING = 16
+"""How deep a hand's values may nest (arrays in arrays, tables in tables); PHH needs two levels.
+
+Deeper is rejected before the content hash and JSON recurse through it; ``tomllib`` itself gives
+up at Python's recursion limit (a few hundred levels), which is rejected the same way."""
+
+MAX_KEY_PARTS = 64
+"""The most dotted parts of a TOML key (``a.b.c`` has three).
+
+``tomllib``'s time and memory grow with the square of a key's parts (100,000 parts would take
+tens of GB), so a hand with a longer key is rejected without being parsed."""
+
+MAX_NUMBER_DIGITS = 4300
+"""The longest integer a hand may hold, in decimal digits: the most Python converts between an
+int and text. A longer decimal does not parse; a hexadecimal, octal or binary literal of more
+is rejected too, since the content hash writes every number out."""
+
+ARCHIVE_EXPANSION = 100
+"""An archive may expand to this many times the compressed bytes read so far (or to
+``ARCHIVE_FLOOR``, if more); past both it is a bomb and reading it stops with one reject.
+
+Real hand archives expand 5 to 20 times (pluribus.tar.gz: 18.5); zeros expand a thousand times."""
+
+ARCHIVE_FLOOR = 256 << 20
+"""Bytes any archive may expand to whatever its ratio: small archives are never judged, and a
+bomb is stopped after at most this much work (a fraction of a second of decompression)."""
+
+TOO_BIG = f"the hand is larger than {MAX_HAND_BYTES:,} bytes, the most scooplab reads of one hand"
+NESTED = f"values nested more than {MAX_NESTING} deep"
+LONG_KEY = f"a key of more than {MAX_KEY_PARTS} dotted parts"
+LONG_NUMBER = f"bad TOML: a number of more than {MAX_NUMBER_DIGITS:,} digits"
+
+_BLOCK = 1 << 20  # bytes read at a time from a .phhs stream, or skipped at a time in an archive
+_TOO_LONG = 10**MAX_NUMBER_DIGITS
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_KEY_PART = r"""(?:[A-Za-z0-9_-]++|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+')[ \t]*+\.[ \t]*+"""  # a part and a dot
+_DOTTED_KEY = re.compile(r"""(?<![\w.'"-])(?:""" + _KEY_PART + "){" + str(MAX_KEY_PARTS) + "}")  # too many
+# what sends a hand to tomllib: double quotes, escapes, comments, inline tables, and characters
+# TOML forbids (control characters but tab) or takes as no line break where JSON or
+# ``str.splitlines`` would take them otherwise (a lone \r, \x0b, \x85, \u2028...)
+_NOT_FAST = re.compile('["\\\\#{\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029]')
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
+
 
 @dataclass(frozen=True)
 class RawHand:
@@ -70,18 +131,19 @@ def fast_loads(text: str) -> dict[str, Any] | None:
 
     Handles one ``key = value`` per line whose value is a number, boolean,
     single-quoted string, or a one-line array of those; anything else (double
-    quotes, comments, tables, dates, multi-line arrays...) returns None so that
-    ``tomllib`` parses it, and reports its errors.
+    quotes, comments, tables, dates, multi-line or nested arrays...) returns None so
+    that ``tomllib`` parses it, and reports its errors.
 
     >>> fast_loads("variant = 'NT'\\nantes = [0, 0]\\nstacks = [1.5, 2]")
     {'variant': 'NT', 'antes': [0, 0], 'stacks': [1.5, 2]}
-    >>> fast_loads('variant = "NT"') is None
-    True
+    >>> fast_loads('variant = "NT"') is None, fast_loads("players = ['A\\x7fB']") is None
+    (True, True)
     """
-    if '"' in text or "\\" in text or "#" in text or "{" in text:
+    if _NOT_FAST.search(text.replace("\r\n", "\n") if "\r" in text else text):
         return None
     keys: list[str] = []
     values: list[str] = []
+    arrays = 0
     for line in text.splitlines():
         key, equals, value = line.partition("=")
         if not equals:
@@ -91,15 +153,19 @@ def fast_loads(text: str) -> dict[str, Any] | None:
         key, value = key.strip(), value.strip()
         if not key or key.strip(_BARE_KEY_CHARACTERS) or not value:
             return None  # not a bare key, or no value
-        if value[0] == "[" and value[-1] != "]":
-            return None  # a multi-line array
+        if value[0] == "[":
+            if value[-1] != "]":
+                return None  # a multi-line array
+            arrays += 1
         keys.append(key)
         values.append(value)
     if len(set(keys)) != len(keys):
         return None
     document = "[" + ",".join(values).replace("'", '"') + "]"  # one parse for the whole hand
+    if document.count("[") != 1 + arrays:
+        return None  # an array in an array (or a bracket in a string): tomllib, then the depth check
     try:
-        parsed = json.loads(document, parse_constant=_not_toml)
+        parsed = _JSON.decode(document)
     except ValueError:
         return None
     if len(parsed) != len(keys):
@@ -113,18 +179,51 @@ def _not_toml(name: str) -> None:
     raise ValueError(f"{name} is not TOML")
 
 
+_JSON = json.JSONDecoder(parse_constant=_not_toml)  # built once: ``json.loads`` builds one a call
+
+
 def parse_hand_text(text: str, source_file: str, hand_index: int) -> RawHand:
-    """Parse the TOML text of one hand."""
+    """Parse the TOML text of one hand; a hand past the limits above is rejected with the limit."""
     if not text.strip():
         return RawHand(source_file, hand_index, text, None, "the file is empty")
+    if len(text) > MAX_HAND_BYTES:
+        return RawHand(source_file, hand_index, "", None, TOO_BIG)
     fields = fast_loads(text)
     if fields is not None:
         return RawHand(source_file, hand_index, text, fields)
+    if text.count(".") >= MAX_KEY_PARTS and _DOTTED_KEY.search(text):
+        return RawHand(source_file, hand_index, text, None, LONG_KEY)
     try:
         fields = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         return RawHand(source_file, hand_index, text, None, f"bad TOML: {error}")
-    return RawHand(source_file, hand_index, text, fields)
+    except RecursionError:
+        return RawHand(source_file, hand_index, text, None, NESTED)
+    except ValueError as error:  # a decimal integer of more digits than Python converts
+        reason = LONG_NUMBER if "integer string conversion" in str(error) else f"bad TOML: {error}"
+        return RawHand(source_file, hand_index, text, None, reason)
+    problem = value_problem(fields)
+    return RawHand(source_file, hand_index, text, None if problem else fields, problem)
+
+
+def value_problem(fields: dict[str, Any]) -> str | None:
+    """Why parsed TOML cannot be a hand's fields, or None: values nested deeper than
+    ``MAX_NESTING``, or an integer longer than ``MAX_NUMBER_DIGITS``.
+
+    >>> value_problem({"a": [[1], {"b": 2}]}), value_problem({"a": [0x1 << 20_000]})
+    (None, 'bad TOML: a number of more than 4,300 digits')
+    """
+    stack: list[tuple[dict | list, int]] = [(fields, 0)]  # no recursion: depth is what is checked
+    while stack:
+        container, depth = stack.pop()
+        if depth > MAX_NESTING:
+            return NESTED
+        for value in container.values() if isinstance(container, dict) else container:
+            if isinstance(value, dict | list):
+                stack.append((value, depth + 1))
+            elif type(value) is int and not -_TOO_LONG < value < _TOO_LONG:
+                return LONG_NUMBER
+    return None
 
 
 def split_phhs(text: str) -> list[tuple[str, str]]:
@@ -161,6 +260,19 @@ def _decode(data: bytes, source_file: str) -> str | RawHand:
         return RawHand(source_file, 0, "", None, f"{NOT_TEXT}: {error}")  # no text to keep
 
 
+def printable_name(name: str) -> str:
+    """A file name as one line of text Arrow can store: bytes that are not UTF-8 become U+FFFD,
+    control characters and line separators Python's escapes.
+
+    >>> print(printable_name("a\\nb\\udcff\\u2028c.phh"))
+    a\\nb�\\u2028c.phh
+    """
+    if name.isascii() and name.isprintable():
+        return name
+    name = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return _UNPRINTABLE.sub(lambda match: match.group().encode("unicode_escape").decode(), name)
+
+
 def iter_hands(paths: Iterable[str | Path]) -> Iterator[RawHand]:
     """Every hand in files, folders (recursively) and ``.tar.gz``/``.tgz`` archives, in order."""
     for path in map(Path, paths):
@@ -170,7 +282,7 @@ def iter_hands(paths: Iterable[str | Path]) -> Iterator[RawHand]:
         elif path.exists():
             yield from _hands_of_file(path)
         else:
-            yield RawHand(str(path), 0, "", None, "no such file or folder")
+            yield RawHand(printable_name(str(path)), 0, "", None, "no such file or folder")
 
 
 def has_hand_histories(path: str | Path) -> bool:
@@ -191,85 +303,292 @@ def _is_input(name: str) -> bool:
 
 
 def _hands_of_file(path: Path) -> Iterator[RawHand]:
-    name = str(path)
+    name = printable_name(str(path))
     if name.endswith((".tar.gz", ".tgz")):
-        yield from _hands_of_archive(path)
+        yield from _hands_of_archive(path, name)
         return
+    hands = 0  # hands given so far: a read error is rejected as the next one
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as file:
+            if name.endswith(".phhs"):
+                for raw in _phhs_hands(file.read, name):
+                    hands += 1
+                    yield raw
+                return
+            data = file.read(MAX_HAND_BYTES + 1)  # a larger hand is rejected unread
     except OSError as error:
-        yield RawHand(name, 0, "", None, f"cannot read: {error.strerror}")
+        yield RawHand(name, hands, "", None, f"cannot read: {error.strerror}")
         return
-    text = _decode(data, name)
-    if isinstance(text, RawHand):
-        yield text
-        return
-    yield from hands_from_text(text, name)
+    yield _single_hand(data, name)
 
 
-def _hands_of_archive(path: Path) -> Iterator[RawHand]:
-    try:
-        for name, data in archive_files(path):
-            if not name.endswith(PHH_SUFFIXES):
+def _single_hand(data: bytes, source: str) -> RawHand:
+    """The hand of a .phh file or member, from its first ``MAX_HAND_BYTES + 1`` bytes."""
+    if len(data) > MAX_HAND_BYTES:
+        return RawHand(source, 0, "", None, TOO_BIG)
+    text = _decode(data, source)
+    return text if isinstance(text, RawHand) else parse_hand_text(text, source, 0)
+
+
+class _LongLine(str):
+    """The start of a line longer than a hand may be; the rest of the line was skipped."""
+
+
+def _stream_lines(read: Callable[[int], bytes]) -> Iterator[str]:
+    """The lines of a byte stream (ends kept, bytes that are not UTF-8 as surrogate escapes),
+    a block at a time; a line longer than ``MAX_HAND_BYTES`` comes as a ``_LongLine``."""
+    pending, skipping = b"", False
+    while block := read(_BLOCK):
+        if skipping:  # in a line too long to keep: drop up to its end
+            ends = [end for end in (block.find(b"\n"), block.find(b"\r")) if end >= 0]
+            if not ends:
                 continue
-            source = f"{path}!{name}"
-            text = _decode(data, source)
-            if isinstance(text, RawHand):
-                yield text
-            else:
-                yield from hands_from_text(text, source)
-    except (tarfile.TarError, OSError, EOFError, zlib.error) as error:
-        yield RawHand(str(path), 0, "", None, f"cannot read the archive: {error}")
+            block, skipping = block[min(ends) + 1 :], False
+        data = pending + block
+        # whole lines only, so no character is cut; not after a last \r, which a \n may follow
+        cut = max(data.rfind(b"\n"), data.rfind(b"\r", 0, len(data) - 1)) + 1
+        pending = data[cut:]
+        if cut:
+            yield from data[:cut].decode("utf-8", "surrogateescape").splitlines(keepends=True)
+        if len(pending) > MAX_HAND_BYTES:
+            yield _LongLine(pending[:80].decode("utf-8", "surrogateescape"))
+            pending, skipping = b"", True
+    if pending:
+        yield from pending.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+
+
+def _phhs_hands(read: Callable[[int], bytes], source: str) -> Iterator[RawHand]:
+    """The hands of a .phhs stream, split as ``split_phhs`` splits text, one hand in memory at a time.
+
+    A hand larger than ``MAX_HAND_BYTES`` is rejected unkept; a hand with bytes that are not
+    UTF-8 is rejected alone (bytes outside every hand, in comments before the first, are ignored).
+    """
+    hands, size = 0, 0
+    lines: list[str] | None = None  # the hand being read; None before the first
+    for line in _stream_lines(read):
+        plain, head = type(line) is str, line.lstrip()
+        if plain and head[:1] == "[" and head[:2] != "[[" and _SECTION.match(line):
+            if lines is not None:
+                yield _section_hand(lines, size, source, hands)
+                hands += 1
+            lines, size = [], 0
+            continue
+        if lines is None:
+            if not head or head[0] == "#":
+                continue  # a blank line or a comment before the first hand
+            lines = []
+        size += len(line) if plain else MAX_HAND_BYTES + 1
+        if size <= MAX_HAND_BYTES:
+            lines.append(line)
+        elif lines:
+            lines.clear()
+    if lines is not None:
+        yield _section_hand(lines, size, source, hands)
+    elif not hands:
+        yield RawHand(source, 0, "", None, "the file holds no hands")
+
+
+def _section_hand(lines: list[str], size: int, source: str, index: int) -> RawHand:
+    if size > MAX_HAND_BYTES:
+        return RawHand(source, index, "", None, TOO_BIG)
+    text = "".join(lines)
+    if not text.isascii() and _SURROGATE.search(text):  # escapes of bytes that are not UTF-8
+        try:
+            text.encode("utf-8", "surrogateescape").decode("utf-8")
+        except UnicodeDecodeError as error:
+            return RawHand(source, index, "", None, f"{NOT_TEXT}: {error}")
+    return parse_hand_text(text, source, index)
+
+
+# -- archives ---------------------------------------------------------------------------------------
+
+
+class ArchiveBomb(tarfile.TarError):
+    """An archive that expands past ``ARCHIVE_EXPANSION`` times its compressed size."""
+
+
+class _Budget:
+    """The bytes an archive was read as (compressed) and expanded to; ``check`` stops a bomb."""
+
+    def __init__(self) -> None:
+        self.compressed = 0
+        self.expanded = 0
+        self.member = ""  # the member being read, named in the reject
+
+    def check(self) -> None:
+        if self.expanded > ARCHIVE_FLOOR and self.expanded > ARCHIVE_EXPANSION * self.compressed:
+            where = f" in {self.member}" if self.member else ""
+            raise ArchiveBomb(f"it expands to more than {ARCHIVE_EXPANSION} times its compressed size "
+                              f"(stopped after {self.expanded:,} bytes{where})")  # fmt: skip
+
+
+class _Compressed:
+    """The archive file as read from disk, its bytes counted in a budget."""
+
+    def __init__(self, raw: io.BufferedReader, budget: _Budget) -> None:
+        self.raw, self.budget = raw, budget
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.raw.read(size)
+        self.budget.compressed += len(data)
+        return data
+
+
+class _Expanded:
+    """The tar stream decompressed from an archive, its bytes counted: a read past the budget
+    raises ``ArchiveBomb``."""
+
+    def __init__(self, stream: Any, budget: _Budget) -> None:
+        self.stream, self.budget = stream, budget
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.stream.read(size)
+        budget = self.budget
+        budget.expanded += len(data)
+        if budget.expanded > ARCHIVE_FLOOR:
+            budget.check()
+        return data
+
+
+class _Region:
+    """The next ``size`` bytes of a stream: one member's data."""
+
+    def __init__(self, stream: _Expanded, size: int) -> None:
+        self.stream, self.left = stream, size
+
+    def read(self, size: int = -1) -> bytes:
+        size = self.left if size < 0 else min(size, self.left)
+        data = self.stream.read(size) if size else b""
+        self.left -= len(data)
+        if len(data) < size:
+            raise tarfile.ReadError("unexpected end of data")
+        return data
+
+    def skip(self) -> None:
+        while self.left:
+            self.read(_BLOCK)
+
+
+@dataclass
+class _Member:
+    """A regular file of an archive: its name (printable), size, and a reader of its data."""
+
+    name: str
+    size: int
+    sparse: bool
+    data: Any  # read(size) -> bytes
 
 
 class _NotPlainTar(Exception):
     """An archive member that ``archive_files`` leaves to ``tarfile``."""
 
 
-def archive_files(path: str | Path) -> Iterator[tuple[str, bytes]]:
-    """Name and bytes of every regular file of a tar archive, in order.
+@contextmanager
+def _tar_stream(path: Path, budget: _Budget) -> Iterator[_Expanded]:
+    """The tar stream of an archive, decompressed as its first bytes say (gzip, bzip2, xz or none)."""
+    with open(path, "rb") as raw, ExitStack() as stack:
+        magic = raw.read(6)
+        raw.seek(0)
+        compressed = _Compressed(raw, budget)
+        stream: Any = compressed
+        if magic[:2] == b"\x1f\x8b":
+            stream = stack.enter_context(gzip.GzipFile(fileobj=compressed, mode="rb"))
+        elif magic[:3] == b"BZh":
+            stream = stack.enter_context(bz2.BZ2File(compressed))
+        elif magic == b"\xfd7zXZ\x00":
+            stream = stack.enter_context(lzma.LZMAFile(compressed))
+        yield _Expanded(stream, budget)
 
-    A gzip-compressed archive of plain ustar and GNU headers is read here, several times
-    faster than ``tarfile`` for thousands of small files; anything else (long names, pax
-    headers, no or other compression, a bad checksum) hands the archive to ``tarfile`` from
-    the first file not yet given. A cut gzip stream gives every file before the cut, then
-    ``EOFError``.
+
+def _members(path: Path, budget: _Budget) -> Iterator[_Member]:
+    """Every regular file of a tar archive, in order, its data read as it goes.
+
+    Plain ustar and GNU headers are read here, several times faster than ``tarfile`` for
+    thousands of small files; anything else (long names, pax headers, base-256 sizes, a bad
+    checksum) hands the archive to ``tarfile``, read again as a stream from the first file not
+    yet given. Every byte read counts in ``budget``.
     """
     given = 0
+    with _tar_stream(path, budget) as stream:
+        try:
+            for member in _plain_members(stream):
+                given += 1
+                budget.member = member.name
+                yield member
+            return
+        except _NotPlainTar:
+            pass
+    budget.compressed = budget.expanded = 0  # read again from the start
+    with _tar_stream(path, budget) as stream, tarfile.open(fileobj=stream, mode="r|") as archive:
+        files = 0
+        while (info := archive.next()) is not None:
+            archive.members = []  # a stream of members, not a list of them: memory stays flat
+            if info.isfile():
+                files += 1
+                if files > given:
+                    budget.member = name = printable_name(info.name)
+                    yield _Member(name, max(info.size, 0), info.issparse(), archive.extractfile(info))
+
+
+def _plain_members(stream: _Expanded) -> Iterator[_Member]:
+    """The regular files of a plain ustar/GNU tar stream; ``_NotPlainTar`` at a header it leaves to
+    ``tarfile``. What the reader leaves of a member's data is skipped (and counted) after it."""
+    while True:
+        header = stream.read(512)
+        if len(header) < 512 or not any(header):
+            if any(header):
+                raise tarfile.ReadError("unexpected end of data")
+            return  # the end-of-archive zero block, or the end of the stream
+        kind = header[156:157]
+        checksum = header[148:156].split(b"\0", 1)[0].strip()
+        size_field = header[124:136].split(b"\0", 1)[0].strip() or b"0"
+        if kind not in (b"0", b"\0", b"5") or not checksum.isdigit() or not size_field.isdigit():
+            raise _NotPlainTar  # base-256 sizes and other headers: tarfile reads them or refuses them
+        try:
+            if int(checksum, 8) != sum(header[:148]) + 256 + sum(header[156:]):
+                raise _NotPlainTar
+            size = int(size_field, 8)
+        except ValueError:  # an 8 or a 9: not octal
+            raise _NotPlainTar from None
+        name = header[:100].split(b"\0", 1)[0]
+        prefix = header[345:500].split(b"\0", 1)[0] if header[257:262] == b"ustar" else b""
+        data = _Region(stream, size)
+        if kind != b"5":
+            path = (prefix + b"/" + name if prefix else name).decode("utf-8", "replace")
+            yield _Member(printable_name(path), size, False, data)
+        data.skip()
+        stream.read(-size % 512)
+
+
+def _hands_of_archive(path: Path, name: str) -> Iterator[RawHand]:
+    budget = _Budget()
     try:
-        with open(path, "rb") as raw:
-            magic = raw.read(2)
-        if magic != b"\x1f\x8b":
-            raise _NotPlainTar
-        with gzip.open(path, "rb") as stream:
-            while True:
-                header = stream.read(512)
-                if len(header) < 512 or not any(header):
-                    return  # the end-of-archive zero block
-                kind = header[156:157]
-                checksum = header[148:156].split(b"\0", 1)[0].strip()
-                if kind not in (b"0", b"\0", b"5") or header[124] & 0x80 or not checksum.isdigit():
-                    raise _NotPlainTar
-                if int(checksum, 8) != sum(header[:148]) + 256 + sum(header[156:]):
-                    raise _NotPlainTar
-                name = header[:100].split(b"\0", 1)[0]
-                prefix = header[345:500].split(b"\0", 1)[0] if header[257:262] == b"ustar" else b""
-                size = int(header[124:136].split(b"\0", 1)[0].strip() or b"0", 8)
-                data = stream.read(size)
-                stream.read(-size % 512)
-                if len(data) < size:
-                    raise tarfile.ReadError("unexpected end of data")
-                if kind != b"5":
-                    given += 1
-                    yield (prefix + b"/" + name if prefix else name).decode("utf-8", "replace"), data
-    except _NotPlainTar:
-        pass
-    with tarfile.open(path, "r:*") as archive:
-        files = (member for member in archive if member.isfile())
-        for member in itertools.islice(files, given, None):
-            extracted = archive.extractfile(member)
-            if extracted is not None:
-                yield member.name, extracted.read()
+        for member in _members(path, budget):
+            if member.name.endswith(PHH_SUFFIXES):
+                yield from _hands_of_member(member, f"{name}!{member.name}")
+    except (tarfile.TarError, OSError, EOFError, zlib.error, lzma.LZMAError) as error:
+        yield RawHand(name, 0, "", None, f"cannot read the archive: {error}")
+
+
+def _hands_of_member(member: _Member, source: str) -> Iterator[RawHand]:
+    if member.sparse:
+        yield RawHand(source, 0, "", None, "a sparse file in the archive: not read")
+    elif member.name.endswith(".phhs"):
+        yield from _phhs_hands(member.data.read, source)
+    elif member.size > MAX_HAND_BYTES:
+        yield RawHand(source, 0, "", None, TOO_BIG)  # not read: its data is skipped, and counted
+    else:
+        yield _single_hand(member.data.read(member.size), source)
+
+
+def archive_files(path: str | Path) -> Iterator[tuple[str, bytes]]:
+    """Name and bytes of every regular file of a tar archive (gzip, bzip2, xz or none), in order.
+
+    A cut stream gives every file before the cut, then ``EOFError`` (or ``tarfile.ReadError``);
+    an archive that expands past the budget raises ``ArchiveBomb``.
+    """
+    for member in _members(Path(path), _Budget()):
+        yield member.name, member.data.read(member.size)
 
 
 # -- writing ------------------------------------------------------------------------------------

@@ -148,6 +148,8 @@ def apply_action(state: HandState, text: str) -> None:
     elif verb == "cc" and not args:
         state.check_or_call(seat)
     elif verb == "cbr" and len(args) == 1:
+        if not args[0].isascii() or "_" in args[0]:  # int() would read "٣٠٠" or "7_000": PHH would not
+            raise IllegalAction(f"{args[0]!r} is not an amount")
         try:
             amount = float(args[0]) if "." in args[0] or "e" in args[0].lower() else int(args[0])
         except ValueError:
