@@ -15,13 +15,22 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
 import pyarrow as pa
 
 from analytics.population import Population
+from analytics.sandbox import (
+    QueryError,
+    QueryLimits,
+    check_query,
+    in_own_process,
+    no_progress_bar,
+    open_read_only,
+)
+from analytics.sandbox import quote as _quote
 from ingest.schema import SEAT_LAYOUT, TABLES, NewerSchemaError
 from ingest.warehouse import Warehouse
 
@@ -82,10 +91,6 @@ def _create_variants(con: duckdb.DuckDBPyConnection) -> None:
 def view_sql(name: str) -> str:
     """The SQL of a named view."""
     return (VIEWS_DIR / f"{name}.sql").read_text()
-
-
-def _quote(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 def duckdb_type(arrow_type: pa.DataType) -> str:
@@ -165,6 +170,12 @@ def _leave_out_older_layouts(
     return tuple(f"/run={run}/" for run in old)
 
 
+def _protocol(warehouse: Warehouse) -> str:
+    """The URL scheme of a warehouse on object storage (``s3``)."""
+    protocol = warehouse.fs.protocol
+    return protocol[0] if isinstance(protocol, tuple) else protocol
+
+
 def create_views(
     con: duckdb.DuckDBPyConnection,
     warehouse: Warehouse,
@@ -185,8 +196,7 @@ def create_views(
     prefix = ""
     if not warehouse.local:
         con.register_filesystem(warehouse.fs)
-        protocol = warehouse.fs.protocol
-        prefix = f"{protocol[0] if isinstance(protocol, tuple) else protocol}://"
+        prefix = f"{_protocol(warehouse)}://"
     older = _leave_out_older_layouts(con, warehouse, prefix)
     listed = {table: warehouse.files(table) for table in TABLES if tables is None or table in tables}
     for table in listed:  # every table, runs included: statistics and comparisons never see them
@@ -222,13 +232,6 @@ def create_views(
         con.sql(f"CREATE VIEW {name} AS {view_sql(name)}")
 
 
-def _no_progress_bar(con: duckdb.DuckDBPyConnection) -> None:
-    """Turn DuckDB's progress bar off; in a Jupyter kernel without ipywidgets DuckDB refuses to
-    change the setting at all, and there it has no bar to show anyway."""
-    with suppress(duckdb.InvalidInputException):
-        con.sql("SET enable_progress_bar = false")
-
-
 def connect(
     data: str | Path,
     variants: list[str] | None = None,
@@ -248,90 +251,82 @@ def connect(
     """
     con = duckdb.connect()
     con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
-    _no_progress_bar(con)
+    no_progress_bar(con)
     create_views(con, Warehouse(data), variants, skip_runs, tables, only_paths, population)
     return con
 
 
-class QueryError(ValueError):
-    """A query that failed or was refused, with DuckDB's one-line message."""
-
-
 @contextmanager
-def read_only(data: str | Path) -> Iterator[duckdb.DuckDBPyConnection]:
+def read_only(data: str | Path, limits: QueryLimits | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
     """A connection for untrusted SQL: the views, and nothing else.
 
     The views are saved in a temporary database file, which is opened again read-only;
-    then external access is turned off except for the warehouse folder, and the
-    configuration is locked. So a query cannot write, attach a database, COPY out, or read
-    a file outside the warehouse.
+    then external access is turned off except for the warehouse folder, DuckDB's memory is
+    capped at the memory limit (``limits``, else ``QueryLimits.of()``: the environment or the
+    defaults) with spilling to disk off, and the configuration is locked. So a query cannot
+    write, attach a database, COPY out, read a file outside the warehouse, or raise its limit.
     """
+    limits = limits or QueryLimits.of()
+    with _views_database(data) as (path, root, url):
+        con = open_read_only(path, root, limits, url)
+        try:
+            yield con
+        finally:
+            con.close()
+
+
+@contextmanager
+def _views_database(data: str | Path) -> Iterator[tuple[str, str, str | None]]:
+    """A temporary database file holding the views, the warehouse folder they read (a URL's prefix on
+    object storage) and, on object storage, the warehouse's URL (None for a local folder)."""
     warehouse = Warehouse(data)
-    if not warehouse.local:
-        raise QueryError("read-only queries need a local warehouse folder")
     with tempfile.TemporaryDirectory() as folder:
         path = str(Path(folder) / "views.duckdb")
         builder = duckdb.connect(path)
         builder.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
         create_views(builder, warehouse)
         builder.close()
-        con = duckdb.connect(path, read_only=True)
-        try:
-            root = str(Path(warehouse.root).resolve())
-            con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
-            _no_progress_bar(con)
-            con.sql(f"SET allowed_directories = [{_quote(root + '/')}]")
-            con.sql("SET enable_external_access = false")
-            con.sql("SET lock_configuration = true")
-            yield con
-        finally:
-            con.close()
+        if warehouse.local:
+            yield path, str(Path(warehouse.root).resolve()), None
+        else:
+            yield path, f"{_protocol(warehouse)}://{warehouse.root}", warehouse.url
 
 
-def run_query(data: str | Path, sql: str, limit: int | None = None) -> pa.Table:
+def run_query(
+    data: str | Path, sql: str, limit: int | None = None, limits: QueryLimits | None = None
+) -> pa.Table:
     """Run untrusted read-only SQL over the views; errors become ``QueryError`` (one line).
 
     Only one SELECT (or EXPLAIN) statement is accepted: nothing that copies, creates,
-    attaches or sets anything, even inside the warehouse folder.
+    attaches or sets anything, even inside the warehouse folder. The query runs in a process
+    of its own, stopped at the time and memory limits (``limits``, else ``QueryLimits.of()``).
     """
-    return _run(data, sql, limit, count=False)[0]
+    return _run(data, sql, limit, False, limits)[0]
 
 
-def run_query_page(data: str | Path, sql: str, limit: int) -> tuple[pa.Table, int]:
+def run_query_page(
+    data: str | Path, sql: str, limit: int, limits: QueryLimits | None = None
+) -> tuple[pa.Table, int]:
     """``run_query`` cut at ``limit`` rows, and how many rows the whole result has."""
-    return _run(data, sql, limit, count=True)
+    return _run(data, sql, limit, True, limits)
 
 
-def check_query(sql: str) -> None:
-    """Raise ``QueryError`` unless ``sql`` is one SELECT (or EXPLAIN) statement.
-
-    >>> check_query("SELECT 1; SELECT 2")
-    Traceback (most recent call last):
-    ...
-    analytics.db.QueryError: one query at a time, please (2 statements given)
-    """
-    try:
-        statements = duckdb.extract_statements(sql)
-    except duckdb.Error as error:
-        raise QueryError(" ".join(str(error).split())) from None
-    if len(statements) != 1:
-        raise QueryError(f"one query at a time, please ({len(statements)} statements given)")
-    kind = statements[0].type
-    if kind not in (duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN):
-        raise QueryError(f"only queries are allowed, not {kind.name} statements (the console is read-only)")
-
-
-def _run(data: str | Path, sql: str, limit: int | None, count: bool) -> tuple[pa.Table, int]:
+def _run(
+    data: str | Path, sql: str, limit: int | None, count: bool, limits: QueryLimits | None
+) -> tuple[pa.Table, int]:
+    """Build the views here, run the checked query over them in a process of its own
+    (``analytics.sandbox.query_process``)."""
     check_query(sql)
+    limits = limits or QueryLimits.of()
     try:
-        with read_only(data) as con:
-            relation = con.sql(sql)
-            if relation is None:
-                raise QueryError("the statement returned no rows (only queries are allowed)")
-            table = (relation if limit is None else relation.limit(limit)).to_arrow_table()
-            total = table.num_rows
-            if count and limit is not None and total == limit:
-                total = relation.aggregate("count(*)").fetchall()[0][0]
-            return table, total
+        with _views_database(data) as (path, root, url):
+            request = {"path": path, "root": root, "url": url, "sql": sql, "limit": limit, "count": count,
+                       "parent": os.getpid(), "seconds": limits.seconds, "memory": limits.memory}  # fmt: skip
+            output = in_own_process(request, limits)
     except (duckdb.Error, OSError, NewerSchemaError) as error:
         raise QueryError(" ".join(str(error).split())) from None
+    try:
+        table = pa.ipc.open_stream(pa.py_buffer(output)).read_all()
+        return table.replace_schema_metadata(None), int(table.schema.metadata[b"total"])
+    except (pa.ArrowException, KeyError, TypeError, ValueError):
+        raise QueryError("the query's process sent back a result that cannot be read") from None

@@ -16,7 +16,8 @@ import polars as pl
 import streamlit as st
 
 from analytics.compare import compare_runs, paired_runs
-from analytics.db import QueryError, connect, run_query_page
+from analytics.db import connect, run_query_page
+from analytics.sandbox import QueryError, QueryLimits, size_text
 from analytics.stats import game_stats
 from scooplab.lab import Lab
 
@@ -124,12 +125,25 @@ def deal_pair(data: str, variant: str) -> tuple[str, str] | None:
 
 
 def user_query(data: str, text: str, limit: int = 10_000) -> tuple[pl.DataFrame | None, int, str | None]:
-    """Untrusted SQL from the console: its first ``limit`` rows, how many there are, or DuckDB's message."""
+    """Untrusted SQL from the console: its first ``limit`` rows, how many there are, or one line
+    (DuckDB's message, or the time or memory limit that stopped it). The query runs in a process
+    of its own within the limits the server's environment sets now (``query_limits``)."""
     try:
-        table, total = run_query_page(data, text, limit)
+        table, total = run_query_page(data, text, limit, QueryLimits.of())
         return pl.from_arrow(table), total, None
     except QueryError as error:
         return None, 0, str(error)
+
+
+def query_limits() -> str:
+    """The console's limits in words: ``SCOOPLAB_QUERY_TIMEOUT`` and ``SCOOPLAB_QUERY_MEMORY`` of the
+    server's environment, else the defaults (``analytics.sandbox.QueryLimits``)."""
+    try:
+        limits = QueryLimits.of()
+    except QueryError as error:
+        return str(error)
+    return (f"A query is cancelled after {limits.seconds:g} s and stopped past {size_text(limits.memory)} of "
+            "memory (the server's SCOOPLAB_QUERY_TIMEOUT and SCOOPLAB_QUERY_MEMORY set these).")  # fmt: skip
 
 
 def flat_text(frame: pl.DataFrame) -> pl.DataFrame:

@@ -66,14 +66,23 @@ class Lab:
     def sql(self, query: str, params: dict[str, Any] | None = None) -> duckdb.DuckDBPyRelation:
         """One read-only query over the views (as ``scooplab query``): ``.pl()``, ``.arrow()``,
         ``.fetchall()``. Anything but one SELECT, or a query DuckDB cannot bind, raises
-        ``analytics.db.QueryError`` with DuckDB's message on one line."""
+        ``analytics.sandbox.QueryError`` with DuckDB's message on one line.
+
+        DuckDB's memory is capped at the query memory limit (``SCOOPLAB_QUERY_MEMORY`` when the
+        first query is made, else 2 GB; nothing spills to disk): past it a result method raises
+        ``duckdb.OutOfMemoryException``. There is no time limit: the query runs in this process,
+        and an interrupt (Ctrl-C, a notebook's stop button) cancels it."""
         import duckdb
 
-        from analytics.db import QueryError, check_query
+        from analytics.sandbox import MEMORY_VARIABLE, QueryError, check_query
 
         check_query(query)
         try:
             return self._connection().sql(query, params=params)
+        except duckdb.OutOfMemoryException:
+            raise QueryError(
+                f"query stopped at the memory limit (set {MEMORY_VARIABLE} to change it)"
+            ) from None
         except duckdb.Error as error:
             raise QueryError(" ".join(str(error).split())) from None
 
@@ -202,13 +211,9 @@ class Lab:
     # -- inside --------------------------------------------------------------------------------
     def _connection(self) -> duckdb.DuckDBPyConnection:
         if self._sql is None:
-            from analytics.db import connect, read_only
+            from analytics.db import read_only
 
-            if _warehouse(self.data).local:
-                self._sql = self._opened.enter_context(read_only(self.data))
-            else:  # object storage: the views over it (the read-only lock needs a local folder)
-                self._sql = connect(self.data)
-                self._opened.callback(self._sql.close)
+            self._sql = self._opened.enter_context(read_only(self.data))
         return self._sql
 
     def _changed(self) -> None:

@@ -1,6 +1,11 @@
-"""SQL console: read-only queries over the views, results as a table, CSV and Parquet downloads."""
+"""SQL console: read-only queries over the views, results as a table, CSV and Parquet downloads.
+
+Each query runs in a process of its own, stopped at the time and memory limits; a page shown
+again for the same query (a download, a resize) reuses its answer for a minute.
+"""
 
 import io
+import time
 
 import streamlit as st
 
@@ -8,6 +13,7 @@ from dashboards import data
 
 st.title("SQL")
 LIMIT = 10_000  # rows shown and downloaded
+REUSE_SECONDS = 60  # the same query's answer is shown again for this long without running it again
 EXAMPLES = {
     "Hands per game": "SELECT variant, source, count(*) AS hands FROM hands GROUP BY ALL ORDER BY ALL",
     "Scoop rate per game": (
@@ -33,8 +39,20 @@ with browser:
 with console:
     text = st.text_area("Query (one read-only SELECT)", key="sql", height=120,
                         placeholder="SELECT variant, count(*) FROM hands GROUP BY 1")  # fmt: skip
+    st.caption(data.query_limits())
+
+
+def answer(text: str) -> tuple:
+    """``data.user_query`` of the text, or its answer of less than ``REUSE_SECONDS`` ago."""
+    key, last = (data.data_path(), text), st.session_state.get("sql_answer")
+    if last is None or last[0] != key or time.monotonic() - last[1] > REUSE_SECONDS:
+        last = key, time.monotonic(), data.user_query(data.data_path(), text, LIMIT)
+        st.session_state["sql_answer"] = last
+    return last[2]
+
+
 if text.strip():
-    frame, total, error = data.user_query(data.data_path(), text, LIMIT)
+    frame, total, error = answer(text)
     if error:
         console.error(error)
     else:
