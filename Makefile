@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup browser test test-fast demo bench lint format clean
+.PHONY: setup browser test test-fast soak demo bench lint format clean
 
 setup: $(STAMP)
 
@@ -26,7 +26,12 @@ test: setup browser
 	$(BIN)/python -m pytest
 
 test-fast: setup
-	$(BIN)/python -m pytest -m 'not slow'
+	$(BIN)/python -m pytest -m 'not slow and not soak'
+
+# reliability at scale (docs/reliability.md): a real Dask cluster, kill -9 loops, a fuzzed corpus,
+# the dashboard under load; CI runs it after `make test`
+soak: setup browser
+	$(BIN)/python -m pytest -m soak
 
 DEMO_HANDS ?= 2000000
 DEMO_BETTING_HANDS ?= 50000

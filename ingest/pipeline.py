@@ -3,6 +3,10 @@
 A bad hand never stops the batch: it goes to ``rejects`` with a one-line reason
 naming its file and position, and is reported to ``on_reject``. A hand whose
 content is already in the warehouse is counted as a duplicate and not stored.
+
+A run's runs rows are written last, naming every game the run stored: a run id without
+them all was interrupted, and ingesting under it again replaces its files, so a run
+killed at any moment and started again ends as if it had never stopped.
 """
 
 from __future__ import annotations
@@ -25,7 +29,9 @@ from ingest.warehouse import Warehouse, check_name
 
 FLUSH_HANDS = 50_000  # hands per Parquet file
 FAST_BATCH = 5_000  # hands replayed by the compiled kernel at a time
-MAX_REJECT_TEXT = 100_000  # characters of a rejected hand's text kept in the rejects table
+# characters of a rejected hand's text kept in the rejects table (real hands: 1-5 KB; every reject
+# of a run is held until its end, so this bounds what a run of bad hands costs)
+MAX_REJECT_TEXT = 20_000
 
 
 @dataclass
@@ -38,13 +44,17 @@ class IngestReport:
     duplicates: int = 0
     notes: int = 0
     variants: dict[str, int] = field(default_factory=dict)
+    complete_before: bool = False  # the run id was a complete ingest of the same files: nothing done
+    replaced_files: int = 0  # files of an interrupted ingest of the same run id, replaced
 
-    def summary(self) -> dict[str, int | str]:
+    def summary(self) -> dict[str, int | str | bool]:
         return {
             "run_id": self.run_id,
             "hands": self.hands,
             "rejected": self.rejected,
             "duplicates": self.duplicates,
+            "complete_before": self.complete_before,
+            "replaced_files": self.replaced_files,
         }
 
 
@@ -63,9 +73,10 @@ def ingest(
     """Ingest every hand under ``paths`` into ``warehouse``."""
     paths = [str(p) for p in paths]
     report = IngestReport(check_name("run id", run_id or new_run_id("ingest")))
-    taken = warehouse.read("runs", ["run_id", "kind"]).to_pylist()
-    if any(r["run_id"] == report.run_id and r["kind"] != "ingest" for r in taken):
-        raise ValueError(f"run {report.run_id} is a simulation run; give the ingest another --run-id")
+    earlier = _earlier_run(warehouse, report.run_id, paths)
+    if earlier is not None:
+        return earlier
+    report.replaced_files = warehouse.remove_run(report.run_id)  # an interrupted ingest of this id
     batches = _Batches(warehouse, report, on_reject)
     threshold = gc.get_threshold()
     gc.set_threshold(200_000, *threshold[1:])  # hands make many small objects and no cycles
@@ -82,6 +93,27 @@ def ingest(
     _write_rejects(warehouse, report.run_id, batches.rejects)
     _write_runs(warehouse, report, paths)
     return report
+
+
+def _earlier_run(warehouse: Warehouse, run_id: str, paths: list[str]) -> IngestReport | None:
+    """What an ingest under ``run_id`` finds: None to ingest (a new id, or an interrupted ingest of it,
+    whose files are then replaced), the stored report of a complete ingest of the same sources
+    (nothing to do); a ValueError for a simulation's id or a complete ingest of other sources."""
+    rows = [r for r in warehouse.read("runs").to_pylist() if r["run_id"] == run_id]
+    if any(r["kind"] != "ingest" for r in rows):
+        raise ValueError(f"run {run_id} is a simulation run; give the ingest another --run-id")
+    listed = [json.loads(r["details"] or "{}").get("variants") for r in rows]
+    if not rows or any(v is not None and sorted(v) != sorted(r["variant"] for r in rows) for v in listed):
+        return None  # never started, or killed before its last runs row
+    if sorted(rows[0]["sources"] or []) != sorted(paths):
+        raise ValueError(
+            f"run {run_id} holds an ingest of other files ({', '.join(rows[0]['sources'] or [])}); "
+            "give another --run-id"
+        )
+    stored = {r["variant"]: r["hands"] for r in rows if r["variant"] != "unknown"}
+    first = rows[0]
+    return IngestReport(run_id, sum(stored.values()), first["rejected"], first["duplicates"],
+                        variants=stored, complete_before=True)  # fmt: skip
 
 
 class _Batches:
@@ -277,7 +309,7 @@ def _write_runs(warehouse: Warehouse, report: IngestReport, paths: list[str]) ->
             rejected=report.rejected,
             duplicates=report.duplicates,
             scooplab_version=__version__,
-            details=json.dumps({"total_hands": report.hands}),
+            details=json.dumps({"total_hands": report.hands, "variants": variants}),
             status="complete",
         )
-        warehouse.write("runs", variant, report.run_id, row)
+        warehouse.write("runs", variant, report.run_id, row, name="run")  # the last file: the run is done

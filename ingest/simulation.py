@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
+import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
@@ -367,6 +368,7 @@ def simulate(
         if on_progress:
             on_progress(count)
     seconds = time.perf_counter() - start
+    warehouse.remove_temporary(game.name, run_id)  # left by a worker killed mid-shard (its shard was redone)
     warehouse.write("runs", game.name, run_id, _manifest(spec, run_id, "complete", status), name="run")
     return SimReport(run_id, hands, spec.shards, spec.shards - len(todo), seconds)
 
@@ -382,8 +384,11 @@ def _execute(spec, run_id, data, shards, workers, executor, scheduler):
         for shard in shards:
             yield shard, run_shard(spec, run_id, data, shard)
         return
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    from ingest.processes import die_with_parent
+
+    context = multiprocessing.get_context("spawn")  # workers end with this process, even killed with -9
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=die_with_parent,
+                             initargs=(os.getpid(),)) as pool:  # fmt: skip
         futures = {pool.submit(run_shard, spec, run_id, data, shard): shard for shard in shards}
         for future in as_completed(futures):
             yield futures[future], future.result()

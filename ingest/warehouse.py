@@ -97,7 +97,9 @@ class Warehouse:
         return posixpath.join(self.partition(table, variant, run_id), f"{name}.parquet")
 
     def exists(self, table: str, variant: str, run_id: str, name: str) -> bool:
-        return self.fs.exists(self.path(table, variant, run_id, name))
+        return self.fs.exists(
+            posixpath.join(self.fresh(self.partition(table, variant, run_id)), f"{name}.parquet")
+        )
 
     @contextmanager
     def writer(
@@ -134,7 +136,7 @@ class Warehouse:
         """Delete the ``.tmp-*`` files an interrupted writer left in a run's partitions."""
         removed = 0
         for table in TABLES:
-            folder = self.partition(table, variant, run_id)
+            folder = self.fresh(self.partition(table, variant, run_id))
             if not self.fs.exists(folder):
                 continue
             for path in self.fs.ls(folder, detail=False):
@@ -143,9 +145,35 @@ class Warehouse:
                     removed += 1
         return removed
 
+    def run_partitions(self, run_id: str) -> list[str]:
+        """Every partition folder of a run, in any table and game."""
+        pattern = f"run={check_name('run id', run_id)}"
+        found: list[str] = []
+        for table in TABLES:
+            found += self.fs.glob(
+                posixpath.join(self.fresh(posixpath.join(self.root, table)), "variant=*", pattern)
+            )
+        return sorted(found)
+
+    def remove_run(self, run_id: str) -> int:
+        """Delete every file of a run (an interrupted ingest started again); returns how many."""
+        removed = 0
+        for folder in self.run_partitions(run_id):
+            removed += len(self.fs.find(folder))
+            self.fs.rm(folder, recursive=True)
+        return removed
+
+    def fresh(self, folder: str) -> str:
+        """``folder``, with what the filesystem remembers of its listings forgotten: on object storage
+        another process may have written since (a stale listing would hide its files, or name a new
+        file as missing when it is read)."""
+        if not self.local:
+            self.fs.invalidate_cache()  # all of it: a folder's own forgets its parents', not its children's
+        return folder
+
     def files(self, table: str) -> list[str]:
         """The finished Parquet files of a table (temporary files left out)."""
-        folder = posixpath.join(self.root, table)
+        folder = self.fresh(posixpath.join(self.root, table))
         if not self.fs.exists(folder):
             return []
         found = self.fs.find(folder)
@@ -159,7 +187,7 @@ class Warehouse:
         Reads the file itself (no dataset scan, which would load pandas): for the small tables a
         command reads back, such as a stored solution.
         """
-        path = self.path(table, variant, run_id, name)
+        path = posixpath.join(self.fresh(self.partition(table, variant, run_id)), f"{name}.parquet")
         if not self.fs.exists(path):
             return None
         with self.arrow_fs.open_input_file(path) as source:

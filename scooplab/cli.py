@@ -154,7 +154,9 @@ def ingest_command(
 
     Every hand is replayed by the rules; a hand that breaks one is rejected with
     a one-line reason (file, hand, action) and the rest of the batch goes on.
-    A hand already stored is recognised and not stored twice.
+    A hand already stored is recognised and not stored twice. The same --run-id again
+    finishes an interrupted ingest (its earlier files are replaced) and does nothing
+    after a complete one of the same files.
 
     Exit codes: 0 hands were stored (or were already); 2 nothing to read (a missing
     path, a folder without hand histories), no run recorded; 3 every hand was rejected.
@@ -196,6 +198,12 @@ def ingest_command(
             err=True,
         )
     report.pop("rejected_hands")  # shown above as they came
+    if report["replaced_files"]:
+        typer.echo(f"scooplab: run {report['run_id']} was interrupted; its "
+                   f"{report['replaced_files']} earlier files were replaced", err=True)  # fmt: skip
+    if report["complete_before"]:
+        typer.echo(f"scooplab: run {report['run_id']} had ingested these files already; nothing to do",
+                   err=True)  # fmt: skip
     if output is OutputFormat.json:
         typer.echo(json.dumps(report))
     else:
@@ -608,24 +616,55 @@ def query_command(
     data: DataOption = DEFAULT_DATA,
     output: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
     limit: Annotated[int, typer.Option("--limit", help="At most this many rows (table format).")] = 200,
-) -> None:
+    timeout: Annotated[float | None, typer.Option(
+        "--timeout", help="Cancel the query after this many seconds [default: $SCOOPLAB_QUERY_TIMEOUT or 60]",
+        show_default=False)] = None,
+    memory_limit: Annotated[str | None, typer.Option(
+        "--memory-limit", help="Stop the query past this much memory, such as 500MB "
+        "[default: $SCOOPLAB_QUERY_MEMORY or 2GB]", show_default=False)] = None,
+) -> None:  # fmt: skip
     """Read-only SQL over the warehouse views (hands, players, actions, runs, rejects, ...).
 
     The connection cannot write, attach databases, COPY out or read files outside the
-    warehouse: such a query gets a one-line error and exit code 2.
+    warehouse: such a query gets a one-line error and exit code 2. So does a query stopped
+    at its time limit (60 s) or memory limit (2 GB): it runs in a process of its own.
 
     Examples:
 
     * `scooplab query "SELECT variant, count(*) FROM hands GROUP BY variant"`
     * `scooplab query "SELECT high_category, count(*) FROM players WHERE showdown GROUP BY 1" --format csv`
+    * `scooplab query "SELECT * FROM players" --format csv --timeout 300 --memory-limit 8GB > players.csv`
     """
-    from analytics.db import QueryError, run_query
+    from analytics.db import run_query
+    from analytics.sandbox import QueryError, QueryLimits
 
     try:
-        table = run_query(data, sql, limit=limit if output is TableFormat.table else None)
+        limits = QueryLimits.of(timeout, memory_limit)
+        table = run_query(data, sql, limit=limit if output is TableFormat.table else None, limits=limits)
     except QueryError as error:
         fail(str(error))
-    _write_rows(table.to_pylist(), output)
+    if output is TableFormat.table:
+        _write_rows(table.to_pylist(), output)
+        return
+    batches = (batch.to_pylist() for batch in table.to_batches(max_chunksize=10_000))
+    _write_query_rows(table.column_names, batches, output)
+
+
+def _write_query_rows(columns: list[str], batches: Iterator[list[dict]], output: TableFormat) -> None:
+    """A query's rows as JSON or CSV as ``_write_rows`` writes them (a CSV header even without rows),
+    a batch at a time: a large result is never all Python objects at once."""
+    import csv
+
+    if output is TableFormat.csv:
+        writer = csv.DictWriter(sys.stdout, fieldnames=columns)
+        writer.writeheader()
+        for rows in batches:
+            writer.writerows(rows)
+        return
+    sys.stdout.write("[")
+    for number, rows in enumerate(r for r in batches if r):
+        sys.stdout.write((", " if number else "") + json.dumps(rows, default=str)[1:-1])
+    sys.stdout.write("]\n")
 
 
 @app.command("dashboard")
@@ -651,6 +690,9 @@ def dashboard_command(
         sys.executable, "-m", "streamlit", "run", str(app_file), "--server.port", str(port),
         "--server.address", host, "--server.headless", "true" if not open_browser else "false",
         "--browser.gatherUsageStats", "false", "--theme.base", "light", "--client.toolbarMode", "viewer",
+        # under many sessions (docs/reliability.md): no scan of every module for each new session, no
+        # full garbage collection holding the lock of every session after each page
+        "--server.fileWatcherType", "none", "--runner.postScriptGC", "false",
     ]  # fmt: skip
     # the server replaces this process: one process to stop, and nothing left behind when it is
     os.execve(sys.executable, command, environment)

@@ -78,10 +78,10 @@ def test_ingest_stores_once_and_export_round_trips(tmp_path):
     assert not list(tmp_path.rglob(".tmp-*"))
     # export every game, ingest into a fresh warehouse: the same rows
     second = Warehouse(tmp_path / "b")
-    for variant in sorted(set(hands.column("variant").to_pylist())):
-        out = tmp_path / f"{variant}.phhs"
-        export_hands(first, variant, out)
-        ingest([out], second, run_id="r1")
+    exported = [tmp_path / f"{variant}.phhs" for variant in sorted(set(hands.column("variant").to_pylist()))]
+    for out in exported:
+        export_hands(first, out.stem, out)
+    ingest(exported, second, run_id="r1")
     for table, key in (("hands", "hand_id"), ("players", "hand_id"), ("actions", "hand_id")):
         a = first.read(table).drop_columns(["source_file"] if table == "hands" else [])
         b = second.read(table).drop_columns(["source_file"] if table == "hands" else [])
@@ -234,11 +234,26 @@ def test_an_interrupted_ingest_leaves_no_rows_and_reruns_cleanly(tmp_path, monke
         ingest([FIXTURES / "phh"], warehouse, run_id="i")
     monkeypatch.setattr(Warehouse, "write", original)
     assert connect(tmp_path).sql("SELECT count(*) FROM players").fetchall() == [(0,)]
+    orphans = sorted(tmp_path.rglob("*.parquet"))
+    assert orphans  # the players and actions files of the batch that died
     report = ingest([FIXTURES / "phh"], warehouse, run_id="i")
+    assert report.replaced_files == len(orphans) and not any(path.exists() for path in orphans)
     con = connect(tmp_path)
     players = con.sql("SELECT count(*) FROM players").fetchall()[0][0]
     seats = con.sql("SELECT sum(n_players) FROM hands").fetchall()[0][0]
     assert report.hands > 0 and players == seats
+
+
+def test_the_same_run_id_again_does_nothing_after_a_complete_ingest(tmp_path):
+    warehouse = Warehouse(tmp_path)
+    first = ingest([FIXTURES / "examples"], warehouse, run_id="e")
+    files = sorted(tmp_path.rglob("*.parquet"))
+    again = ingest([FIXTURES / "examples"], warehouse, run_id="e")
+    assert again.complete_before and not first.complete_before
+    assert (again.hands, again.rejected, again.variants) == (first.hands, first.rejected, first.variants)
+    assert sorted(tmp_path.rglob("*.parquet")) == files
+    with pytest.raises(ValueError, match="run e holds an ingest of other files"):
+        ingest([FIXTURES / "phh"], warehouse, run_id="e")
 
 
 def test_ingest_refuses_a_simulation_run_id(tmp_path):
