@@ -320,6 +320,9 @@ def _run(
     limits = limits or QueryLimits.of()
     try:
         with _views_database(data) as (path, root, url):
+            if url is not None and url.startswith("memory://"):
+                raise QueryError("a memory:// warehouse lives in this process alone, not in the query's own: "
+                                 "use scooplab.open(...).sql for it")  # fmt: skip
             request = {"path": path, "root": root, "url": url, "sql": sql, "limit": limit, "count": count,
                        "parent": os.getpid(), "seconds": limits.seconds, "memory": limits.memory}  # fmt: skip
             output = in_own_process(request, limits)

@@ -28,6 +28,7 @@ DEFAULT_TIMEOUT = 60.0  # seconds: twice the slowest real console query measured
 DEFAULT_MEMORY = 2 * 10**9  # bytes: twice the largest measured; several at once leave 24 GiB room
 HEADROOM = 256 * 2**20  # the query's process beyond its limit: interpreter, libraries, the result sent
 WATCH_SECONDS = 0.05  # how often the query's process is looked at
+REFUSED = 3  # the query process's exit code when it wrote why the query failed instead of a result
 QUERY_PROCESS = "from analytics.sandbox import query_process; query_process()"
 UNITS = {"b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}  # fmt: skip
@@ -175,8 +176,11 @@ def in_own_process(request: dict, limits: QueryLimits) -> bytes:
     limit): so a query DuckDB cannot interrupt, or whose memory it does not count, stops too."""
     root = str(Path(__file__).resolve().parents[1])
     path = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
+    # its own session: Ctrl-C on a terminal reaches only the parent, which kills it; what it would
+    # print besides its answer (a crash's traceback) is not the user's to see
     process = subprocess.Popen([sys.executable, "-c", QUERY_PROCESS], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=path))  # fmt: skip
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
+                               env=dict(os.environ, PYTHONPATH=path))  # fmt: skip
     try:
         output, stopped = _watch(process, json.dumps(request).encode(), limits)
     finally:
@@ -185,9 +189,10 @@ def in_own_process(request: dict, limits: QueryLimits) -> bytes:
             process.wait()
     if stopped:
         raise QueryError(stopped)
-    if process.returncode != 0:
-        told = output.decode(errors="replace").strip()
-        raise QueryError(told or f"the query's process ended unexpectedly (exit code {process.returncode})")
+    if process.returncode == REFUSED:  # it said why, on one line
+        raise QueryError(output.decode(errors="replace").strip() or "the query failed")
+    if process.returncode != 0:  # killed from outside (out of memory) or crashed: its output is not a line
+        raise QueryError(f"the query's process ended unexpectedly (exit code {process.returncode})")
     return output
 
 
@@ -231,7 +236,7 @@ def query_process() -> None:
         told = str(error) if isinstance(error, QueryError) else f"the query failed: {error!r}"
         result.write(" ".join(told.split()).encode())
         result.close()
-        os._exit(3)
+        os._exit(REFUSED)
     with pa.ipc.new_stream(result, table.schema.with_metadata({"total": str(total)})) as writer:
         writer.write_table(table)
     result.close()

@@ -49,8 +49,10 @@ def _games(data: str) -> dict[str, Any]:
     return dict(GAMES)
 
 
-@st.cache_resource(show_spinner=False)
+@st.cache_resource(show_spinner=False, ttl=60)
 def connection(data: str):
+    """The views over the files there are now: made again after a minute, so new runs show and a
+    file another process removed (an interrupted ingest replaced) is no longer read."""
     _games(data)  # the games described in files first: the views' variants table lists them
     return connect(data)
 

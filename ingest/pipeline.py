@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -27,8 +28,9 @@ from ingest.rows import Columns, HandRows, hand_id
 from ingest.schema import REJECTS, new_run_id, run_row
 from ingest.warehouse import Warehouse, check_name
 
-FLUSH_HANDS = 50_000  # hands per Parquet file
-FAST_BATCH = 5_000  # hands replayed by the compiled kernel at a time
+FLUSH_HANDS = 50_000  # hands per Parquet file (SCOOPLAB_INGEST_FILE_HANDS changes it: fewer, less memory)
+FILE_HANDS_VARIABLE = "SCOOPLAB_INGEST_FILE_HANDS"
+FAST_BATCH = 5_000  # hands replayed by the compiled kernel at a time (at most a file's)
 # characters of a rejected hand's text kept in the rejects table (real hands: 1-5 KB; every reject
 # of a run is held until its end, so this bounds what a run of bad hands costs)
 MAX_REJECT_TEXT = 20_000
@@ -70,13 +72,26 @@ def ingest(
     on_reject: Callable[[str], None] | None = None,
     on_hand: Callable[[], None] | None = None,
 ) -> IngestReport:
-    """Ingest every hand under ``paths`` into ``warehouse``."""
-    paths = [str(p) for p in paths]
+    """Ingest every hand under ``paths`` into ``warehouse`` as one run.
+
+    The run id of an interrupted ingest starts it again from nothing (its files replaced); that
+    of a complete ingest of the same paths does nothing; a ValueError refuses the id of a
+    simulation, of a complete ingest of other paths, or of an ingest still at work.
+    """
+    paths = [str(Path(p).resolve()) for p in paths]
     report = IngestReport(check_name("run id", run_id or new_run_id("ingest")))
-    earlier = _earlier_run(warehouse, report.run_id, paths)
-    if earlier is not None:
-        return earlier
-    report.replaced_files = warehouse.remove_run(report.run_id)  # an interrupted ingest of this id
+    with warehouse.lease(report.run_id):
+        earlier = _earlier_run(warehouse, report.run_id, paths)
+        if earlier is not None:
+            return earlier
+        report.replaced_files = warehouse.remove_run(report.run_id)  # an interrupted ingest of this id
+        return _ingest_run(paths, warehouse, report, on_reject, on_hand)
+
+
+def _ingest_run(
+    paths: list[str], warehouse: Warehouse, report: IngestReport, on_reject, on_hand
+) -> IngestReport:
+    """Read, replay and store every hand of ``paths`` under the report's run id."""
     batches = _Batches(warehouse, report, on_reject)
     threshold = gc.get_threshold()
     gc.set_threshold(200_000, *threshold[1:])  # hands make many small objects and no cycles
@@ -107,7 +122,7 @@ def _earlier_run(warehouse: Warehouse, run_id: str, paths: list[str]) -> IngestR
         return None  # never started, or killed before its last runs row
     if sorted(rows[0]["sources"] or []) != sorted(paths):
         raise ValueError(
-            f"run {run_id} holds an ingest of other files ({', '.join(rows[0]['sources'] or [])}); "
+            f"run {run_id} holds a complete ingest of other paths ({', '.join(rows[0]['sources'] or [])}); "
             "give another --run-id"
         )
     stored = {r["variant"]: r["hands"] for r in rows if r["variant"] != "unknown"}
@@ -139,6 +154,8 @@ class _Batches:
         self.stored: dict[str, int] = {}
         self.rejects = Columns(REJECTS)
         self.order: dict[str, int] = {}  # reading order: files keep the hands in it
+        self.flush = file_hands()
+        self.batch = min(FAST_BATCH, self.flush)
 
     def add(self, raw: RawHand) -> None:
         if raw.error is not None:
@@ -160,7 +177,7 @@ class _Batches:
         self.queued.add(identity)
         batch = self.waiting.setdefault(prepared.key, [])
         batch.append(prepared)
-        if len(batch) >= FAST_BATCH:
+        if len(batch) >= self.batch:
             self._run(prepared.key)
 
     def _run(self, key: tuple[str, str]) -> None:
@@ -211,7 +228,7 @@ class _Batches:
         report.notes += noted
         report.variants[game] = report.variants.get(game, 0) + 1
         self.stored[game] = self.stored.get(game, 0) + 1
-        if self.stored[game] >= FLUSH_HANDS:
+        if self.stored[game] >= self.flush:
             self._write(game)
 
     def _write(self, game: str) -> None:
@@ -240,6 +257,16 @@ class _Batches:
                 self._replay(raw, identity)
         for game in sorted(set(self.fast) | set(self.slow)):
             self._write(game)
+
+
+def file_hands() -> int:
+    """Hands per Parquet file of an ingest: ``SCOOPLAB_INGEST_FILE_HANDS``, else 50,000."""
+    text = os.environ.get(FILE_HANDS_VARIABLE, "")
+    if not text.strip():
+        return FLUSH_HANDS
+    if not text.strip().isdigit() or int(text) < 1:
+        raise ValueError(f"{FILE_HANDS_VARIABLE} must be a whole number of hands, at least 1, not {text!r}")
+    return int(text)
 
 
 def _in_hand_order(table: pa.Table, hand_ids: pa.ChunkedArray) -> pa.Table:

@@ -342,13 +342,20 @@ def simulate(
 
     The chart of ``pushfold`` seats is solved (or read) once here, before the shards.
     """
-    import time
-
     spec = spec.check()
     run_id = check_name("run id", run_id or new_run_id("sim"))
     warehouse = Warehouse(data)
+    with warehouse.lease(run_id):  # one writer a run: a second one would remove the first's files
+        check_resume(spec, warehouse, run_id)
+        return _run_shards(spec, warehouse, run_id, workers, executor, scheduler, on_progress)
+
+
+def _run_shards(spec: SimSpec, warehouse: Warehouse, run_id: str, workers: int, executor: str,
+                scheduler: str | None, on_progress: Callable[[int], None] | None) -> SimReport:  # fmt: skip
+    """Simulate the shards of a run not written yet, between its runs rows ``running`` and ``complete``."""
+    import time
+
     game = get_game(spec.game)
-    check_resume(spec, warehouse, run_id)
     if spec.mode == "betting" and "pushfold" in spec.policies:
         from ingest.betting_sim import pushfold_chart
 

@@ -9,8 +9,12 @@ leaves at most a ``.tmp-*`` file that readers ignore.
 
 from __future__ import annotations
 
+import json
+import os
 import posixpath
 import re
+import socket
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -97,9 +101,8 @@ class Warehouse:
         return posixpath.join(self.partition(table, variant, run_id), f"{name}.parquet")
 
     def exists(self, table: str, variant: str, run_id: str, name: str) -> bool:
-        return self.fs.exists(
-            posixpath.join(self.fresh(self.partition(table, variant, run_id)), f"{name}.parquet")
-        )
+        self._forget_listings()
+        return self.fs.exists(self.path(table, variant, run_id, name))
 
     @contextmanager
     def writer(
@@ -135,8 +138,9 @@ class Warehouse:
     def remove_temporary(self, variant: str, run_id: str) -> int:
         """Delete the ``.tmp-*`` files an interrupted writer left in a run's partitions."""
         removed = 0
+        self._forget_listings()
         for table in TABLES:
-            folder = self.fresh(self.partition(table, variant, run_id))
+            folder = self.partition(table, variant, run_id)
             if not self.fs.exists(folder):
                 continue
             for path in self.fs.ls(folder, detail=False):
@@ -145,35 +149,79 @@ class Warehouse:
                     removed += 1
         return removed
 
+    @contextmanager
+    def lease(self, run_id: str) -> Iterator[None]:
+        """Hold the run while a writer works on it: ``.leases/<run>.json`` names this host and process.
+
+        A second writer of the same run is refused (a ValueError naming the holder) while the holder
+        lives; a lease whose process died on this machine (killed) is taken over. A holder on another
+        machine cannot be seen to be alive, so it is refused too: the message names the file to
+        remove once that process is known to be gone. On a local folder two writers starting at the
+        same moment cannot both take it (the file is created exclusively); on object storage they can.
+        """
+        path = posixpath.join(self.root, ".leases", f"{check_name('run id', run_id)}.json")
+        held = self._lease_of(path)
+        if held is not None and _alive(held):
+            raise ValueError(
+                f"run {run_id} is being written by process {held.get('pid')} on {held.get('host')}; "
+                f"wait for it to end (or, if that process is gone, remove {path})"
+            )
+        mine = {"host": socket.gethostname(), "pid": os.getpid(), "since": time.time()}
+        self.fs.makedirs(posixpath.dirname(path), exist_ok=True)
+        if held is not None:
+            self.fs.rm(path)
+        try:
+            with self.fs.open(path, "xb" if self.local else "wb") as lease:
+                lease.write(json.dumps(mine).encode())
+        except FileExistsError:
+            raise ValueError(
+                f"run {run_id} is being written by another process that has just started"
+            ) from None
+        try:
+            yield
+        finally:
+            if self._lease_of(path) == mine:
+                self.fs.rm(path)
+
+    def _lease_of(self, path: str) -> dict | None:
+        """A lease's holder, or None if there is none (or it cannot be read: taken over)."""
+        try:
+            self._forget_listings()
+            with self.fs.open(path, "rb") as lease:
+                return json.loads(lease.read())
+        except (FileNotFoundError, ValueError):
+            return None
+
     def run_partitions(self, run_id: str) -> list[str]:
         """Every partition folder of a run, in any table and game."""
         pattern = f"run={check_name('run id', run_id)}"
         found: list[str] = []
+        self._forget_listings()
         for table in TABLES:
-            found += self.fs.glob(
-                posixpath.join(self.fresh(posixpath.join(self.root, table)), "variant=*", pattern)
-            )
+            found += self.fs.glob(posixpath.join(self.root, table, "variant=*", pattern))
         return sorted(found)
 
     def remove_run(self, run_id: str) -> int:
-        """Delete every file of a run (an interrupted ingest started again); returns how many."""
+        """Delete every file of a run (an interrupted ingest started again), its hands files first (a
+        reader takes a batch's players and actions only beside them); returns how many."""
         removed = 0
-        for folder in self.run_partitions(run_id):
+        hands = posixpath.join(self.root, "hands") + "/"
+        for folder in sorted(self.run_partitions(run_id), key=lambda f: not f.startswith(hands)):
             removed += len(self.fs.find(folder))
             self.fs.rm(folder, recursive=True)
         return removed
 
-    def fresh(self, folder: str) -> str:
-        """``folder``, with what the filesystem remembers of its listings forgotten: on object storage
-        another process may have written since (a stale listing would hide its files, or name a new
-        file as missing when it is read)."""
+    def _forget_listings(self) -> None:
+        """Forget what the filesystem remembers of listings: on object storage another process may have
+        written since (a stale listing hides its files, or names a file it replaced as missing). All
+        of it: forgetting one folder forgets its parents' listings, not its children's."""
         if not self.local:
-            self.fs.invalidate_cache()  # all of it: a folder's own forgets its parents', not its children's
-        return folder
+            self.fs.invalidate_cache()
 
     def files(self, table: str) -> list[str]:
         """The finished Parquet files of a table (temporary files left out)."""
-        folder = self.fresh(posixpath.join(self.root, table))
+        self._forget_listings()
+        folder = posixpath.join(self.root, table)
         if not self.fs.exists(folder):
             return []
         found = self.fs.find(folder)
@@ -187,7 +235,8 @@ class Warehouse:
         Reads the file itself (no dataset scan, which would load pandas): for the small tables a
         command reads back, such as a stored solution.
         """
-        path = posixpath.join(self.fresh(self.partition(table, variant, run_id)), f"{name}.parquet")
+        path = self.path(table, variant, run_id, name)
+        self._forget_listings()
         if not self.fs.exists(path):
             return None
         with self.arrow_fs.open_input_file(path) as source:
@@ -232,3 +281,19 @@ class Warehouse:
     def hand_ids(self) -> set[str]:
         """Every hand id already stored."""
         return set(self.read("hands", ["hand_id"]).column("hand_id").to_pylist())
+
+
+def _alive(holder: dict) -> bool:
+    """Whether a lease's process may still be at work: alive on this machine, or on another."""
+    if holder.get("host") != socket.gethostname():
+        return True
+    try:
+        pid = int(holder.get("pid") or 0)
+        if pid <= 0:
+            return False  # a lease that names no process: taken over
+        os.kill(pid, 0)
+    except (ProcessLookupError, ValueError, TypeError, OverflowError):
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True

@@ -202,7 +202,7 @@ def ingest_command(
         typer.echo(f"scooplab: run {report['run_id']} was interrupted; its "
                    f"{report['replaced_files']} earlier files were replaced", err=True)  # fmt: skip
     if report["complete_before"]:
-        typer.echo(f"scooplab: run {report['run_id']} had ingested these files already; nothing to do",
+        typer.echo(f"scooplab: run {report['run_id']} is a complete ingest of these paths; nothing to do",
                    err=True)  # fmt: skip
     if output is OutputFormat.json:
         typer.echo(json.dumps(report))

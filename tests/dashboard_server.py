@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -18,6 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+
+from tests.scale_helpers import free_port, group_members
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,13 +32,6 @@ class Server:
     log: Path | None
 
 
-def free_port() -> int:
-    """A port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def answers(url: str, timeout: float = 5.0) -> bool:
     """Whether the dashboard at ``url`` says ``ok`` on its health endpoint."""
     try:
@@ -48,7 +42,9 @@ def answers(url: str, timeout: float = 5.0) -> bool:
 
 
 @contextmanager
-def dashboard_server(data: Path, log: Path | None = None, ready_seconds: float = 90.0) -> Iterator[Server]:
+def dashboard_server(
+    data: Path | str, log: Path | None = None, ready_seconds: float = 90.0
+) -> Iterator[Server]:
     """``scooplab dashboard --data data`` on a free port of 127.0.0.1, once its health endpoint
     answers; on leaving, its whole process group gets SIGTERM (SIGKILL after 20 s) and is reaped.
     Its output goes to ``log`` (else nowhere)."""
@@ -86,19 +82,3 @@ def stop_group(process: subprocess.Popen) -> None:
         if not group_members(process.pid):
             return
     process.wait(timeout=1)
-
-
-def group_members(pgid: int) -> list[int]:
-    """Live processes (not zombies) of a process group, from /proc."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()  # after the command name, which may hold spaces
-        if fields[0] != "Z" and int(fields[2]) == pgid:
-            found.append(int(entry.name))
-    return found

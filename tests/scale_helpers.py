@@ -88,6 +88,32 @@ def run_digest(data: str | Path, run_id: str) -> dict[str, str]:
     return digests
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds a live process has used so far (0 once it is gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = stat[stat.rindex(")") + 2 :].split()  # after the command name, which may hold spaces
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live processes (not zombies) of a process group, from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if fields[0] != "Z" and int(fields[2]) == pgid:
+            found.append(int(entry.name))
+    return found
+
+
 def temporary_files(data: str | Path) -> list[Path]:
     """Files a killed writer left (named ``.tmp-*``)."""
     return sorted(Path(data).rglob(".tmp-*"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from ingest.phh import iter_hands
 from ingest.simulation import SimSpec, simulate
@@ -14,7 +15,7 @@ from tests.scale_helpers import SCOOPLAB, running, start
 from tests.test_ingest import FIXTURES
 
 WRITERS = {
-    "sim-a": ["simulate", "--variant", "holdem", "--hands", "200000", "--shard-size", "20000", "--seed", "1"],
+    "sim-a": ["simulate", "--variant", "holdem", "--hands", "400000", "--shard-size", "20000", "--seed", "1"],
     "sim-b": ["simulate", "--variant", "scarney", "--mode", "betting", "--hands", "6000",
               "--shard-size", "1000", "--seed", "2"],
     "phh": ["ingest", str(FIXTURES / "phh"), str(FIXTURES / "examples")],
@@ -27,33 +28,53 @@ READS = (
 
 
 def read(args: list[str], data) -> None:
-    done = subprocess.run(
-        [*SCOOPLAB, *args, "--data", str(data)], capture_output=True, text=True, timeout=120
-    )
+    command = [*SCOOPLAB, *args, "--data", str(data)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     json.loads(done.stdout)
 
 
+def keep_reading(args: list[str], data, writers: list[subprocess.Popen]) -> int:
+    """Read again and again while a writer is at work (and once more after): how many reads began
+    while one was."""
+    during = 0
+    while any(writer.poll() is None for writer in writers):
+        during += 1
+        read(args, data)
+    read(args, data)
+    return during
+
+
 def test_writers_and_readers_at_once(tmp_path):
-    simulate(
-        SimSpec("holdem", 1_000, seed=9), str(tmp_path), run_id="before"
-    )  # readers have hands from the start
+    simulate(SimSpec("holdem", 1_000, seed=9), str(tmp_path), run_id="before")  # hands from the start
     writers = [start([*SCOOPLAB, *args, "--data", str(tmp_path), "--run-id", run], stderr=subprocess.PIPE)
                for run, args in WRITERS.items()]  # fmt: skip
-    reads = 0
-    with running(*writers):
-        while any(writer.poll() is None for writer in writers) or reads < 2:
-            for args in READS:
-                read(args, tmp_path)
-                reads += 1
-            time.sleep(0.1)
+    with running(*writers), ThreadPoolExecutor(len(READS)) as pool:
+        readers = [pool.submit(keep_reading, args, tmp_path, writers) for args in READS]
         for writer in writers:
-            assert writer.wait() == 0, writer.stderr.read().decode()
-    expected = {"before": 1_000, "sim-a": 200_000, "sim-b": 6_000,
+            assert writer.wait(timeout=300) == 0, writer.stderr.read().decode()
+        during = [reader.result(timeout=300) for reader in readers]  # a failed read fails here
+    expected = {"before": 1_000, "sim-a": 400_000, "sim-b": 6_000,
                 "phh": len(list(iter_hands([FIXTURES / "phh", FIXTURES / "examples"])))}  # fmt: skip
     hands = Warehouse(tmp_path).read("hands", ["run_id", "hand_id"]).to_pylist()
     assert {run: sum(h["run_id"] == run for h in hands) for run in expected} == expected
     assert len({h["hand_id"] for h in hands}) == len(hands)  # nothing stored twice
     runs = {r["run_id"]: r["status"] for r in Warehouse(tmp_path).read("runs").to_pylist()}
     assert runs == dict.fromkeys(expected, "complete")
-    assert reads >= 4
+    assert min(during) >= 1  # each kind of read overlapped the writes
+
+
+def test_a_second_writer_of_a_run_is_refused_while_the_first_works(tmp_path):
+    hands = ["--hands", "1000000", "--shard-size", "200000", "--workers", "1"]  # some seconds at work
+    args = [*SCOOPLAB, "simulate", "--variant", "holdem", *hands, "--data", str(tmp_path), "--run-id", "same"]
+    first = start(args, stderr=subprocess.PIPE)
+    with running(first):
+        deadline = time.monotonic() + 60
+        while not (tmp_path / ".leases" / "same.json").exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        second = subprocess.run(args, capture_output=True, text=True, timeout=120)
+        assert second.returncode == 2 and "Traceback" not in second.stderr, second.stderr
+        assert f"run same is being written by process {first.pid}" in second.stderr
+        assert first.wait(timeout=120) == 0, first.stderr.read().decode()
+    hands = Warehouse(tmp_path).read("hands", ["hand_id"]).column("hand_id").to_pylist()
+    assert len(hands) == len(set(hands)) == 1_000_000 and not (tmp_path / ".leases" / "same.json").exists()

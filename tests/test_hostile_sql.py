@@ -21,6 +21,7 @@ from analytics.db import run_query, run_query_page
 from analytics.sandbox import HEADROOM, QueryError, QueryLimits
 from ingest.simulation import SimSpec, simulate
 from scooplab.cli import app
+from tests.scale_helpers import cpu_seconds
 from tests.test_dashboard import APP, keeping_main
 
 SCOOPLAB = str(Path(sys.executable).parent / "scooplab")
@@ -65,15 +66,6 @@ def children(parent: int | None = None) -> list[int]:
         if int(fields[1]) == (parent or os.getpid()) and fields[0] != "Z":
             found.append(int(stat.parent.name))
     return found
-
-
-def cpu_seconds(pid: int) -> float:
-    """The processor time a process has used, user and system."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def alive(pid: int) -> bool:
@@ -135,11 +127,13 @@ def test_the_library_raises_one_line_for_each_and_goes_on_serving(warehouse):
 def test_the_query_process_ends_with_the_process_that_started_it(warehouse):
     command = [SCOOPLAB, "query", HOURS, "--data", str(warehouse), "--timeout", "60"]
     with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as cli:
-        deadline = time.monotonic() + 30
-        while not (query := children(cli.pid)) or cpu_seconds(query[0]) < 2:  # well into the query
-            assert time.monotonic() < deadline and cli.poll() is None
-            time.sleep(0.05)
-        cli.kill()  # as a dashboard server killed with its query running
+        try:
+            deadline = time.monotonic() + 30
+            while not (query := children(cli.pid)) or cpu_seconds(query[0]) < 2:  # well into the query
+                assert time.monotonic() < deadline and cli.poll() is None
+                time.sleep(0.05)
+        finally:
+            cli.kill()  # as a dashboard server killed with its query running
     deadline = time.monotonic() + 5
     while alive(query[0]) and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -244,7 +244,7 @@ def test_an_interrupted_ingest_leaves_no_rows_and_reruns_cleanly(tmp_path, monke
     assert report.hands > 0 and players == seats
 
 
-def test_the_same_run_id_again_does_nothing_after_a_complete_ingest(tmp_path):
+def test_the_same_run_id_again_does_nothing_after_a_complete_ingest(tmp_path, monkeypatch):
     warehouse = Warehouse(tmp_path)
     first = ingest([FIXTURES / "examples"], warehouse, run_id="e")
     files = sorted(tmp_path.rglob("*.parquet"))
@@ -252,8 +252,10 @@ def test_the_same_run_id_again_does_nothing_after_a_complete_ingest(tmp_path):
     assert again.complete_before and not first.complete_before
     assert (again.hands, again.rejected, again.variants) == (first.hands, first.rejected, first.variants)
     assert sorted(tmp_path.rglob("*.parquet")) == files
-    with pytest.raises(ValueError, match="run e holds an ingest of other files"):
+    with pytest.raises(ValueError, match="run e holds a complete ingest of other paths"):
         ingest([FIXTURES / "phh"], warehouse, run_id="e")
+    monkeypatch.chdir(FIXTURES)  # the same folder named from elsewhere: the same paths
+    assert ingest(["examples"], warehouse, run_id="e").complete_before
 
 
 def test_ingest_refuses_a_simulation_run_id(tmp_path):

@@ -18,10 +18,18 @@ import pytest
 
 from analytics.db import connect
 from ingest.export import export_hands
+from ingest.pipeline import FILE_HANDS_VARIABLE
 from ingest.simulation import SimSpec, simulate
 from ingest.warehouse import Warehouse
-from tests.dashboard_server import group_members
-from tests.scale_helpers import SCOOPLAB, kill_group, run_digest, running, start, temporary_files
+from tests.scale_helpers import (
+    SCOOPLAB,
+    group_members,
+    kill_group,
+    run_digest,
+    running,
+    start,
+    temporary_files,
+)
 
 SHARD = {"showdown": 20_000, "betting": 1_000}
 COMMANDS = {
@@ -31,6 +39,14 @@ COMMANDS = {
                 str(SHARD["betting"]), "--seed", "5", "--policy", "tag", "--policy", "station"],
     "ingest": ["ingest"],
 }  # fmt: skip
+
+
+@pytest.fixture(scope="module", autouse=True)
+def ingest_files_of_500_hands():
+    """An ingest writes a file every 500 hands here: kills land between files, not only before all."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(FILE_HANDS_VARIABLE, "500")
+        yield
 
 
 @pytest.fixture(scope="module")
@@ -50,24 +66,16 @@ def command(case: str, data: Path, corpus: Path) -> list[str]:
     return [*SCOOPLAB, *COMMANDS[case], *extra, "--data", str(data), "--run-id", "r"]
 
 
-def whole_process(args: list[str]) -> float:
-    """Run a command to its end; the CPU seconds it used (its own and its workers'): a measure of its
-    work that other load on the machine does not stretch, as it does the wall time."""
+def whole_process(args: list[str]) -> tuple[float, str]:
+    """Run a command to its end: the CPU seconds it used (its own and its workers': a measure of its
+    work that other load on the machine does not stretch, as it does the wall time) and what it
+    wrote on standard error."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     finished = subprocess.run(args, capture_output=True, text=True, timeout=300)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     assert finished.returncode == 0, finished.stderr
     assert "Traceback" not in finished.stderr
-    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-
-
-def cpu_seconds(pid: int) -> float:
-    """CPU seconds a live process has used so far (0 once it is gone)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, finished.stderr
 
 
 def reader_sees_whole_parts(data: Path, case: str) -> None:
@@ -81,59 +89,64 @@ def reader_sees_whole_parts(data: Path, case: str) -> None:
         assert players == seats
 
 
-def shards_done(data: Path) -> int:
-    return len(list((data / "hands").rglob("shard-*.parquet")))
+def hands_files(data: Path) -> int:
+    """The run's finished hands files: its shards, or its ingest's batches."""
+    return len(list((data / "hands").glob("variant=*/run=r/*.parquet")))
 
 
-def wait_for_a_moment(case: str, data: Path, process, seconds: float, rng: random.Random) -> None:
-    """Wait for a random moment of the command's work: a simulation, after a random number of the
-    shards it still has to write (and a random part of the next); an ingest (which starts again from
-    nothing, in one process), once it has used a random part of the CPU time the whole took
-    (``seconds``)."""
-    if case not in SHARD:
-        spent = rng.uniform(0.2, 0.9) * seconds
-        deadline = time.monotonic() + 120
-        while cpu_seconds(process.pid) < spent and process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.01)
-        return
-    total = int(COMMANDS[case][COMMANDS[case].index("--hands") + 1]) // SHARD[case]
-    target = rng.randint(min(shards_done(data), total - 1), total - 1)
-    deadline = time.monotonic() + 120
-    while shards_done(data) < target and process.poll() is None and time.monotonic() < deadline:
+def wait_until(done, process, seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while not done() and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)
-    time.sleep(rng.uniform(0, seconds / total))
 
 
-def kill_and_finish(
-    case: str, data: Path, corpus: Path, kills: int, seconds: float, rng: random.Random
-) -> int:
+def wait_for_a_moment(case: str, data: Path, process, reference: tuple[float, int], rng: random.Random,
+                      after_files: int = 0) -> None:  # fmt: skip
+    """Wait for a random moment of the command's work: once a random number of the hands files it
+    still has to write are written (at least ``after_files``), and a random part of the next.
+    ``reference``: the CPU seconds and hands files of a whole run. An ingest starts again from
+    nothing: first the files of the run it replaces go."""
+    seconds, total = reference
+    if case == "ingest":
+        wait_until(lambda: hands_files(data) == 0, process)
+    target = rng.randint(min(max(hands_files(data), after_files), total - 1), total - 1)
+    wait_until(lambda: hands_files(data) >= target, process)
+    time.sleep(rng.uniform(0, seconds / total / 2))
+
+
+def kill_and_finish(case: str, data: Path, corpus: Path, kills: int, reference: tuple[float, int],
+                    rng: random.Random, after_files: int = 0) -> tuple[int, str]:  # fmt: skip
     """Kill the command ``kills`` times at random moments (each rerun under the same run id), then let it
-    finish; returns how many kills landed while it ran."""
+    finish: how many kills landed while it ran, and what the last run said on standard error."""
     landed = 0
     for _ in range(kills):
         process = start(command(case, data, corpus))
-        wait_for_a_moment(case, data, process, seconds, rng)
+        wait_for_a_moment(case, data, process, reference, rng, after_files)
         landed += process.poll() is None
         kill_group(process)
         reader_sees_whole_parts(data, case)
-    whole_process(command(case, data, corpus))
-    return landed
+    return landed, whole_process(command(case, data, corpus))[1]
 
 
-def check_case(case: str, tmp_path: Path, corpus: Path, kills: int, seed: int) -> int:
+def check_case(case: str, tmp_path: Path, corpus: Path, kills: int, seed: int,
+               after_files: int = 0) -> tuple[int, str]:  # fmt: skip
+    """Kill a command and run it again: equal to an uninterrupted run (``kill_and_finish``'s answer)."""
     reference = tmp_path / f"{case}-reference"
-    seconds = whole_process(command(case, reference, corpus))
+    seconds = whole_process(command(case, reference, corpus))[0]
     killed = tmp_path / f"{case}-killed"
-    landed = kill_and_finish(case, killed, corpus, kills, seconds, random.Random(seed))
+    whole = (seconds, hands_files(reference))
+    answer = kill_and_finish(case, killed, corpus, kills, whole, random.Random(seed), after_files)
     assert run_digest(killed, "r") == run_digest(reference, "r")
     assert set(run_digest(reference, "r")) >= {"hands", "runs"}
-    assert not temporary_files(killed)
-    return landed
+    assert not temporary_files(killed) and not list(killed.glob(".leases/*"))
+    return answer
 
 
 def test_a_killed_ingest_run_again_ends_as_if_never_killed(tmp_path, corpus):
-    """The default suite's kill (simulations: test_simulation.py, and 16 more here in soak)."""
-    assert check_case("ingest", tmp_path, corpus, kills=1, seed=1) == 1  # killed while it ran
+    """The default suite's kill (simulations: test_simulation.py, and 16 more here in soak): after a
+    batch is written, so the rerun has files to replace."""
+    landed, said = check_case("ingest", tmp_path, corpus, kills=1, seed=1, after_files=1)
+    assert landed == 1 and "was interrupted; its" in said and "earlier files were replaced" in said
 
 
 def test_workers_end_with_a_simulation_killed_alone(tmp_path):
@@ -141,7 +154,7 @@ def test_workers_end_with_a_simulation_killed_alone(tmp_path):
     process = start(command("showdown", tmp_path, tmp_path))
     with running(process):
         deadline = time.monotonic() + 120
-        while not shards_done(tmp_path) and process.poll() is None and time.monotonic() < deadline:
+        while not hands_files(tmp_path) and process.poll() is None and time.monotonic() < deadline:
             time.sleep(0.02)
         workers = set(group_members(process.pid)) - {process.pid}
         assert len(workers) >= 2 and process.poll() is None  # spawned workers, still at work
@@ -155,7 +168,7 @@ def test_workers_end_with_a_simulation_killed_alone(tmp_path):
 
 @pytest.mark.soak
 def test_twenty_four_random_kills(tmp_path, corpus):
-    landed = {case: check_case(case, tmp_path, corpus, kills=8, seed=index)
+    landed = {case: check_case(case, tmp_path, corpus, kills=8, seed=index)[0]
               for index, case in enumerate(COMMANDS)}  # fmt: skip
     print(f"kills that landed while the command ran: {landed}")
     assert sum(landed.values()) >= 20, landed  # a kill may land after a rerun that had little left

@@ -1,7 +1,7 @@
 """The warehouse on an S3-compatible server (moto's, started on 127.0.0.1 by the test): simulate
 (both modes), ingest, stats, query and the dashboard with ``--data s3://bucket/prefix``, credentials
-from the environment; a run killed mid-way leaves no object a reader counts, and runs again to the
-same tables."""
+from the environment; a run killed mid-way leaves nothing half-written that a reader counts, and
+runs again to the same tables."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from tests.dashboard_server import dashboard_server
 from tests.scale_helpers import (
     BIN,
     SCOOPLAB,
@@ -103,23 +104,17 @@ def test_a_run_killed_on_object_storage_leaves_nothing_counted(s3):
 def test_the_dashboard_on_object_storage(s3):
     from playwright.sync_api import sync_playwright
 
-    assert (
-        scooplab(
-            "simulate", "--variant", "skoejarth", "--hands", "20000", "--run-id", "sk", env=s3
-        ).returncode
-        == 0
-    )
-    port = free_port()
-    with running(start([*SCOOPLAB, "dashboard", "--data", DATA, "--port", str(port)], env=s3)):
-        wait_for_port(port)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.goto(f"http://127.0.0.1:{port}/skoejarth", wait_until="networkidle")
-            page.get_by_text("20,000").first.wait_for(timeout=60_000)  # the game page's hand count
-            page.goto(f"http://127.0.0.1:{port}/sql", wait_until="networkidle")
-            page.get_by_role("heading", name="SQL").first.wait_for(timeout=60_000)
-            page.get_by_role("button", name="Hands per game").click()  # an example query
-            page.get_by_text("skoejarth").first.wait_for(state="attached", timeout=60_000)  # read from S3
-            assert page.locator("[data-testid='stException'], [data-testid='stAlert']").count() == 0
-            browser.close()
+    made = scooplab("simulate", "--variant", "skoejarth", "--hands", "20000", "--run-id", "sk", env=s3)
+    assert made.returncode == 0
+    # the server inherits the environment the s3 fixture set in this process
+    with dashboard_server(DATA) as server, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(f"{server.url}/skoejarth", wait_until="networkidle")
+        page.get_by_text("20,000").first.wait_for(timeout=60_000)  # the game page's hand count
+        page.goto(f"{server.url}/sql", wait_until="networkidle")
+        page.get_by_role("heading", name="SQL").first.wait_for(timeout=60_000)
+        page.get_by_role("button", name="Hands per game").click()  # an example query
+        page.get_by_text("skoejarth").first.wait_for(state="attached", timeout=60_000)  # read from S3
+        assert page.locator("[data-testid='stException'], [data-testid='stAlert']").count() == 0
+        browser.close()
