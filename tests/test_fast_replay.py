@@ -139,7 +139,7 @@ def test_fixture_hands_replay_the_same_both_ways():
 
 
 @pytest.mark.skipif(not SHARED.exists(), reason="../shared/data is absent")
-@pytest.mark.slow
+@pytest.mark.soak  # every shared file; test_ingest replays Pluribus and WSOP in the default suite
 def test_every_shared_hand_history_replays_the_same_both_ways():
     raws = list(iter_hands([SHARED]))
     taken, back = assert_both_ways_agree(raws)

@@ -105,7 +105,7 @@ def test_generated_hands_replay_the_same_both_ways():
     assert taken + back == len(raws) and taken > 0.9 * len(raws)
 
 
-@pytest.mark.slow
+@pytest.mark.soak  # a minute: make soak (the default suite's first random-hands test plays 400)
 def test_thousands_of_random_pokerkit_hands(tmp_path):
     kinds = run_differential(tmp_path, seed=11, count=3000)
     assert kinds[SAME] > 0.9 * 3000

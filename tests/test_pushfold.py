@@ -93,6 +93,7 @@ def holdem_matchups():
     return class_matchups(get_game("holdem"), samples=4_000, seed=0)
 
 
+@pytest.mark.soak  # the 169 classes' matchups take a minute: make soak
 def test_holdem_matchups_weigh_every_pair_of_hands_and_add_up(holdem_matchups):
     names = list(holdem_matchups.names)
     assert holdem_matchups.weights.sum() == 1326 * 1225  # every pair of hands sharing no card
@@ -102,6 +103,7 @@ def test_holdem_matchups_weigh_every_pair_of_hands_and_add_up(holdem_matchups):
     assert abs(holdem_matchups.equity[aces, kings] - 0.81946) < 4 * np.sqrt(0.82 * 0.18 / 4_000)
 
 
+@pytest.mark.soak  # the 169 classes' matchups take a minute: make soak
 def test_holdem_pushing_chart_agrees_with_a_published_nash_chart(holdem_matchups):
     """Hand by hand: our largest pushing stack (1 to 20 bb by 0.1) within 0.5 bb of the chart's,
     or, where it is not, the hand nearly indifferent at the chart's stack: pushing and folding
@@ -130,6 +132,7 @@ def test_holdem_pushing_chart_agrees_with_a_published_nash_chart(holdem_matchups
     assert within >= 150, explained  # of the 166 classes without gaps
 
 
+@pytest.mark.soak  # the 169 classes' matchups take a minute: make soak
 def test_buckets_of_holdem_bracket_the_exploitability_their_strategy_has_on_classes(holdem_matchups):
     """Hold'em bucketed as if it had too many hands (10 buckets), solved, and played on real hands:
     the real-hands estimate (cross-fitted below, in-sample above) brackets the exploitability of
