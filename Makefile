@@ -22,8 +22,11 @@ browser:
 	@test -x /usr/bin/chromium || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
 	  || echo "scooplab: could not install Debian's chromium; the browser test will be skipped"
 
+# the suite on two xdist workers (the machines have two cores): under 10 minutes
+TEST_WORKERS ?= 2
+
 test: setup browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
 
 test-fast: setup
 	$(BIN)/python -m pytest -m 'not slow and not soak'

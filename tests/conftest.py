@@ -5,6 +5,8 @@ inherits (also a process that leaves its group, as a server started with a new s
 does). At the end the suite waits a few seconds for marked processes to exit and fails,
 naming each one, if any is left. Python's own multiprocessing helpers (the resource tracker
 and the forkserver, which end with the interpreter that started them) are not counted.
+Under pytest-xdist (``make test`` runs two workers) the workers keep the controller's mark and
+the controller checks, once the workers are gone.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ INTERPRETER_HELPERS = ("multiprocessing.resource_tracker", "multiprocessing.fork
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    os.environ[MARK] = uuid.uuid4().hex
+    if not hasattr(session.config, "workerinput"):  # an xdist worker keeps its controller's mark
+        os.environ[MARK] = uuid.uuid4().hex
 
 
 def marked_processes(token: str) -> list[tuple[int, str]]:
@@ -45,9 +48,12 @@ def marked_processes(token: str) -> list[tuple[int, str]]:
     return found
 
 
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+@pytest.hookimpl(hookwrapper=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int):
+    """After every other finish (under xdist, after the workers are shut down): the check."""
+    yield
     token = os.environ.get(MARK)
-    if not token or not Path("/proc").is_dir():
+    if not token or not Path("/proc").is_dir() or hasattr(session.config, "workerinput"):
         return
     deadline = time.monotonic() + GRACE_SECONDS
     left = marked_processes(token)

@@ -56,14 +56,16 @@ def scooplab_query(sql: str, warehouse: Path, *options: str) -> tuple:
 
 
 def children(parent: int | None = None) -> list[int]:
-    """The live child processes of a process (this one unless told)."""
+    """The live query processes (``analytics.sandbox``) started by a process (this one unless told);
+    other children, such as a helper an earlier test on this worker left running, are not counted."""
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
+            command = (stat.parent / "cmdline").read_bytes()
         except OSError:
             continue
-        if int(fields[1]) == (parent or os.getpid()) and fields[0] != "Z":
+        if int(fields[1]) == (parent or os.getpid()) and fields[0] != "Z" and b"query_process()" in command:
             found.append(int(stat.parent.name))
     return found
 

@@ -9,25 +9,32 @@ import subprocess
 import sys
 from pathlib import Path
 
-LEAKY_TEST = """
-import subprocess, sys
+import pytest
 
-def test_starts_a_server_and_forgets_it(tmp_path):
+LEAKY_TEST = """
+import os, pathlib, subprocess, sys
+
+def test_starts_a_server_and_forgets_it():
     sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], start_new_session=True)
-    (tmp_path.parent.parent / "leaked.pid").write_text(str(sleeper.pid))
+    pathlib.Path(os.environ["LEAKED_PID_FILE"]).write_text(str(sleeper.pid))
 """
 
 
-def test_a_run_that_leaves_a_process_behind_fails_and_names_it(tmp_path):
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["one-process", "xdist"])
+def test_a_run_that_leaves_a_process_behind_fails_and_names_it(tmp_path, workers):
     shutil.copy(Path(__file__).parent / "conftest.py", tmp_path / "conftest.py")
     (tmp_path / "test_leaky.py").write_text(LEAKY_TEST)
-    env = os.environ | {"PYTHONDONTWRITEBYTECODE": "1", "SCOOPLAB_TEST_GRACE": "1"}
+    pid_file = tmp_path / "leaked.pid"
+    env = os.environ | {
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "SCOOPLAB_TEST_GRACE": "1",
+        "LEAKED_PID_FILE": str(pid_file),
+    }
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-               "--basetemp", str(tmp_path / "t"), str(tmp_path / "test_leaky.py")]  # fmt: skip
+               "--basetemp", str(tmp_path / "t"), *workers, str(tmp_path / "test_leaky.py")]  # fmt: skip
     try:
         result = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
     finally:
-        pid_file = tmp_path / "leaked.pid"
         leaked = int(pid_file.read_text()) if pid_file.exists() else None
         if leaked:
             os.kill(leaked, signal.SIGKILL)
