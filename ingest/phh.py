@@ -8,7 +8,8 @@ larger than ``MAX_HAND_BYTES`` is rejected without being held in memory, a .phhs
 member is read a block at a time, values nested deeper than ``MAX_NESTING`` and keys of more
 than ``MAX_KEY_PARTS`` parts are rejected before anything recurses through them, and an
 archive that expands past ``ARCHIVE_EXPANSION`` times its compressed size (beyond
-``ARCHIVE_FLOOR``) is a bomb: reading it stops with one reject naming it and its member.
+``ARCHIVE_FLOOR``) is a bomb: reading it stops with one reject naming it and its member
+(``ingest.archives`` reads archives; this module reads the hands of their members).
 
 >>> hand = parse_hand_text('variant = "NT"\\nactions = ["d dh p1 AcAd"]', "x.phh", 0)
 >>> hand.fields["variant"], hand.error
@@ -21,8 +22,6 @@ _options = { burns = true }
 
 from __future__ import annotations
 
-import bz2
-import gzip
 import io
 import json
 import lzma
@@ -32,10 +31,11 @@ import tarfile
 import tomllib
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from ingest.archives import Budget, Member, members, printable_name
 
 PHH_SUFFIXES = (".phh", ".phhs")
 _SECTION = re.compile(r"^\s*\[\s*([^\]\s]+)\s*\]\s*(#.*)?$")
@@ -85,22 +85,12 @@ MAX_NUMBER_DIGITS = 4300
 int and text. A longer decimal does not parse; a hexadecimal, octal or binary literal of more
 is rejected too, since the content hash writes every number out."""
 
-ARCHIVE_EXPANSION = 100
-"""An archive may expand to this many times the compressed bytes read so far (or to
-``ARCHIVE_FLOOR``, if more); past both it is a bomb and reading it stops with one reject.
-
-Real hand archives expand 5 to 20 times (pluribus.tar.gz: 18.5); zeros expand a thousand times."""
-
-ARCHIVE_FLOOR = 256 << 20
-"""Bytes any archive may expand to whatever its ratio: small archives are never judged, and a
-bomb is stopped after at most this much work (a fraction of a second of decompression)."""
-
 TOO_BIG = f"the hand is larger than {MAX_HAND_BYTES:,} bytes, the most scooplab reads of one hand"
 NESTED = f"values nested more than {MAX_NESTING} deep"
 LONG_KEY = f"a key of more than {MAX_KEY_PARTS} dotted parts"
 LONG_NUMBER = f"bad TOML: a number of more than {MAX_NUMBER_DIGITS:,} digits"
 
-_BLOCK = 1 << 20  # bytes read at a time from a .phhs stream, or skipped at a time in an archive
+_BLOCK = 1 << 20  # bytes read at a time from a .phhs stream
 _TOO_LONG = 10**MAX_NUMBER_DIGITS
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _KEY_PART = r"""(?:[A-Za-z0-9_-]++|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+')[ \t]*+\.[ \t]*+"""  # a part and a dot
@@ -109,7 +99,6 @@ _DOTTED_KEY = re.compile(r"""(?<![\w.'"-])(?:""" + _KEY_PART + "){" + str(MAX_KE
 # TOML forbids (control characters but tab) or takes as no line break where JSON or
 # ``str.splitlines`` would take them otherwise (a lone \r, \x0b, \x85, \u2028...)
 _NOT_FAST = re.compile('["\\\\#{\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029]')
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
 
 
 @dataclass(frozen=True)
@@ -260,19 +249,6 @@ def _decode(data: bytes, source_file: str) -> str | RawHand:
         return RawHand(source_file, 0, "", None, f"{NOT_TEXT}: {error}")  # no text to keep
 
 
-def printable_name(name: str) -> str:
-    """A file name as one line of text Arrow can store: bytes that are not UTF-8 become U+FFFD,
-    control characters and line separators Python's escapes.
-
-    >>> print(printable_name("a\\nb\\udcff\\u2028c.phh"))
-    a\\nb�\\u2028c.phh
-    """
-    if name.isascii() and name.isprintable():
-        return name
-    name = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    return _UNPRINTABLE.sub(lambda match: match.group().encode("unicode_escape").decode(), name)
-
-
 def iter_hands(paths: Iterable[str | Path]) -> Iterator[RawHand]:
     """Every hand in files, folders (recursively) and ``.tar.gz``/``.tgz`` archives, in order."""
     for path in map(Path, paths):
@@ -400,177 +376,20 @@ def _section_hand(lines: list[str], size: int, source: str, index: int) -> RawHa
     return parse_hand_text(text, source, index)
 
 
-# -- archives ---------------------------------------------------------------------------------------
-
-
-class ArchiveBomb(tarfile.TarError):
-    """An archive that expands past ``ARCHIVE_EXPANSION`` times its compressed size."""
-
-
-class _Budget:
-    """The bytes an archive was read as (compressed) and expanded to; ``check`` stops a bomb."""
-
-    def __init__(self) -> None:
-        self.compressed = 0
-        self.expanded = 0
-        self.member = ""  # the member being read, named in the reject
-
-    def check(self) -> None:
-        if self.expanded > ARCHIVE_FLOOR and self.expanded > ARCHIVE_EXPANSION * self.compressed:
-            where = f" in {self.member}" if self.member else ""
-            raise ArchiveBomb(f"it expands to more than {ARCHIVE_EXPANSION} times its compressed size "
-                              f"(stopped after {self.expanded:,} bytes{where})")  # fmt: skip
-
-
-class _Compressed:
-    """The archive file as read from disk, its bytes counted in a budget."""
-
-    def __init__(self, raw: io.BufferedReader, budget: _Budget) -> None:
-        self.raw, self.budget = raw, budget
-
-    def read(self, size: int = -1) -> bytes:
-        data = self.raw.read(size)
-        self.budget.compressed += len(data)
-        return data
-
-
-class _Expanded:
-    """The tar stream decompressed from an archive, its bytes counted: a read past the budget
-    raises ``ArchiveBomb``."""
-
-    def __init__(self, stream: Any, budget: _Budget) -> None:
-        self.stream, self.budget = stream, budget
-
-    def read(self, size: int = -1) -> bytes:
-        data = self.stream.read(size)
-        budget = self.budget
-        budget.expanded += len(data)
-        if budget.expanded > ARCHIVE_FLOOR:
-            budget.check()
-        return data
-
-
-class _Region:
-    """The next ``size`` bytes of a stream: one member's data."""
-
-    def __init__(self, stream: _Expanded, size: int) -> None:
-        self.stream, self.left = stream, size
-
-    def read(self, size: int = -1) -> bytes:
-        size = self.left if size < 0 else min(size, self.left)
-        data = self.stream.read(size) if size else b""
-        self.left -= len(data)
-        if len(data) < size:
-            raise tarfile.ReadError("unexpected end of data")
-        return data
-
-    def skip(self) -> None:
-        while self.left:
-            self.read(_BLOCK)
-
-
-@dataclass
-class _Member:
-    """A regular file of an archive: its name (printable), size, and a reader of its data."""
-
-    name: str
-    size: int
-    sparse: bool
-    data: Any  # read(size) -> bytes
-
-
-class _NotPlainTar(Exception):
-    """An archive member that ``archive_files`` leaves to ``tarfile``."""
-
-
-@contextmanager
-def _tar_stream(path: Path, budget: _Budget) -> Iterator[_Expanded]:
-    """The tar stream of an archive, decompressed as its first bytes say (gzip, bzip2, xz or none)."""
-    with open(path, "rb") as raw, ExitStack() as stack:
-        magic = raw.read(6)
-        raw.seek(0)
-        compressed = _Compressed(raw, budget)
-        stream: Any = compressed
-        if magic[:2] == b"\x1f\x8b":
-            stream = stack.enter_context(gzip.GzipFile(fileobj=compressed, mode="rb"))
-        elif magic[:3] == b"BZh":
-            stream = stack.enter_context(bz2.BZ2File(compressed))
-        elif magic == b"\xfd7zXZ\x00":
-            stream = stack.enter_context(lzma.LZMAFile(compressed))
-        yield _Expanded(stream, budget)
-
-
-def _members(path: Path, budget: _Budget) -> Iterator[_Member]:
-    """Every regular file of a tar archive, in order, its data read as it goes.
-
-    Plain ustar and GNU headers are read here, several times faster than ``tarfile`` for
-    thousands of small files; anything else (long names, pax headers, base-256 sizes, a bad
-    checksum) hands the archive to ``tarfile``, read again as a stream from the first file not
-    yet given. Every byte read counts in ``budget``.
-    """
-    given = 0
-    with _tar_stream(path, budget) as stream:
-        try:
-            for member in _plain_members(stream):
-                given += 1
-                budget.member = member.name
-                yield member
-            return
-        except _NotPlainTar:
-            pass
-    budget.compressed = budget.expanded = 0  # read again from the start
-    with _tar_stream(path, budget) as stream, tarfile.open(fileobj=stream, mode="r|") as archive:
-        files = 0
-        while (info := archive.next()) is not None:
-            archive.members = []  # a stream of members, not a list of them: memory stays flat
-            if info.isfile():
-                files += 1
-                if files > given:
-                    budget.member = name = printable_name(info.name)
-                    yield _Member(name, max(info.size, 0), info.issparse(), archive.extractfile(info))
-
-
-def _plain_members(stream: _Expanded) -> Iterator[_Member]:
-    """The regular files of a plain ustar/GNU tar stream; ``_NotPlainTar`` at a header it leaves to
-    ``tarfile``. What the reader leaves of a member's data is skipped (and counted) after it."""
-    while True:
-        header = stream.read(512)
-        if len(header) < 512 or not any(header):
-            if any(header):
-                raise tarfile.ReadError("unexpected end of data")
-            return  # the end-of-archive zero block, or the end of the stream
-        kind = header[156:157]
-        checksum = header[148:156].split(b"\0", 1)[0].strip()
-        size_field = header[124:136].split(b"\0", 1)[0].strip() or b"0"
-        if kind not in (b"0", b"\0", b"5") or not checksum.isdigit() or not size_field.isdigit():
-            raise _NotPlainTar  # base-256 sizes and other headers: tarfile reads them or refuses them
-        try:
-            if int(checksum, 8) != sum(header[:148]) + 256 + sum(header[156:]):
-                raise _NotPlainTar
-            size = int(size_field, 8)
-        except ValueError:  # an 8 or a 9: not octal
-            raise _NotPlainTar from None
-        name = header[:100].split(b"\0", 1)[0]
-        prefix = header[345:500].split(b"\0", 1)[0] if header[257:262] == b"ustar" else b""
-        data = _Region(stream, size)
-        if kind != b"5":
-            path = (prefix + b"/" + name if prefix else name).decode("utf-8", "replace")
-            yield _Member(printable_name(path), size, False, data)
-        data.skip()
-        stream.read(-size % 512)
+# -- archives: hands of their members (ingest.archives reads them) --------------------------------
 
 
 def _hands_of_archive(path: Path, name: str) -> Iterator[RawHand]:
-    budget = _Budget()
+    budget = Budget()
     try:
-        for member in _members(path, budget):
+        for member in members(path, budget):
             if member.name.endswith(PHH_SUFFIXES):
                 yield from _hands_of_member(member, f"{name}!{member.name}")
     except (tarfile.TarError, OSError, EOFError, zlib.error, lzma.LZMAError) as error:
         yield RawHand(name, 0, "", None, f"cannot read the archive: {error}")
 
 
-def _hands_of_member(member: _Member, source: str) -> Iterator[RawHand]:
+def _hands_of_member(member: Member, source: str) -> Iterator[RawHand]:
     if member.sparse:
         yield RawHand(source, 0, "", None, "a sparse file in the archive: not read")
     elif member.name.endswith(".phhs"):
@@ -579,16 +398,6 @@ def _hands_of_member(member: _Member, source: str) -> Iterator[RawHand]:
         yield RawHand(source, 0, "", None, TOO_BIG)  # not read: its data is skipped, and counted
     else:
         yield _single_hand(member.data.read(member.size), source)
-
-
-def archive_files(path: str | Path) -> Iterator[tuple[str, bytes]]:
-    """Name and bytes of every regular file of a tar archive (gzip, bzip2, xz or none), in order.
-
-    A cut stream gives every file before the cut, then ``EOFError`` (or ``tarfile.ReadError``);
-    an archive that expands past the budget raises ``ArchiveBomb``.
-    """
-    for member in _members(Path(path), _Budget()):
-        yield member.name, member.data.read(member.size)
 
 
 # -- writing ------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest import phh
+from ingest import archives, phh
 from ingest.phh import MAX_HAND_BYTES, hands_from_text, iter_hands, parse_hand_text
 from ingest.rows import hand_id
 from ingest.warehouse import Warehouse
@@ -213,23 +213,22 @@ def test_a_phhs_rejects_a_huge_or_undecodable_hand_alone(monkeypatch):
 
 
 def test_an_archive_past_its_expansion_budget_stops_with_one_reject(tmp_path, monkeypatch):
-    monkeypatch.setattr(phh, "ARCHIVE_FLOOR", 1 << 20)
+    monkeypatch.setattr(archives, "ARCHIVE_FLOOR", 1 << 20)
     good = (FIXTURES / "examples" / "scarney.phh").read_bytes()
     zeros, noise = tmp_path / "zeros.tar.gz", tmp_path / "noise.tar.gz"
     write_archive(zeros, [("a.phh", good), ("b.txt", bytes(4 << 20)), ("c.phh", good)])
     write_archive(noise, [("a.phh", good), ("b.txt", random.Random(1).randbytes(4 << 20)), ("c.phh", good)])
     stopped = list(iter_hands([zeros]))
     assert [h.error is None for h in stopped] == [True, False] and stopped[1].source_file == str(zeros)
-    expected = (
-        rf"cannot read the archive: it expands to more than {phh.ARCHIVE_EXPANSION} times its compressed size"
-    )
+    times = archives.ARCHIVE_EXPANSION
+    expected = rf"cannot read the archive: it expands to more than {times} times its compressed size"
     assert re.fullmatch(expected + r" \(stopped after [\d,]+ bytes in b\.txt\)", stopped[1].error)
     assert [h.error for h in iter_hands([noise])] == [None, None]  # 4 MiB, but it does not compress
 
 
 def test_odd_file_names_are_one_printable_line():
-    assert phh.printable_name("plain/name.phh") == "plain/name.phh"
-    assert phh.printable_name("a\nb\udcff\u2028c\u202e.phh") == "a\\nb\ufffd\\u2028c\u202e.phh"
+    assert archives.printable_name("plain/name.phh") == "plain/name.phh"
+    assert archives.printable_name("a\nb\udcff\u2028c\u202e.phh") == "a\\nb\ufffd\\u2028c\u202e.phh"
 
 
 def test_a_few_hundred_fuzzed_hands_never_crash_and_are_each_rejected_or_stored_once(tmp_path):

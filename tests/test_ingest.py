@@ -11,8 +11,9 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
+from ingest.archives import archive_files
 from ingest.export import export_hands
-from ingest.phh import archive_files, hands_from_text, iter_hands
+from ingest.phh import hands_from_text, iter_hands
 from ingest.pipeline import ingest
 from ingest.replay import HandError, replay
 from ingest.warehouse import Warehouse
