@@ -16,6 +16,7 @@ import io
 import lzma
 import re
 import tarfile
+import zlib
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -47,6 +48,10 @@ def printable_name(name: str) -> str:
         return name
     name = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     return _UNPRINTABLE.sub(lambda match: match.group().encode("unicode_escape").decode(), name)
+
+
+READ_ERRORS = (tarfile.TarError, OSError, EOFError, zlib.error, lzma.LZMAError)
+"""What reading a broken archive may raise (``ArchiveBomb`` is a ``tarfile.TarError``)."""
 
 
 class ArchiveBomb(tarfile.TarError):
@@ -146,14 +151,15 @@ def _tar_stream(path: Path, budget: Budget) -> Iterator[_Expanded]:
         yield _Expanded(stream, budget)
 
 
-def members(path: Path, budget: Budget) -> Iterator[Member]:
+def members(path: Path) -> Iterator[Member]:
     """Every regular file of a tar archive, in order, its data read as it goes.
 
     Plain ustar and GNU headers are read here, several times faster than ``tarfile`` for
     thousands of small files; anything else (long names, pax headers, base-256 sizes, a bad
     checksum) hands the archive to ``tarfile``, read again as a stream from the first file not
-    yet given. Every byte read counts in ``budget``.
+    yet given. Every byte read counts in one ``Budget``: past it, ``ArchiveBomb``.
     """
+    budget = Budget()
     given = 0
     with _tar_stream(path, budget) as stream:
         try:
@@ -212,5 +218,5 @@ def archive_files(path: str | Path) -> Iterator[tuple[str, bytes]]:
     A cut stream gives every file before the cut, then ``EOFError`` (or ``tarfile.ReadError``);
     an archive that expands past the budget raises ``ArchiveBomb``.
     """
-    for member in members(Path(path), Budget()):
+    for member in members(Path(path)):
         yield member.name, member.data.read(member.size)

@@ -24,18 +24,15 @@ from __future__ import annotations
 
 import io
 import json
-import lzma
 import math
 import re
-import tarfile
 import tomllib
-import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ingest.archives import Budget, Member, members, printable_name
+from ingest.archives import READ_ERRORS, Member, members, printable_name
 
 PHH_SUFFIXES = (".phh", ".phhs")
 _SECTION = re.compile(r"^\s*\[\s*([^\]\s]+)\s*\]\s*(#.*)?$")
@@ -380,12 +377,11 @@ def _section_hand(lines: list[str], size: int, source: str, index: int) -> RawHa
 
 
 def _hands_of_archive(path: Path, name: str) -> Iterator[RawHand]:
-    budget = Budget()
     try:
-        for member in members(path, budget):
+        for member in members(path):
             if member.name.endswith(PHH_SUFFIXES):
                 yield from _hands_of_member(member, f"{name}!{member.name}")
-    except (tarfile.TarError, OSError, EOFError, zlib.error, lzma.LZMAError) as error:
+    except READ_ERRORS as error:
         yield RawHand(name, 0, "", None, f"cannot read the archive: {error}")
 
 

@@ -88,12 +88,15 @@ def test_best_responses_bound_the_value_of_any_strategies():
     assert 0 <= sb_best - bb_best < 0.001 and bb_best <= solution.value <= sb_best
 
 
+NEEDS_MATCHUPS = pytest.mark.soak  # the hold'em matchups of the 169 classes take a minute: make soak
+
+
 @pytest.fixture(scope="module")
 def holdem_matchups():
     return class_matchups(get_game("holdem"), samples=4_000, seed=0)
 
 
-@pytest.mark.soak  # the 169 classes' matchups take a minute: make soak
+@NEEDS_MATCHUPS
 def test_holdem_matchups_weigh_every_pair_of_hands_and_add_up(holdem_matchups):
     names = list(holdem_matchups.names)
     assert holdem_matchups.weights.sum() == 1326 * 1225  # every pair of hands sharing no card
@@ -103,7 +106,7 @@ def test_holdem_matchups_weigh_every_pair_of_hands_and_add_up(holdem_matchups):
     assert abs(holdem_matchups.equity[aces, kings] - 0.81946) < 4 * np.sqrt(0.82 * 0.18 / 4_000)
 
 
-@pytest.mark.soak  # the 169 classes' matchups take a minute: make soak
+@NEEDS_MATCHUPS
 def test_holdem_pushing_chart_agrees_with_a_published_nash_chart(holdem_matchups):
     """Hand by hand: our largest pushing stack (1 to 20 bb by 0.1) within 0.5 bb of the chart's,
     or, where it is not, the hand nearly indifferent at the chart's stack: pushing and folding
@@ -132,7 +135,7 @@ def test_holdem_pushing_chart_agrees_with_a_published_nash_chart(holdem_matchups
     assert within >= 150, explained  # of the 166 classes without gaps
 
 
-@pytest.mark.soak  # the 169 classes' matchups take a minute: make soak
+@NEEDS_MATCHUPS
 def test_buckets_of_holdem_bracket_the_exploitability_their_strategy_has_on_classes(holdem_matchups):
     """Hold'em bucketed as if it had too many hands (10 buckets), solved, and played on real hands:
     the real-hands estimate (cross-fitted below, in-sample above) brackets the exploitability of
