@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
-import os
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -189,6 +187,20 @@ def run_shard(spec: SimSpec, run_id: str, data: str, shard: int) -> int:
 
     write_betting_shard(spec, game, warehouse, run_id, shard, rng, first, count, name)
     return count
+
+
+def warm_up(spec: SimSpec) -> None:
+    """Load what a shard of ``spec`` runs (modules, the compiled kernels from numba's cache), on a few
+    hands written nowhere: a helper process does this before it takes a shard."""
+    game = get_game(spec.game)
+    if spec.mode == "showdown":
+        from engine.simulate import random_words, simulate_chunk, words_per_hand
+        from ingest.sim_rows import sim_hands
+
+        u = random_words(spec.generator(0), 10, words_per_hand(game, spec.players, spec.options))
+        sim_hands(simulate_chunk(game, spec.players, spec.stake, spec.options, u), "warm-up", 0, 0, 0)
+    else:
+        import ingest.betting_sim  # noqa: F401
 
 
 @dataclass
@@ -387,18 +399,10 @@ def _execute(spec, run_id, data, shards, workers, executor, scheduler):
         return
     if executor != "local":
         raise ValueError("--executor must be local or dask")
-    if workers <= 1 or len(shards) <= 1:
-        for shard in shards:
-            yield shard, run_shard(spec, run_id, data, shard)
-        return
-    from ingest.processes import die_with_parent
+    from ingest.processes import share_out
 
-    context = multiprocessing.get_context("spawn")  # workers end with this process, even killed with -9
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=die_with_parent,
-                             initargs=(os.getpid(),)) as pool:  # fmt: skip
-        futures = {pool.submit(run_shard, spec, run_id, data, shard): shard for shard in shards}
-        for future in as_completed(futures):
-            yield futures[future], future.result()
+    # this process simulates shards too, beside workers - 1 helpers that end with it, even killed with -9
+    yield from share_out(partial(run_shard, spec, run_id, data), shards, workers, partial(warm_up, spec))
 
 
 def _execute_dask(spec, run_id, data, shards, workers, scheduler):
