@@ -1,0 +1,20 @@
+"""The doctested helpers of the benchmark scripts (they are scripts, outside the collected packages)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+@pytest.mark.parametrize("script", ["sim_limit"])
+def test_doctests_of_benchmark_scripts(script):
+    spec = importlib.util.spec_from_file_location(f"bench_{script}", BENCHMARKS / f"{script}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
