@@ -25,6 +25,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 PR_SET_PDEATHSIG = 1  # prctl option: the signal this process gets when its parent dies
+STOP_SECONDS = 5  # a helper told to stop (SIGTERM) and still alive after this is killed
 
 
 def die_with_parent(parent: int) -> None:
@@ -84,12 +85,17 @@ def share_out(
         yield from _collect(task, take, finished, total)
     finally:
         stop()
-        for process, ours in started:
+        for process, _ in started:
             process.terminate()  # idle, warming up, or (after an error) at work: not needed any more
-            process.join()
-            ours.close()
-        for feeder in feeders:
+        for process, _ in started:
+            process.join(STOP_SECONDS)
+            if process.is_alive():
+                process.kill()
+                process.join()
+        for feeder in feeders:  # their helpers are gone: each ends at its next message
             feeder.join()
+        for _, ours in started:
+            ours.close()
 
 
 def _helper(connection: Connection, task: Callable, warm_up: Callable | None, parent: int) -> None:
@@ -99,27 +105,35 @@ def _helper(connection: Connection, task: Callable, warm_up: Callable | None, pa
         if warm_up is not None:
             warm_up()
         _send(connection, ("ready", None))
-        while (message := connection.recv()) is not None:
+        while True:
+            try:
+                message = connection.recv()
+            except EOFError:
+                return  # the parent is done with this helper
+            if message is None:
+                return
             _send(connection, ("done", task(message[0])))
-    except EOFError:
-        return  # the parent is done with this helper
     except BaseException as error:  # handed to the parent, which raises it
         _send(connection, ("error", error))
 
 
 def _send(connection: Connection, message: tuple[str, Any]) -> None:
+    """Send a message the parent can read back: what would not pickle and unpickle whole goes as a
+    RuntimeError with its text."""
     try:
-        connection.send(message)
-    except (pickle.PicklingError, TypeError, AttributeError) as error:
+        data = pickle.dumps(message)
+        pickle.loads(data)
+    except Exception as error:
         what = f"{type(message[1]).__name__}: {message[1]}"
-        connection.send(("error", RuntimeError(f"{what} (cannot pass it on: {error})")))
+        data = pickle.dumps(("error", RuntimeError(f"{what} (cannot pass it on: {error!r})")))
+    connection.send_bytes(data)
 
 
 def _feed(connection: Connection, take, stop, finished: queue.SimpleQueue) -> None:
     """One helper's side in this process: once it is ready, hand it items one at a time."""
     item = None
     try:
-        kind, value = connection.recv()
+        kind, value = pickle.loads(connection.recv_bytes())
         while kind in ("ready", "done"):
             if kind == "done":
                 finished.put((item, value, None))
@@ -128,12 +142,14 @@ def _feed(connection: Connection, take, stop, finished: queue.SimpleQueue) -> No
                 connection.send(None)
                 return
             connection.send((item,))
-            kind, value = connection.recv()
-        stop()
-        finished.put((item, None, value))
-    except (EOFError, OSError):  # the helper died, or was stopped after this call ended
-        stop()
-        finished.put((item, None, RuntimeError("a worker process died")))
+            kind, value = pickle.loads(connection.recv_bytes())
+        error = value
+    except (EOFError, OSError):  # the helper died, or was stopped once the call ended
+        error = RuntimeError("a worker process died")
+    except Exception as failure:  # a message that does not read back: never leave the caller waiting
+        error = RuntimeError(f"cannot read a worker's message: {failure!r}")
+    stop()
+    finished.put((item, None, error))
 
 
 def _collect(task, take, finished: queue.SimpleQueue, total: int) -> Iterator[tuple[Any, Any]]:

@@ -342,7 +342,10 @@ def simulate_command(
         typer.Option("--big-blind", help="Betting mode: big blind in chips, even (default: 2% of stake)."),
     ] = 0,
     workers: Annotated[
-        int, typer.Option("--workers", "-w", help="Processes, this one included (default: all cores).")
+        int,
+        typer.Option(
+            "--workers", "-w", help="Processes (local: this one and N-1 helpers; default: all cores)."
+        ),
     ] = 0,
     executor: Annotated[
         Executor, typer.Option("--executor", help="Run shards locally or on Dask.")

@@ -98,6 +98,16 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def command_line(pid: int) -> str:
+    """A live process's command line, its arguments joined by spaces ("" once it has ended)."""
+    try:
+        return (
+            (Path("/proc") / str(pid) / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        )
+    except OSError:
+        return ""
+
+
 def group_members(pgid: int) -> list[int]:
     """Live processes (not zombies) of a process group, from /proc."""
     found = []
