@@ -151,14 +151,30 @@ def _tar_stream(path: Path, budget: Budget) -> Iterator[_Expanded]:
         yield _Expanded(stream, budget)
 
 
+NOT_TAR = "not a tar archive, plain or compressed"  # no digit: the rejects view counts numbers as N
+
+
 def members(path: Path) -> Iterator[Member]:
     """Every regular file of a tar archive, in order, its data read as it goes.
 
     Plain ustar and GNU headers are read here, several times faster than ``tarfile`` for
     thousands of small files; anything else (long names, pax headers, base-256 sizes, a bad
     checksum) hands the archive to ``tarfile``, read again as a stream from the first file not
-    yet given. Every byte read counts in one ``Budget``: past it, ``ArchiveBomb``.
+    yet given. Every byte read counts in one ``Budget``: past it, ``ArchiveBomb``. A file whose
+    first header is not one raises ``tarfile.ReadError`` saying it is ``NOT_TAR``.
     """
+    given = 0
+    try:
+        for member in _members(path):
+            given += 1
+            yield member
+    except tarfile.ReadError as error:
+        if given:
+            raise
+        raise tarfile.ReadError(f"{NOT_TAR} ({error})") from error  # the reason's kind: its last part
+
+
+def _members(path: Path) -> Iterator[Member]:
     budget = Budget()
     given = 0
     with _tar_stream(path, budget) as stream:

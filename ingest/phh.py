@@ -107,6 +107,7 @@ class RawHand:
     text: str
     fields: dict[str, Any] | None
     error: str | None = None
+    whole_file: bool = False  # the error is the file's (unread, not an archive...), not one hand's
 
 
 _BARE_KEY_CHARACTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
@@ -255,7 +256,7 @@ def iter_hands(paths: Iterable[str | Path]) -> Iterator[RawHand]:
         elif path.exists():
             yield from _hands_of_file(path)
         else:
-            yield RawHand(printable_name(str(path)), 0, "", None, "no such file or folder")
+            yield RawHand(printable_name(str(path)), 0, "", None, "no such file or folder", whole_file=True)
 
 
 def has_hand_histories(path: str | Path) -> bool:
@@ -290,7 +291,7 @@ def _hands_of_file(path: Path) -> Iterator[RawHand]:
                 return
             data = file.read(MAX_HAND_BYTES + 1)  # a larger hand is rejected unread
     except OSError as error:
-        yield RawHand(name, hands, "", None, f"cannot read: {error.strerror}")
+        yield RawHand(name, hands, "", None, f"cannot read: {error.strerror}", whole_file=not hands)
         return
     yield _single_hand(data, name)
 
@@ -382,7 +383,7 @@ def _hands_of_archive(path: Path, name: str) -> Iterator[RawHand]:
             if member.name.endswith(PHH_SUFFIXES):
                 yield from _hands_of_member(member, f"{name}!{member.name}")
     except READ_ERRORS as error:
-        yield RawHand(name, 0, "", None, f"cannot read the archive: {error}")
+        yield RawHand(name, 0, "", None, f"cannot read the archive: {error}", whole_file=True)
 
 
 def _hands_of_member(member: Member, source: str) -> Iterator[RawHand]:

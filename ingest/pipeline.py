@@ -61,8 +61,15 @@ class IngestReport:
 
 
 def describe_reject(raw: RawHand, error: str) -> str:
-    """The one-line reason shown to the user."""
-    return f"{raw.source_file} hand {raw.hand_index + 1}: {error}"
+    """The one-line reason shown to the user: the file, the hand (unless the whole file is), why.
+
+    >>> describe_reject(RawHand("a.phhs", 2, "", None), "bad TOML")
+    'a.phhs hand 3: bad TOML'
+    >>> describe_reject(RawHand("b.tgz", 0, "", None, whole_file=True), "cannot read the archive")
+    'b.tgz: cannot read the archive'
+    """
+    where = raw.source_file if raw.whole_file else f"{raw.source_file} hand {raw.hand_index + 1}"
+    return f"{where}: {error}"
 
 
 def ingest(

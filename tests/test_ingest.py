@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from ingest.archives import archive_files
+from ingest.archives import NOT_TAR, archive_files
 from ingest.export import export_hands
 from ingest.phh import hands_from_text, iter_hands
 from ingest.pipeline import ingest
@@ -306,6 +306,26 @@ def test_a_truncated_archive_is_one_clear_reject(tmp_path):
     hands = list(iter_hands([cut]))
     assert hands[-1].error is not None and hands[-1].error.startswith("cannot read the archive")
     assert all(h.error is None for h in hands[:-1]) and len(hands) >= 2  # the hands before the cut
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (bytes(range(256)) + b"x" * 44, f"cannot read the archive: {NOT_TAR} (unexpected end of data)"),
+        (b"not a tar archive at all\n" * 100, f"cannot read the archive: {NOT_TAR} ("),
+    ],
+    ids=["short", "long"],
+)
+def test_a_file_that_is_no_archive_is_rejected_as_a_whole_file(tmp_path, content, reason):
+    """Bytes under an archive's name, and a path that does not exist: one line naming the file and
+    what is wrong, no hand number (no hand was read)."""
+    fake, missing = tmp_path / "fake.tar.gz", tmp_path / "missing.phh"
+    fake.write_bytes(content)
+    lines: list[str] = []
+    report = ingest([fake, missing], Warehouse(str(tmp_path / "w")), on_reject=lines.append)
+    assert report.rejected == 2 and report.hands == 0
+    assert lines[0].startswith(f"{fake}: {reason}") and " hand " not in lines[0]
+    assert lines[1] == f"{missing}: no such file or folder"
 
 
 def test_hands_are_stored_in_reading_order_whichever_replay_took_them(tmp_path):
