@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -45,16 +46,17 @@ from ingest.warehouse import parquet_options  # noqa: E402
 
 GAMES = tuple(sorted(path.stem for path in (ROOT / "engine" / "variants").glob("*.toml")))
 PLAYERS = 6
+T = TypeVar("T")
 
 
-def best(repeat: int, work: Callable[[], object]) -> float:
-    """The least seconds of ``repeat`` runs of ``work``."""
+def best(repeat: int, work: Callable[[], T]) -> tuple[float, T]:
+    """The least seconds of ``repeat`` runs of ``work``, and what its last run gave."""
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        work()
+        result = work()
         times.append(time.perf_counter() - start)
-    return min(times)
+    return min(times), result
 
 
 def seat_columns(table: pa.Table) -> list[str]:
@@ -108,7 +110,7 @@ def measure(game_name: str, repeat: int) -> None:
     game = get_game(spec.game)
     u = random_words(spec.generator(0), CHUNK, words_per_hand(game, PLAYERS, spec.options))
     simulate_chunk(game, PLAYERS, spec.stake, spec.options, u[:100])  # the kernel from numba's cache
-    kernel = best(repeat, lambda: simulate_chunk(game, PLAYERS, spec.stake, spec.options, u))
+    kernel, _ = best(repeat, lambda: simulate_chunk(game, PLAYERS, spec.stake, spec.options, u))
     table = sim_hands(simulate_chunk(game, PLAYERS, spec.stake, spec.options, u), "bench", 0, 0, 0)
     few = dictionary_columns(game, spec.options)  # seat columns of few values: dictionary-encoded
     options = parquet_options("hands", few)
@@ -122,8 +124,7 @@ def measure(game_name: str, repeat: int) -> None:
     print(f"  {game_name}: kernel {1000 * kernel:.1f} ms a chunk of {CHUNK:,} hands; "
           f"ratio 0.6 leaves {1000 * budget:.1f} ms for rows, encoding and writing")  # fmt: skip
     for name, (tables, dictionary) in layouts.items():
-        seconds = best(repeat, partial(encode, tables, options, dictionary))
-        size = encode(tables, options, dictionary)
+        seconds, size = best(repeat, partial(encode, tables, options, dictionary))
         print(f"    {name:<9} encoding {1000 * seconds:6.1f} ms ({seconds / budget:4.2f}x the budget), "
               f"{size / 1e6:5.2f} MB")  # fmt: skip
 

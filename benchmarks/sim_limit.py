@@ -46,17 +46,23 @@ def end_to_end(game: str, hands: int, workers: int) -> tuple[float, float]:
     return hands / whole, json.loads(out.stdout)["seconds"]
 
 
+def inner_command(stage: str, game: str, hands: int) -> list[str]:
+    """The command that runs ``stages`` of this file in a new process and prints its timings."""
+    return [sys.executable, __file__, "--inner", stage, "--games", game, "--hands", str(hands)]
+
+
 def in_fresh_process(stage: str, game: str, hands: int) -> dict[str, float]:
     """Run ``stages`` of this file in a new process; its timings."""
-    command = [sys.executable, __file__, "--inner", stage, "--games", game, "--hands", str(hands)]
-    out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        inner_command(stage, game, hands), cwd=ROOT, capture_output=True, text=True, check=True
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def side_by_side(game: str, hands: int, copies: int) -> float:
     """Speed-up of ``copies`` compute-only kernels run at once, each in its own process, over one:
     the most this machine gives any program of independent workers (1.0 for no gain)."""
-    command = [sys.executable, __file__, "--inner", "compute", "--games", game, "--hands", str(hands)]
+    command = inner_command("compute", game, hands)
     running = [subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True) for _ in range(copies)]
     seconds = [json.loads(proc.communicate()[0].strip().splitlines()[-1])["compute"] for proc in running]
     alone = min(in_fresh_process("compute", game, hands)["compute"] for _ in range(2))

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ingest.schema import TABLES
 from ingest.warehouse import Warehouse
+from tests.conftest import INTERPRETER_HELPERS
 
 BIN = Path(sys.executable).parent
 SCOOPLAB = [sys.executable, "-m", "scooplab.cli"]
@@ -108,9 +109,9 @@ def command_line(pid: int) -> str:
         return ""
 
 
-def group_members(pgid: int) -> list[int]:
-    """Live processes (not zombies) of a process group, from /proc."""
-    found = []
+def live_processes() -> Iterator[tuple[int, list[str]]]:
+    """Each live process (not a zombie) from /proc: its pid and the fields of its ``stat`` after the
+    command name (state, parent, process group, ...)."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -118,10 +119,24 @@ def group_members(pgid: int) -> list[int]:
             stat = (entry / "stat").read_text()
         except OSError:
             continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        if fields[0] != "Z" and int(fields[2]) == pgid:
-            found.append(int(entry.name))
-    return found
+        fields = stat[stat.rindex(")") + 2 :].split()  # after the command name, which may hold spaces
+        if fields[0] != "Z":
+            yield int(entry.name), fields
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live processes of a process group."""
+    return [pid for pid, fields in live_processes() if int(fields[2]) == pgid]
+
+
+def children_of(parent: int) -> list[int]:
+    """Live processes a process started."""
+    return [pid for pid, fields in live_processes() if int(fields[1]) == parent]
+
+
+def interpreter_helper(pid: int) -> bool:
+    """Whether a process is Python's own multiprocessing helper, which ends with its interpreter."""
+    return any(helper in command_line(pid) for helper in INTERPRETER_HELPERS)
 
 
 def temporary_files(data: str | Path) -> list[Path]:

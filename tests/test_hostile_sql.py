@@ -21,7 +21,7 @@ from analytics.db import run_query, run_query_page
 from analytics.sandbox import HEADROOM, QUERY_PROCESS, QueryError, QueryLimits
 from ingest.simulation import SimSpec, simulate
 from scooplab.cli import app
-from tests.scale_helpers import cpu_seconds
+from tests.scale_helpers import children_of, command_line, cpu_seconds
 from tests.test_dashboard import APP, keeping_main
 
 SCOOPLAB = str(Path(sys.executable).parent / "scooplab")
@@ -58,16 +58,7 @@ def scooplab_query(sql: str, warehouse: Path, *options: str) -> tuple:
 def children(parent: int | None = None) -> list[int]:
     """The live query processes (``analytics.sandbox``) started by a process (this one unless told);
     other children, such as a helper an earlier test on this worker left running, are not counted."""
-    found, query = [], QUERY_PROCESS.encode()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            command = (stat.parent / "cmdline").read_bytes()
-        except OSError:
-            continue
-        if int(fields[1]) == (parent or os.getpid()) and fields[0] != "Z" and query in command:
-            found.append(int(stat.parent.name))
-    return found
+    return [pid for pid in children_of(parent or os.getpid()) if QUERY_PROCESS in command_line(pid)]
 
 
 def alive(pid: int) -> bool:

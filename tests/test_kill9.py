@@ -23,8 +23,8 @@ from ingest.simulation import SimSpec, simulate
 from ingest.warehouse import Warehouse
 from tests.scale_helpers import (
     SCOOPLAB,
-    command_line,
     group_members,
+    interpreter_helper,
     kill_group,
     run_digest,
     running,
@@ -158,7 +158,7 @@ def test_workers_end_with_a_simulation_killed_alone(tmp_path):
         while not hands_files(tmp_path) and process.poll() is None and time.monotonic() < deadline:
             time.sleep(0.02)
         workers = set(group_members(process.pid)) - {process.pid}
-        helpers = [pid for pid in workers if "multiprocessing.resource_tracker" not in command_line(pid)]
+        helpers = [pid for pid in workers if not interpreter_helper(pid)]
         assert helpers and process.poll() is None  # a spawned helper (the command works too), still at work
         os.kill(process.pid, signal.SIGKILL)
         process.wait()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ingest.processes import share_out
-from tests.scale_helpers import command_line
+from tests.scale_helpers import children_of, interpreter_helper
 
 
 class TwoArguments(Exception):
@@ -60,17 +60,7 @@ def fail_warming() -> None:
 
 def children() -> set[int]:
     """This process's live children, but the interpreter's resource tracker (it lives to the end)."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        try:
-            stat = (entry / "stat").read_text() if entry.name.isdigit() else ""
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split() if stat else ["Z"]
-        ours = fields[0] != "Z" and int(fields[1]) == os.getpid()
-        if ours and "multiprocessing.resource_tracker" not in command_line(int(entry.name)):
-            found.add(int(entry.name))
-    return found
+    return {pid for pid in children_of(os.getpid()) if not interpreter_helper(pid)}
 
 
 @pytest.fixture
