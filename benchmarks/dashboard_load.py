@@ -54,7 +54,7 @@ from websockets.exceptions import WebSocketException  # noqa: E402
 
 PAGE_TIMEOUT = 120.0  # seconds a page may take before it counts as an error
 CONNECT_TIMEOUT = 30.0
-SWEEP_BUDGET = 240.0  # seconds for one session to load every page once
+SWEEP_BUDGET = 900.0  # seconds for one session to load every page once: ~30 s here, a safety bound
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from tests.patience import BROWSER_WAIT_MS, POLL_SECONDS, PROCESS_END_SECONDS, SERVER_START_SECONDS
 from tests.scale_helpers import free_port, group_members
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,7 +34,7 @@ class Server:
     log: Path | None
 
 
-def answers(url: str, timeout: float = 5.0) -> bool:
+def answers(url: str, timeout: float = 30.0) -> bool:
     """Whether the dashboard at ``url`` says ``ok`` on its health endpoint."""
     try:
         with urllib.request.urlopen(f"{url}/_stcore/health", timeout=timeout) as response:
@@ -43,7 +45,7 @@ def answers(url: str, timeout: float = 5.0) -> bool:
 
 @contextmanager
 def dashboard_server(
-    data: Path | str, log: Path | None = None, ready_seconds: float = 90.0
+    data: Path | str, log: Path | None = None, ready_seconds: float = SERVER_START_SECONDS
 ) -> Iterator[Server]:
     """``scooplab dashboard --data data`` on a free port of 127.0.0.1, once its health endpoint
     answers; on leaving, its whole process group gets SIGTERM (SIGKILL after 20 s) and is reaped.
@@ -57,12 +59,12 @@ def dashboard_server(
     try:
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + ready_seconds
-        while not answers(url, timeout=2.0):
+        while not answers(url):  # a health request on loopback takes milliseconds
             if process.poll() is not None:
                 raise RuntimeError(f"the dashboard exited with {process.returncode} before answering ({log})")
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the dashboard did not answer within {ready_seconds:.0f} s ({log})")
-            time.sleep(0.3)
+            time.sleep(POLL_SECONDS)
         yield Server(url, process.pid, log)
     finally:
         stop_group(process)
@@ -81,4 +83,12 @@ def stop_group(process: subprocess.Popen) -> None:
             continue
         if not group_members(process.pid):
             return
-    process.wait(timeout=1)
+    process.wait(timeout=PROCESS_END_SECONDS)
+
+
+def wait_for_script_run(page: Any) -> None:
+    """Wait until the Streamlit page shown in a Playwright ``page`` has finished its script run (the
+    app's own ``data-test-script-state``), instead of sleeping for a guess of how long it takes."""
+    page.locator("[data-testid='stApp'][data-test-script-state='notRunning']").wait_for(
+        state="attached", timeout=BROWSER_WAIT_MS
+    )

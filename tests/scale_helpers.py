@@ -17,6 +17,7 @@ from pathlib import Path
 from ingest.schema import TABLES
 from ingest.warehouse import Warehouse
 from tests.conftest import INTERPRETER_HELPERS
+from tests.patience import POLL_SECONDS, PROCESS_END_SECONDS, SERVER_START_SECONDS
 
 BIN = Path(sys.executable).parent
 SCOOPLAB = [sys.executable, "-m", "scooplab.cli"]
@@ -29,13 +30,13 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_for_port(port: int, seconds: float = 60) -> None:
+def wait_for_port(port: int, seconds: float = SERVER_START_SECONDS) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         with socket.socket() as sock:
             if sock.connect_ex(("127.0.0.1", port)) == 0:
                 return
-        time.sleep(0.2)
+        time.sleep(POLL_SECONDS)
     raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {seconds} s")
 
 
@@ -53,10 +54,10 @@ def kill_group(process: subprocess.Popen, sig: int = signal.SIGKILL) -> None:
     with suppress(ProcessLookupError):
         os.killpg(process.pid, sig)
     try:
-        process.wait(timeout=30)
+        process.wait(timeout=PROCESS_END_SECONDS)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=30)
+        process.wait(timeout=PROCESS_END_SECONDS)
 
 
 @contextmanager

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.patience import COMMAND_SECONDS, POLL_SECONDS, PROCESS_END_SECONDS, SERVER_START_SECONDS
 from tests.scale_helpers import (
     BIN,
     SCOOPLAB,
@@ -22,9 +23,9 @@ from tests.scale_helpers import (
     wait_for_port,
 )
 
-SIMULATE = ["simulate", "--variant", "cry-me-a-river", "--hands", "400000", "--shard-size", "20000",
+SIMULATE = ["simulate", "--variant", "cry-me-a-river", "--hands", "400000", "--shard-size", "5000",
             "--seed", "11", "--run-id", "c"]  # fmt: skip
-SHARDS = 20
+SHARDS = 80  # a worker is killed after 2: 78 shards (seconds of work here) are left, hundreds of polls
 
 
 def dask_cluster(port: int) -> tuple[subprocess.Popen, ...]:
@@ -32,14 +33,14 @@ def dask_cluster(port: int) -> tuple[subprocess.Popen, ...]:
     address = f"tcp://127.0.0.1:{port}"
     scheduler = start([str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port),
                        "--no-dashboard"])  # fmt: skip
-    wait_for_port(port)
+    wait_for_port(port, SERVER_START_SECONDS)
     command = [str(BIN / "dask"), "worker", address, "--nthreads", "1", "--no-nanny", "--no-dashboard",
                "--host", "127.0.0.1"]  # fmt: skip
     workers = tuple(start([*command, "--name", f"w{index}"]) for index in range(2))
     from dask.distributed import Client
 
-    with Client(address, timeout=60) as client:
-        client.wait_for_workers(2, timeout=120)
+    with Client(address, timeout=SERVER_START_SECONDS) as client:  # workers join within ~5 s here
+        client.wait_for_workers(2, timeout=SERVER_START_SECONDS)
     return (scheduler, *workers)
 
 
@@ -51,7 +52,7 @@ def shards_written(data: Path) -> int:
 def test_a_worker_killed_mid_run_changes_no_byte(tmp_path):
     local = tmp_path / "local"
     done = subprocess.run([*SCOOPLAB, *SIMULATE, "--data", str(local)], capture_output=True, text=True,
-                          timeout=600)  # fmt: skip
+                          timeout=COMMAND_SECONDS)  # fmt: skip
     assert done.returncode == 0, done.stderr
     port = free_port()
     with running(*dask_cluster(port)) as (scheduler, first, second):
@@ -59,14 +60,14 @@ def test_a_worker_killed_mid_run_changes_no_byte(tmp_path):
         client = start([*SCOOPLAB, *SIMULATE, "--data", str(cluster), "--executor", "dask",
                         "--scheduler", f"tcp://127.0.0.1:{port}"], stderr=subprocess.PIPE)  # fmt: skip
         with running(client):
-            deadline = time.monotonic() + 300
+            deadline = time.monotonic() + COMMAND_SECONDS
             while shards_written(cluster) < 2 and client.poll() is None and time.monotonic() < deadline:
-                time.sleep(0.05)
+                time.sleep(POLL_SECONDS)
             before = shards_written(cluster)
             first.send_signal(signal.SIGKILL)  # a worker dies with shards still to do
-            first.wait(timeout=30)
+            first.wait(timeout=PROCESS_END_SECONDS)
             assert 0 < before < SHARDS and client.poll() is None
-            _, errors = client.communicate(timeout=600)
+            _, errors = client.communicate(timeout=COMMAND_SECONDS)
             assert client.returncode == 0, errors.decode()
         assert second.poll() is None and scheduler.poll() is None  # the rest of the cluster went on
     for table in ("hands", "summaries"):

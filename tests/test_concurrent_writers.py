@@ -4,6 +4,8 @@ it: every writer finishes, nothing is lost or stored twice, and no read fails.""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -11,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from ingest.phh import iter_hands
 from ingest.simulation import SimSpec, simulate
 from ingest.warehouse import Warehouse
+from tests.patience import COMMAND_SECONDS, POLL_SECONDS
 from tests.scale_helpers import SCOOPLAB, running, start
 from tests.test_ingest import FIXTURES
 
@@ -29,7 +32,7 @@ READS = (
 
 def read(args: list[str], data) -> None:
     command = [*SCOOPLAB, *args, "--data", str(data)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=COMMAND_SECONDS)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     json.loads(done.stdout)
 
@@ -52,8 +55,8 @@ def test_writers_and_readers_at_once(tmp_path):
     with running(*writers), ThreadPoolExecutor(len(READS)) as pool:
         readers = [pool.submit(keep_reading, args, tmp_path, writers) for args in READS]
         for writer in writers:
-            assert writer.wait(timeout=300) == 0, writer.stderr.read().decode()
-        during = [reader.result(timeout=300) for reader in readers]  # a failed read fails here
+            assert writer.wait(timeout=COMMAND_SECONDS) == 0, writer.stderr.read().decode()
+        during = [reader.result(timeout=COMMAND_SECONDS) for reader in readers]  # a failed read fails here
     expected = {"before": 1_000, "sim-a": 400_000, "sim-b": 6_000,
                 "phh": len(list(iter_hands([FIXTURES / "phh", FIXTURES / "examples"])))}  # fmt: skip
     hands = Warehouse(tmp_path).read("hands", ["run_id", "hand_id"]).to_pylist()
@@ -61,20 +64,28 @@ def test_writers_and_readers_at_once(tmp_path):
     assert len({h["hand_id"] for h in hands}) == len(hands)  # nothing stored twice
     runs = {r["run_id"]: r["status"] for r in Warehouse(tmp_path).read("runs").to_pylist()}
     assert runs == dict.fromkeys(expected, "complete")
-    assert min(during) >= 1  # each kind of read overlapped the writes
+    # each kind of read overlapped the writes: a reader's thread starts within milliseconds, a
+    # writer's start-up alone takes over a second here
+    assert min(during) >= 1
 
 
 def test_a_second_writer_of_a_run_is_refused_while_the_first_works(tmp_path):
-    hands = ["--hands", "1000000", "--shard-size", "200000", "--workers", "1"]  # some seconds at work
+    hands = ["--hands", "1000000", "--shard-size", "200000", "--workers", "1"]
     args = [*SCOOPLAB, "simulate", "--variant", "holdem", *hands, "--data", str(tmp_path), "--run-id", "same"]
     first = start(args, stderr=subprocess.PIPE)
     with running(first):
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + COMMAND_SECONDS
         while not (tmp_path / ".leases" / "same.json").exists() and time.monotonic() < deadline:
-            time.sleep(0.02)
-        second = subprocess.run(args, capture_output=True, text=True, timeout=120)
+            time.sleep(POLL_SECONDS)
+        # the first writer is stopped (alive, holding its lease) while the second tries: it cannot
+        # finish first, however fast it is and however slowly the second starts
+        os.killpg(first.pid, signal.SIGSTOP)
+        try:
+            second = subprocess.run(args, capture_output=True, text=True, timeout=COMMAND_SECONDS)
+        finally:
+            os.killpg(first.pid, signal.SIGCONT)
         assert second.returncode == 2 and "Traceback" not in second.stderr, second.stderr
         assert f"run same is being written by process {first.pid}" in second.stderr
-        assert first.wait(timeout=120) == 0, first.stderr.read().decode()
+        assert first.wait(timeout=COMMAND_SECONDS) == 0, first.stderr.read().decode()
     hands = Warehouse(tmp_path).read("hands", ["hand_id"]).column("hand_id").to_pylist()
     assert len(hands) == len(set(hands)) == 1_000_000 and not (tmp_path / ".leases" / "same.json").exists()

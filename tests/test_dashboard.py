@@ -3,10 +3,8 @@
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -20,6 +18,9 @@ from ingest.pipeline import ingest
 from ingest.simulation import SimSpec, simulate
 from ingest.starting_hands import compute_and_store
 from ingest.warehouse import Warehouse
+from tests.dashboard_server import wait_for_script_run
+from tests.patience import BROWSER_WAIT_MS, PAGE_RUN_SECONDS, PROCESS_END_SECONDS, SERVER_START_SECONDS
+from tests.scale_helpers import free_port, wait_for_port
 from tests.test_ingest import FIXTURES
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboards" / "app.py")
@@ -77,7 +78,9 @@ def keeping_main():
 def game_page(variant: str, query: dict | None = None) -> AppTest:
     """A game's generated page, run."""
     with keeping_main():
-        test = AppTest.from_function(_game_page, kwargs={"variant": variant}, default_timeout=90)
+        test = AppTest.from_function(
+            _game_page, kwargs={"variant": variant}, default_timeout=PAGE_RUN_SECONDS
+        )
         for key, value in (query or {}).items():
             test.query_params[key] = value
         return test.run()
@@ -89,7 +92,7 @@ def app(data: Path, page: str | None = None, query: dict | None = None) -> AppTe
     if page in GAME_PAGES:
         return game_page(page, query)
     with keeping_main():
-        test = AppTest.from_file(APP, default_timeout=90)
+        test = AppTest.from_file(APP, default_timeout=PAGE_RUN_SECONDS)
         for key, value in (query or {}).items():
             test.query_params[key] = value
         test.run()
@@ -255,12 +258,6 @@ def test_the_replayer_shows_a_chosen_hand(warehouse):
     assert "Top Board" in text and "Bottom Board" in text
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -289,34 +286,30 @@ def test_every_page_in_a_real_browser(warehouse, tmp_path):
     shots = Path(__file__).parent / "artifacts"
     shots.mkdir(exist_ok=True)
     try:
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.3)
+        wait_for_port(port, SERVER_START_SECONDS)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.set_default_timeout(BROWSER_WAIT_MS)  # a safety bound: each page here comes within ~10 s
             # a fresh server's first visit through a deep link: the app's own navigation, no toolbar
             page.goto(f"http://127.0.0.1:{port}/replayer", wait_until="networkidle")
-            page.get_by_role("heading", name="Hand replayer").first.wait_for(timeout=60_000)
+            page.get_by_role("heading", name="Hand replayer").first.wait_for()
             nav = page.locator("[data-testid='stSidebarNav']")
             assert nav.get_by_text("Compare runs").count() == 1
             assert nav.get_by_text("app", exact=True).count() == 0
             assert page.get_by_text("Deploy", exact=True).count() == 0
             for path, title in BROWSER_PAGES:
                 page.goto(f"http://127.0.0.1:{port}/{path}", wait_until="networkidle")
-                page.get_by_role("heading", name=title).first.wait_for(timeout=60_000)
-                page.wait_for_timeout(1500)
+                page.get_by_role("heading", name=title).first.wait_for()
+                wait_for_script_run(page)  # the whole page is there: an exception would be too
                 assert page.locator("[data-testid='stException']").count() == 0, path
                 if path in ("", "scarney", "cry_me_a_river", "skoejarth", "holdem") or "starting" in path:
-                    page.locator("canvas, svg.marks").first.wait_for(timeout=30_000)
+                    page.locator("canvas, svg.marks").first.wait_for()
                 page.screenshot(path=str(shots / f"{path or 'overview'}.png"), full_page=True)
             browser.close()
     finally:
         os.killpg(server.pid, signal.SIGTERM)  # the server and anything it started
-        server.wait(timeout=20)
+        server.wait(timeout=PROCESS_END_SECONDS)
     assert subprocess.run(["pgrep", "-f", f"--server.port {port}"], capture_output=True).stdout == b""
 
 

@@ -1,6 +1,7 @@
 """The dashboard under load (issue #18): 20 sessions at once browse every page for 60 s against a
-real server on 127.0.0.1; no error anywhere, the p95 page time under a bound, the server still
-answering and a real browser still drawing pages afterwards. ``make soak`` runs it.
+real server on 127.0.0.1; no error anywhere, every session and every page served, the server still
+answering and a real browser still drawing pages afterwards. No page time is held to a bound a
+faster or slower machine could cross: the benchmark prints them. ``make soak`` runs it.
 
 The sessions are websocket clients of the server's own protocol (benchmarks/dashboard_load.py
 says how and why): on two cores, 20 browsers would spend the CPU the server is measured on.
@@ -21,17 +22,18 @@ import pytest
 from benchmarks.dashboard_load import LoadReport, run
 from ingest.pipeline import ingest
 from ingest.warehouse import Warehouse
-from tests.dashboard_server import answers, dashboard_server, group_members
+from tests.dashboard_server import answers, dashboard_server, group_members, wait_for_script_run
+from tests.patience import BROWSER_WAIT_MS
 from tests.test_dashboard import BROWSER_PAGES, CHROMIUM, CHROMIUM_FLAGS, app
 from tests.test_dashboard import warehouse as warehouse  # the fixture: every game, replayed hands
 from tests.test_ingest import FIXTURES
 
 SESSIONS = 20
 SECONDS = 60.0
-PAGE_TIMEOUT = 90.0  # a page slower than this is an error
-P95_BOUND = 10.0  # seconds: measured 3.1 s on 2 cores as `scooplab dashboard` starts Streamlit, and 10.5
-# to 14.4 s with Streamlit's own defaults (docs/reliability.md): three times the one, and the others fail
-HARD_DEADLINE = 720  # seconds from the server's start to its end, browser check included
+# Safety bounds, not figures a machine must meet (#34): page times are the benchmark's to print
+# (benchmarks/dashboard_load.py; p95 3.1 s, max 6.6 s here under this load).
+PAGE_TIMEOUT = 300.0  # a page slower than this is an error: over 40 times the slowest seen here
+HARD_DEADLINE = 3600  # seconds from the server's start to its end, browser check included: ~2.5 min here
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
 
@@ -53,6 +55,7 @@ def hard_deadline(seconds: int) -> Iterator[None]:
 
 def browser_draws(url: str) -> list[str]:
     """Pages a real Chromium finds wrong at ``url`` (no heading, an exception shown, no chart)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
     wrong = []
@@ -60,14 +63,18 @@ def browser_draws(url: str) -> list[str]:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.set_default_timeout(BROWSER_WAIT_MS)
             for path, title in (("", "scooplab"), ("holdem", "Hold'em"), ("replayer", "Hand replayer")):
-                page.goto(f"{url}/{path}", wait_until="networkidle", timeout=60_000)
-                page.get_by_role("heading", name=title).first.wait_for(timeout=60_000)
-                page.wait_for_timeout(1500)
+                page.goto(f"{url}/{path}", wait_until="networkidle")
+                page.get_by_role("heading", name=title).first.wait_for()
+                wait_for_script_run(page)
                 if page.locator("[data-testid='stException']").count():
                     wrong.append(f"{path or 'overview'}: an exception is shown")
-                if path in ("", "holdem") and not page.locator("canvas, svg.marks").count():
-                    wrong.append(f"{path or 'overview'}: no chart drawn")
+                if path in ("", "holdem"):
+                    try:  # a chart is drawn after the script's run, by the browser
+                        page.locator("canvas, svg.marks").first.wait_for()
+                    except PlaywrightTimeout:
+                        wrong.append(f"{path or 'overview'}: no chart drawn")
         finally:
             browser.close()
     return wrong
@@ -103,10 +110,11 @@ def test_twenty_sessions_for_a_minute_without_an_error(warehouse, tmp_path, reco
     assert not report.server_tracebacks, report.server_tracebacks[:3]
     assert not wrong, wrong
     loads = report.per_session()
-    assert len(loads) == SESSIONS and min(loads.values()) >= 2, loads  # every session kept loading pages
+    # every session loaded pages: its first load comes whatever the machine's speed (a load asked for
+    # within the minute finishes, within PAGE_TIMEOUT), and sessions start on pages of their own
+    assert len(loads) == SESSIONS and min(loads.values()) >= 1, loads
     assert {v.page for v in report.visits} == {p.label for p in report.pages}  # every page under load
     assert [v.page for v in report.after] == [p.label for p in report.pages]  # and every one after it
-    assert report.stats()["all"]["p95"] < P95_BOUND, report.stats()["all"]
 
 
 def test_a_session_back_on_the_replayer_sees_its_hand_again(tmp_path):

@@ -16,6 +16,7 @@ from engine.simulate import random_words, simulate_chunk, words_per_hand
 from ingest.array_rows import settle
 from ingest.betting_sim import play_batch
 from scooplab.cli import app
+from tests.patience import PAGE_RUN_SECONDS
 from tests.test_betting_kernel import _assert_replays_to_the_same_rows
 from tests.test_simulate_agreement import play_through_state_machine
 
@@ -106,7 +107,8 @@ def test_simulate_export_ingest_stats_and_dashboard_from_the_file_alone(tmp_path
     assert not test.exception and test.title[0].value == "Double-board Hold'em"
     assert any(m.label.startswith("Triple scoops") for m in test.metric)
     with keeping_main():
-        navigation = AppTest.from_file(APP, default_timeout=90).run()  # the game has a page of its own
+        # the game has a page of its own
+        navigation = AppTest.from_file(APP, default_timeout=PAGE_RUN_SECONDS).run()
     assert not navigation.exception
 
 

@@ -42,14 +42,16 @@ from tests.fuzz_phh import (
     write_giants,
     write_odd_names,
 )
+from tests.patience import COMMAND_SECONDS
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SCOOPLAB = Path(sys.executable).parent / "scooplab"
-# The soak's bounds, from a measured run (15,141 hands: 24 s, 449 MiB on two shared cores) with
+# The soak's bound, from a measured run (15,141 hands: 24 s, 449 MiB on two shared cores) with
 # headroom. Before the limits, the 50 MB field alone took ingest to 814 MB and the endless archives
-# to a MemoryError, so either regression fails the memory bound.
+# to a MemoryError, so either regression fails the memory bound. (An archive read past its budget
+# fails check_ingest: its one reject names it a bomb.)
 SOAK_PEAK_RSS = 768 << 20  # bytes: the most the soak's ingest may hold at once
-SOAK_SECONDS = 300  # the longest the soak's ingest may take
+SOAK_SECONDS = 900  # a safety bound only, not a figure a machine must meet: 15-32 s here
 
 # Runs one command and reports its exit code, wall time and peak memory (the largest resident set
 # of its children, which is the command alone: this helper starts nothing else).
@@ -241,7 +243,7 @@ def test_a_few_hundred_fuzzed_hands_never_crash_and_are_each_rejected_or_stored_
     placed += write_bombs(corpus / "bombs", seeds, 1 << 30, serial=2_000_000)
     placed += write_crowded_archive(corpus / "crowded" / "crowded.tar.gz", seeds, 2_000, serial=3_000_000)
     placed += write_odd_names(corpus / "odd", seeds, serial=4_000_000)
-    run = run_ingest(corpus, tmp_path, timeout=300)
+    run = run_ingest(corpus, tmp_path, timeout=COMMAND_SECONDS)  # a few seconds here
     counts = check_ingest(run, placed)
     assert counts["rejected"] > len(cases) / 2 and counts["hands"] > 2 * 13 * 2
 
@@ -264,5 +266,4 @@ def test_ten_thousand_fuzzed_hands_a_50_mb_field_and_endless_archives_in_bounded
         f"\nfuzz soak: {len(placed):,} hands, {counts['rejected']:,} rejected, {counts['hands']:,} stored, "
         f"{counts['duplicates']:,} duplicates; {run.seconds:.1f} s, peak RSS {run.peak >> 20:,} MiB"
     )
-    assert run.seconds < SOAK_SECONDS
     assert run.peak < SOAK_PEAK_RSS, f"peak RSS {run.peak / 2**20:,.0f} MiB"

@@ -21,6 +21,7 @@ from ingest.export import export_hands
 from ingest.pipeline import FILE_HANDS_VARIABLE
 from ingest.simulation import SimSpec, simulate
 from ingest.warehouse import Warehouse
+from tests.patience import COMMAND_SECONDS, POLL_SECONDS, PROCESS_END_SECONDS
 from tests.scale_helpers import (
     SCOOPLAB,
     group_members,
@@ -72,7 +73,7 @@ def whole_process(args: list[str]) -> tuple[float, str]:
     work that other load on the machine does not stretch, as it does the wall time) and what it
     wrote on standard error."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    finished = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    finished = subprocess.run(args, capture_output=True, text=True, timeout=COMMAND_SECONDS)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     assert finished.returncode == 0, finished.stderr
     assert "Traceback" not in finished.stderr
@@ -95,34 +96,36 @@ def hands_files(data: Path) -> int:
     return len(list((data / "hands").glob("variant=*/run=r/*.parquet")))
 
 
-def wait_until(done, process, seconds: float = 120) -> None:
+def wait_until(done, process, seconds: float = COMMAND_SECONDS) -> None:
     deadline = time.monotonic() + seconds
     while not done() and process.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.01)
+        time.sleep(POLL_SECONDS)
 
 
 def wait_for_a_moment(case: str, data: Path, process, reference: tuple[float, int], rng: random.Random,
-                      after_files: int = 0) -> None:  # fmt: skip
+                      after_files: int = 0, latest: float = 1.0) -> None:  # fmt: skip
     """Wait for a random moment of the command's work: once a random number of the hands files it
-    still has to write are written (at least ``after_files``), and a random part of the next.
-    ``reference``: the CPU seconds and hands files of a whole run. An ingest starts again from
-    nothing: first the files of the run it replaces go."""
+    still has to write are written (at least ``after_files``, at most ``latest`` of them all), and a
+    random part of the next. ``reference``: the CPU seconds and hands files of a whole run. An
+    ingest starts again from nothing: first the files of the run it replaces go."""
     seconds, total = reference
     if case == "ingest":
         wait_until(lambda: hands_files(data) == 0, process)
-    target = rng.randint(min(max(hands_files(data), after_files), total - 1), total - 1)
+    low = min(max(hands_files(data), after_files), total - 1)
+    target = rng.randint(low, max(low, min(total - 1, int(latest * total))))
     wait_until(lambda: hands_files(data) >= target, process)
     time.sleep(rng.uniform(0, seconds / total / 2))
 
 
 def kill_and_finish(case: str, data: Path, corpus: Path, kills: int, reference: tuple[float, int],
-                    rng: random.Random, after_files: int = 0) -> tuple[int, str]:  # fmt: skip
+                    rng: random.Random, after_files: int = 0,
+                    latest: float = 1.0) -> tuple[int, str]:  # fmt: skip
     """Kill the command ``kills`` times at random moments (each rerun under the same run id), then let it
     finish: how many kills landed while it ran, and what the last run said on standard error."""
     landed = 0
     for _ in range(kills):
         process = start(command(case, data, corpus))
-        wait_for_a_moment(case, data, process, reference, rng, after_files)
+        wait_for_a_moment(case, data, process, reference, rng, after_files, latest)
         landed += process.poll() is None
         kill_group(process)
         reader_sees_whole_parts(data, case)
@@ -130,13 +133,13 @@ def kill_and_finish(case: str, data: Path, corpus: Path, kills: int, reference: 
 
 
 def check_case(case: str, tmp_path: Path, corpus: Path, kills: int, seed: int,
-               after_files: int = 0) -> tuple[int, str]:  # fmt: skip
+               after_files: int = 0, latest: float = 1.0) -> tuple[int, str]:  # fmt: skip
     """Kill a command and run it again: equal to an uninterrupted run (``kill_and_finish``'s answer)."""
     reference = tmp_path / f"{case}-reference"
     seconds = whole_process(command(case, reference, corpus))[0]
     killed = tmp_path / f"{case}-killed"
     whole = (seconds, hands_files(reference))
-    answer = kill_and_finish(case, killed, corpus, kills, whole, random.Random(seed), after_files)
+    answer = kill_and_finish(case, killed, corpus, kills, whole, random.Random(seed), after_files, latest)
     assert run_digest(killed, "r") == run_digest(reference, "r")
     assert set(run_digest(reference, "r")) >= {"hands", "runs"}
     assert not temporary_files(killed) and not list(killed.glob(".leases/*"))
@@ -145,26 +148,28 @@ def check_case(case: str, tmp_path: Path, corpus: Path, kills: int, seed: int,
 
 def test_a_killed_ingest_run_again_ends_as_if_never_killed(tmp_path, corpus):
     """The default suite's kill (simulations: test_simulation.py, and 16 more here in soak): after a
-    batch is written, so the rerun has files to replace."""
-    landed, said = check_case("ingest", tmp_path, corpus, kills=1, seed=1, after_files=1)
+    batch is written, so the rerun has files to replace, and in the first half of the 16, so that
+    the kill lands with half the ingest's work (~1 s here) still to do, hundreds of polls away."""
+    landed, said = check_case("ingest", tmp_path, corpus, kills=1, seed=1, after_files=1, latest=0.5)
     assert landed == 1 and "was interrupted; its" in said and "earlier files were replaced" in said
 
 
 def test_workers_end_with_a_simulation_killed_alone(tmp_path):
     """kill -9 of the command alone (not its process group): its worker processes end with it."""
-    process = start(command("showdown", tmp_path, tmp_path))
+    # 120 shards: at the first of them, over 3 s of work is left here, hundreds of polls
+    args = command("showdown", tmp_path, tmp_path)
+    args[args.index("--hands") + 1] = "2400000"
+    process = start(args)
     with running(process):
-        deadline = time.monotonic() + 120
-        while not hands_files(tmp_path) and process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.02)
+        wait_until(lambda: hands_files(tmp_path) > 0, process)
         workers = set(group_members(process.pid)) - {process.pid}
         helpers = [pid for pid in workers if not interpreter_helper(pid)]
         assert helpers and process.poll() is None  # a spawned helper (the command works too), still at work
         os.kill(process.pid, signal.SIGKILL)
         process.wait()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + PROCESS_END_SECONDS  # the kernel kills them at once
         while set(group_members(process.pid)) & workers and time.monotonic() < deadline:
-            time.sleep(0.1)
+            time.sleep(POLL_SECONDS)
         assert not set(group_members(process.pid)) & workers
 
 

@@ -11,11 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.patience import COMMAND_SECONDS
+
 LEAKY_TEST = """
 import os, pathlib, subprocess, sys
 
 def test_starts_a_server_and_forgets_it():
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], start_new_session=True)
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"],
+                               start_new_session=True)
     pathlib.Path(os.environ["LEAKED_PID_FILE"]).write_text(str(sleeper.pid))
 """
 
@@ -33,11 +36,14 @@ def test_a_run_that_leaves_a_process_behind_fails_and_names_it(tmp_path, workers
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                "--basetemp", str(tmp_path / "t"), *workers, str(tmp_path / "test_leaky.py")]  # fmt: skip
     try:
-        result = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+        result = subprocess.run(
+            command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=COMMAND_SECONDS
+        )
     finally:
         leaked = int(pid_file.read_text()) if pid_file.exists() else None
         if leaked:
             os.kill(leaked, signal.SIGKILL)
+    # the sleeper lives an hour, far past the inner run (~5 s here) and its 1 s grace: still alive at its end
     assert leaked is not None, result.stdout + result.stderr
     assert result.returncode == 1, result.stdout
     assert "1 passed" in result.stdout and "outlived them" in result.stdout

@@ -7,6 +7,8 @@ from pathlib import Path
 import nbclient
 import nbformat
 
+from tests.patience import COMMAND_SECONDS
+
 NOTEBOOK = Path(__file__).parents[1] / "docs" / "notebooks" / "tour.ipynb"
 
 
@@ -16,7 +18,10 @@ def test_the_tour_notebook_runs_and_shows_its_results(tmp_path, monkeypatch):
     monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "runtime"))
     notebook = nbformat.read(NOTEBOOK, as_version=4)
     nbclient.NotebookClient(
-        notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+        notebook,
+        timeout=COMMAND_SECONDS,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(tmp_path)}},
     ).execute()
     outputs = [cell.get("outputs", []) for cell in notebook.cells if cell.cell_type == "code"]
     assert not [o for cell in outputs for o in cell if o.get("output_type") == "error"]

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from ingest.processes import share_out
+from tests.patience import COMMAND_SECONDS, POLL_SECONDS
 from tests.scale_helpers import children_of, interpreter_helper
 
 
@@ -32,11 +33,38 @@ def mark(folder: str, seconds: float, item: int) -> tuple[int, int]:
     return item, os.getpid()
 
 
-def in_helper(parent: int, what: str, item: int) -> int:
-    """Do ``what`` in a helper (raise, die, send what will not read back); sleep in this process."""
+def wait_for(path: Path) -> None:
+    """Wait until ``path`` exists (another process makes it); a safety bound ends a broken test."""
+    deadline = time.monotonic() + COMMAND_SECONDS
+    while not path.exists():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{path} never came")
+        time.sleep(POLL_SECONDS)
+
+
+def after_a_helper(folder: str, parent: int, item: int) -> tuple[int, int]:
+    """Do an item as ``mark`` does; this process's first waits until a helper has done one, so both
+    work whatever a helper's start-up takes."""
+    done = mark(folder, 0, item)
+    if os.getpid() == parent and item == 0:
+        deadline = time.monotonic() + COMMAND_SECONDS
+        while not any(f.read_text() != str(parent) for f in Path(folder).iterdir() if f.stat().st_size):
+            assert time.monotonic() < deadline, "no helper did an item"
+            time.sleep(POLL_SECONDS)
+    return done
+
+
+def in_helper(folder: str, parent: int, what: str, item: int) -> int:
+    """Do ``what`` in a helper (raise, die, send what will not read back) once this process has done an
+    item; here, wait until a helper has one in hand, then take 0.1 s an item: the helper's failure
+    comes within milliseconds, hundreds of times sooner than this process's last item."""
     if os.getpid() == parent:
+        (Path(folder) / "here").touch()
+        wait_for(Path(folder) / "helper")
         time.sleep(0.1)
         return item
+    (Path(folder) / "helper").touch()
+    wait_for(Path(folder) / "here")
     if what == "raise":
         raise ValueError(f"item {item} failed in a helper")
     if what == "eof":
@@ -54,8 +82,17 @@ def fail_on(bad: int, item: int) -> int:
     return item
 
 
-def fail_warming() -> None:
+def fail_warming(folder: str) -> None:
+    (Path(folder) / "warm-up failed").touch()
     raise ValueError("cannot warm up")
+
+
+def after_warm_up_failed(folder: str, item: int) -> int:
+    """Wait until the helper's warm-up has failed, then take 0.2 s: its error comes within
+    milliseconds, while this process would need 12 s to do every item alone."""
+    wait_for(Path(folder) / "warm-up failed")
+    time.sleep(0.2)
+    return item
 
 
 def children() -> set[int]:
@@ -73,7 +110,7 @@ def no_helper_left():
 
 
 def test_every_item_once_by_this_process_and_helpers(tmp_path, no_helper_left):
-    results = list(share_out(partial(mark, str(tmp_path), 0.3), range(24), workers=3))
+    results = list(share_out(partial(after_a_helper, str(tmp_path), os.getpid()), range(24), workers=3))
     assert (
         sorted(item for item, _ in results)
         == list(range(24))
@@ -92,9 +129,11 @@ def test_one_worker_or_one_item_starts_no_helper(tmp_path, workers, items, no_he
 
 
 def test_short_work_is_done_here_without_waiting_for_a_warming_helper(tmp_path, no_helper_left):
-    start = time.perf_counter()
-    done = list(share_out(partial(mark, str(tmp_path), 0.01), range(5), 2, warm_up=partial(time.sleep, 60)))
-    assert time.perf_counter() - start < 20  # the helper, still warming up, was stopped
+    start = time.monotonic()
+    warm_up = partial(time.sleep, 3600)  # a helper that would be ready in an hour
+    done = list(share_out(partial(mark, str(tmp_path), 0.01), range(5), 2, warm_up=warm_up))
+    # the helper, still warming up, was stopped: done in ~0.1 s here, not in an hour
+    assert time.monotonic() - start < 180
     assert {pid for _, (_, pid) in done} == {os.getpid()} and len(done) == 5
 
 
@@ -116,17 +155,18 @@ def test_an_error_here_is_raised_and_nothing_more_starts(bad, no_helper_left):
         ("die", RuntimeError, "a worker process died"),
     ],
 )
-def test_what_goes_wrong_in_a_helper_is_raised_here(what, error, message, no_helper_left):
+def test_what_goes_wrong_in_a_helper_is_raised_here(what, error, message, tmp_path, no_helper_left):
     seen = []
     with pytest.raises(error, match=message):
-        for item, _ in share_out(partial(in_helper, os.getpid(), what), range(300), workers=2):
+        for item, _ in share_out(partial(in_helper, str(tmp_path), os.getpid(), what), range(300), workers=2):
             seen.append(item)
     assert 0 < len(seen) < 299  # this process worked until the helper's error came, then stopped
 
 
 def test_a_helper_that_cannot_warm_up_stops_the_work(tmp_path, no_helper_left):
     with pytest.raises(ValueError, match="cannot warm up"):
-        list(share_out(partial(mark, str(tmp_path), 0.2), range(60), 2, warm_up=fail_warming))
+        work = partial(after_warm_up_failed, str(tmp_path))
+        list(share_out(work, range(60), 2, warm_up=partial(fail_warming, str(tmp_path))))
 
 
 def test_a_caller_that_stops_early_leaves_no_helper(tmp_path, no_helper_left):

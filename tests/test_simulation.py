@@ -19,6 +19,7 @@ from ingest.replay import replay
 from ingest.simulation import SimSpec, simulate
 from ingest.warehouse import Warehouse
 from scooplab.cli import app
+from tests.patience import COMMAND_SECONDS, POLL_SECONDS
 
 
 def shard_bytes(root: Path) -> dict[str, bytes]:
@@ -68,9 +69,10 @@ def test_a_run_killed_midway_resumes_to_the_same_rows(tmp_path):
     killed = tmp_path / "killed"
     process = subprocess.Popen([sys.executable, *args, "--data", str(killed)], stderr=subprocess.DEVNULL)
     hands_folder = killed / "hands" / "variant=holdem" / "run=k9"
-    deadline = time.time() + 120
-    while time.time() < deadline and len(list(hands_folder.glob("shard-*.parquet"))) < 3:
-        time.sleep(0.05)
+    # killed once 3 of 30 shards are written: 27 shards (~1.3 s here) are left, hundreds of polls
+    deadline = time.monotonic() + COMMAND_SECONDS
+    while time.monotonic() < deadline and len(list(hands_folder.glob("shard-*.parquet"))) < 3:
+        time.sleep(POLL_SECONDS)
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     done_before = len(list(hands_folder.glob("shard-*.parquet")))
