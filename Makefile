@@ -65,9 +65,11 @@ bench: setup
 	$(BIN)/python benchmarks/analytics.py
 	@if [ -d ../shared/data/phh ]; then $(BIN)/python benchmarks/ingest.py; fi
 
+# ruff, and the import rules of docs/architecture.md (pyproject.toml's [tool.importlinter])
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 format: setup
 	$(BIN)/ruff format .

@@ -151,7 +151,7 @@ def discordant_pairs(con, variant: str, run_a: str, run_b: str) -> dict[str, tup
 
 
 def _settings(run: dict[str, Any]) -> dict[str, Any]:
-    from ingest.simulation import run_big_blind, run_structure
+    from ingest.schema import run_big_blind, run_structure
 
     big_blind = run_big_blind(run) if run.get("mode") == "betting" else None
     return run | {"structure": run_structure(run), "big_blind": big_blind}

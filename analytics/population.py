@@ -26,6 +26,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from ingest.schema import seat_policies
+
 if TYPE_CHECKING:
     import duckdb
 
@@ -97,17 +99,6 @@ def changed_options(options: str, defaults: Mapping[str, Any]) -> str:
         for name, value in sorted(values.items())
         if defaults.get(name) != value
     )
-
-
-def seat_policies(policies: list[str], players: int) -> list[str]:
-    """The shortest list of policies that, repeated round the table, seats what ``policies`` does.
-
-    >>> seat_policies(["tag", "random", "tag", "random"], 6), seat_policies(["tag", "station", "tag"], 2)
-    (['tag', 'random'], ['tag', 'station'])
-    """
-    seats = [policies[s % len(policies)] for s in range(players)]
-    period = next(p for p in range(1, players + 1) if all(seats[s] == seats[s % p] for s in range(players)))
-    return seats[:period]
 
 
 def play_of(policies: list[str], players: int, stake: int, big_blind: int) -> str:

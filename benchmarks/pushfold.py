@@ -44,7 +44,7 @@ print(time.perf_counter() - start)
 LIMIT = """
 import sys, time, numpy as np
 from engine.games import get_game
-from engine.odds import STAKE, outcomes
+from engine.equity import STAKE, outcomes
 from engine.sim_layout import layout
 from engine.simulate import simulate_chunk
 game = get_game("holdem"); options = game.resolve_options({}); n = 400_000

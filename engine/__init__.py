@@ -3,7 +3,8 @@
 numba caches each compiled function beside its own source file and only notices changes
 to that file, so a kernel that calls into another module would keep running stale machine
 code after that module changed. Importing ``engine`` therefore points numba's cache at a
-folder named after a hash of every engine source file: any change compiles afresh.
+folder named after a hash of every engine source file, in subfolders too: any change compiles
+afresh.
 """
 
 from __future__ import annotations
@@ -16,12 +17,19 @@ from pathlib import Path
 _KEY = "SCOOPLAB_NUMBA_KEY"
 
 
+def source_key(folder: Path) -> str:
+    """A hash of every Python source under ``folder``, subfolders included, by path and content: the
+    name of the numba cache those sources compile into."""
+    digest = hashlib.sha1()
+    for path in sorted(folder.rglob("*.py")):
+        if "__pycache__" not in path.parts:
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def _cache_by_source() -> None:
     here = Path(__file__).resolve().parent
-    digest = hashlib.sha1()
-    for path in sorted(here.glob("*.py")):
-        digest.update(path.name.encode() + path.read_bytes())
-    key = digest.hexdigest()[:16]
+    key = source_key(here)
     if os.environ.get(_KEY) == key:  # set by a parent process with the same sources
         return
     base = Path(os.environ.get("NUMBA_CACHE_DIR") or here / "__pycache__" / "numba")

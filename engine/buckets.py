@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
+from engine.equity import STAKE, outcomes
 from engine.games.base import GameSpec
 from engine.hand_classes import first_hole_cards
-from engine.odds import STAKE, outcomes
 from engine.pushfold import Matchups
 from engine.runouts import sample_matchups
 from engine.sim_layout import layout

@@ -15,6 +15,16 @@ from typing import Any
 
 import numpy as np
 
+from engine.equity import (
+    EXACT_LIMIT,
+    SAMPLES,
+    OddsError,
+    Situation,
+    equities,
+    exact_groups,
+    known_prefix,
+    runout_count,
+)
 from engine.games.base import GameSpec
 from engine.runouts import binomials, enumerate_range_deals, sample_range_deals
 from engine.sim_layout import Layout
@@ -27,8 +37,6 @@ class RangeDeals:
 
     def __init__(self, game: GameSpec, lay: Layout, known: np.ndarray, free: np.ndarray,
                  ranges: tuple, exact: bool | None, samples: int | None, seed: int):  # fmt: skip
-        from engine.odds import EXACT_LIMIT, SAMPLES, OddsError, exact_groups, runout_count
-
         self.lay, self.known, self.free, self.seed = lay, known, free, seed
         seats = [q for q, combos in enumerate(ranges) if combos is not None]
         allowed = set(free.tolist())
@@ -69,8 +77,6 @@ class RangeDeals:
 
     def chunk(self, start: int, n: int) -> np.ndarray:
         """Deals ``start`` .. ``start + n`` (sampled: the next ``n``, seeded by chunk)."""
-        from engine.odds import OddsError
-
         deals = np.empty((n, self.lay.n_cards), dtype=np.int8)
         if self.exact:
             enumerate_range_deals(self.known, self.free, self.positions, self.tuples, self.groups, self.sizes,
@@ -86,17 +92,14 @@ class RangeDeals:
 @lru_cache(maxsize=16)
 def _ranking(name: str, options: tuple) -> tuple[str, ...]:
     from engine.games import get_game
-    from engine.odds import equities, known_prefix, situation
     from engine.ranges import class_combos, class_names
 
     game = get_game(name)
-    deck = game.deck
-    rows = []
+    deck, rows = game.deck, []
     names = class_names(deck)
     for cls in names:
         first, second = class_combos(cls, deck)[0]
-        hand = deck.card_text(first) + deck.card_text(second)
-        spot = situation(game, [hand, "random"], options=dict(options))
+        spot = Situation(((int(first), int(second)), (None, None)), ((),) * len(game.boards))  # vs random
         rows.append(known_prefix(game, spot, dict(options))[0])
     equity = equities(game, 2, np.array(rows), dict(options), samples=4_000, seed=0)[:, 0]
     return tuple(names[i] for i in np.argsort(-equity, kind="stable"))

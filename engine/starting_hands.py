@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
+from engine.equity import CHUNK, STAKE, outcomes, sample_into, settle_situations
 from engine.games.base import GameSpec
 from engine.hand_classes import first_hole_cards, hand_classes
 from engine.intervals import mean_interval, ratio_intervals, wilson
-from engine.odds import CHUNK, STAKE, outcomes, sample_into, settle_situations
 from engine.sim_layout import layout
 from engine.simulate import simulate_chunk
 

@@ -25,7 +25,7 @@ from engine.betting import (
 from engine.cards import UNKNOWN_CARD, format_cards
 from engine.games.base import GameSpec, SeatOutcome, ShowdownInput, Street, Structure
 from engine.games.description import budget_line, card_budget
-from engine.games.showdown import forced_out
+from engine.games.showdown import forced_out, settle
 from engine.pots import Pot, claimants, pots_with_antes, split_among_seats
 
 
@@ -628,14 +628,15 @@ class HandState:
         out = [self.folded[s] or self.voided[s] for s in range(self.n)]
         pots = self._pots(self.folded if all(out) else out)
         pots = claimants(pots, set(contenders), self.muck_order)
-        showdown = self.game.showdown(
+        showdown = settle(
+            self.game,
             ShowdownInput(
                 pots=tuple(pots),
                 hole_cards=tuple(tuple(h) for h in self.hole),
                 boards=tuple(tuple(b) for b in self.boards),
                 contenders=frozenset(contenders),
                 options=self.options,
-            )
+            ),
         )
         result = self._close(
             "showdown", list(showdown.won), showdown.outcomes, showdown.surviving_boards, refunded

@@ -20,6 +20,7 @@ from engine import betting_kernel as bk
 from engine import betting_showdown as bs
 from engine.core import compile_rules
 from engine.games.base import GameSpec, ShowdownInput
+from engine.games.showdown import settle as settle_showdown
 from engine.pots import claimants, pots_with_antes
 from engine.rankings import RANKINGS
 from engine.simulate import ENDINGS
@@ -134,14 +135,15 @@ def _settle_in_python(game: GameSpec, hands: Hands, options: dict, showdown, fol
         boards, board_n = boards_all[h], board_n_all[h]
         contenders = frozenset(s for s in seats if not folded[s] and not muck_all[h][s])
         pots = pots_with_antes(contributed_all[h][: len(folded)], antes_all[h][: len(folded)], folded)
-        result = game.showdown(
+        result = settle_showdown(
+            game,
             ShowdownInput(
                 pots=tuple(claimants(pots, contenders, muck_all[h])),
                 hole_cards=tuple(tuple(hole[s][: hole_n[s]]) for s in seats),
                 boards=tuple(tuple(boards[b][: board_n[b]]) for b in range(len(board_n))),
                 contenders=contenders,
                 options=options,
-            )
+            ),
         )
         won[h, : len(seats)] = result.won
         out.survivors[h] = sum(1 << b for b in result.surviving_boards)

@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 
 from ingest.phh import NOT_TEXT, RawHand, iter_hands
 from ingest.rows import Columns, HandRows, hand_id
-from ingest.schema import REJECTS, new_run_id, run_row
+from ingest.schema import REJECTS, new_run_id, run_row, scooplab_version
 from ingest.warehouse import Warehouse, check_name
 
 FLUSH_HANDS = 50_000  # hands per Parquet file (SCOOPLAB_INGEST_FILE_HANDS changes it: fewer, less memory)
@@ -328,7 +328,6 @@ def _write_rejects(warehouse: Warehouse, run_id: str, rejects: Columns) -> None:
 
 
 def _write_runs(warehouse: Warehouse, report: IngestReport, paths: list[str]) -> None:
-    from scooplab import __version__
 
     now = datetime.now(UTC)
     variants = sorted(report.variants) or ["unknown"]
@@ -342,7 +341,7 @@ def _write_runs(warehouse: Warehouse, report: IngestReport, paths: list[str]) ->
             hands=report.variants.get(variant, 0),
             rejected=report.rejected,
             duplicates=report.duplicates,
-            scooplab_version=__version__,
+            scooplab_version=scooplab_version(),
             details=json.dumps({"total_hands": report.hands, "variants": variants}),
             status="complete",
         )

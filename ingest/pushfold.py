@@ -22,7 +22,7 @@ import pyarrow as pa
 from engine.cards import format_cards
 from engine.games.base import GameSpec
 from engine.pushfold import TOLERANCE, Matchups, Plan, PushFold, called_equity, gains, solve
-from ingest.schema import BUCKET_POOL, CLASS_MATCHUPS, PUSHFOLD
+from ingest.schema import BUCKET_POOL, CLASS_MATCHUPS, PUSHFOLD, scooplab_version
 from ingest.warehouse import Warehouse
 
 BUCKETS = 20  # buckets of a game too big for classes, unless asked otherwise
@@ -61,9 +61,8 @@ def solution_name(stack: float, ante: float, tolerance: float = TOLERANCE) -> st
 
 
 def _stamp(n: int) -> dict[str, list]:
-    from scooplab import __version__
 
-    return {"created_at": [datetime.now(UTC)] * n, "scooplab_version": [__version__] * n}
+    return {"created_at": [datetime.now(UTC)] * n, "scooplab_version": [scooplab_version()] * n}
 
 
 class Solver:

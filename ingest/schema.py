@@ -1,10 +1,15 @@
-"""Arrow schemas of the warehouse tables (documented in docs/warehouse.md), and a runs row."""
+"""Arrow schemas of the warehouse tables (documented in docs/warehouse.md), a runs row and how to
+read its settings back (every reader of run metadata asks here), and the version rows record."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
+from typing import Any
 
 import pyarrow as pa
+
+from engine.betting import blinds_of
 
 HANDS = pa.schema(
     [
@@ -317,3 +322,40 @@ def run_row(**fields) -> pa.Table:
     if unknown:
         raise ValueError(f"runs has no columns {sorted(unknown)}")
     return pa.table({name: [fields.get(name)] for name in RUNS.names}, schema=RUNS)
+
+
+def scooplab_version() -> str:
+    """The installed scooplab's version, from the package metadata (a source tree: ``0.0.0+source``)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("scooplab")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        return "0.0.0+source"
+
+
+def run_structure(run: dict[str, Any]) -> str | None:
+    """A runs-table row's betting structure: betting mode's from its details, ``all-in`` in
+    showdown mode, None for an ingest (its hands may have several)."""
+    if run.get("mode") == "showdown":
+        return "all-in"
+    if run.get("mode") == "betting":
+        return json.loads(run.get("details") or "{}").get("structure", "no-limit")  # older runs: no-limit
+    return None
+
+
+def run_big_blind(run: dict[str, Any]) -> int | None:
+    """A betting-mode run's big blind from its runs-table row (older runs: 2% of the stake)."""
+    found = json.loads(run.get("details") or "{}").get("big_blind")
+    return int(found) if found else blinds_of(int(run.get("stake") or 100))[1]
+
+
+def seat_policies(policies: list[str], players: int) -> list[str]:
+    """The shortest list of policies that, repeated round the table, seats what ``policies`` does.
+
+    >>> seat_policies(["tag", "random", "tag", "random"], 6), seat_policies(["tag", "station", "tag"], 2)
+    (['tag', 'random'], ['tag', 'station'])
+    """
+    seats = [policies[s % len(policies)] for s in range(players)]
+    period = next(p for p in range(1, players + 1) if all(seats[s] == seats[s % p] for s in range(players)))
+    return seats[:period]

@@ -22,7 +22,15 @@ import numpy as np
 
 from engine.games import get_game
 from engine.games.description import budget_line, card_budget
-from ingest.schema import SEAT_LAYOUT, new_run_id, run_row
+from ingest.schema import (
+    SEAT_LAYOUT,
+    new_run_id,
+    run_big_blind,
+    run_row,
+    run_structure,
+    scooplab_version,
+    seat_policies,
+)
 from ingest.warehouse import Warehouse, check_name
 
 DEFAULT_SHARD_SIZE = 200_000
@@ -222,16 +230,6 @@ class SimReport:
         }
 
 
-def run_structure(run: dict[str, Any]) -> str | None:
-    """A runs-table row's betting structure: betting mode's from its details, ``all-in`` in
-    showdown mode, None for an ingest (its hands may have several)."""
-    if run.get("mode") == "showdown":
-        return "all-in"
-    if run.get("mode") == "betting":
-        return json.loads(run.get("details") or "{}").get("structure", "no-limit")  # older runs: no-limit
-    return None
-
-
 def _details(spec: SimSpec) -> str:
     """The runs table's ``details``: the chunk size, and betting mode's structure and big blind."""
     by_mode = ({"structure": spec.structure, "big_blind": spec.big_blind} if spec.mode == "betting"
@@ -257,7 +255,6 @@ def _pushfold_details(spec: SimSpec) -> dict[str, Any] | None:
 
 
 def _manifest(spec: SimSpec, run_id: str, status: str, shard_status: list[str]) -> Any:
-    from scooplab import __version__
 
     return run_row(
         run_id=run_id,
@@ -268,7 +265,7 @@ def _manifest(spec: SimSpec, run_id: str, status: str, shard_status: list[str]) 
         hands=spec.hands,
         rejected=0,
         duplicates=0,
-        scooplab_version=__version__,
+        scooplab_version=scooplab_version(),
         details=_details(spec),
         mode=spec.mode,
         players=spec.players,
@@ -309,8 +306,6 @@ def _same_run(existing: dict[str, Any], spec: SimSpec) -> str | None:
     if spec.mode == "betting" and run_big_blind(existing) != spec.big_blind:
         return f"big blind {run_big_blind(existing)} (asked: {spec.big_blind})"
     if spec.mode == "betting":
-        from analytics.population import seat_policies
-
         had, asked = (seat_policies(list(policies or ["tag"]), spec.players)
                       for policies in (existing.get("policies"), spec.policies))  # fmt: skip
         if had != asked:
@@ -319,14 +314,6 @@ def _same_run(existing: dict[str, Any], spec: SimSpec) -> str | None:
         if chart != _pushfold_details(spec):
             return f"pushfold chart {chart} (asked: {_pushfold_details(spec)})"
     return None
-
-
-def run_big_blind(run: dict[str, Any]) -> int | None:
-    """A betting-mode run's big blind from its runs-table row (older runs: 2% of the stake)."""
-    from engine.betting import blinds_of
-
-    found = json.loads(run.get("details") or "{}").get("big_blind")
-    return int(found) if found else blinds_of(int(run.get("stake") or 100))[1]
 
 
 def check_resume(spec: SimSpec, warehouse: Warehouse, run_id: str) -> None:

@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from engine.games.base import GameSpec
 from engine.starting_hands import HandTable, default_samples, starting_hands
-from ingest.schema import STARTING_HANDS
+from ingest.schema import STARTING_HANDS, scooplab_version
 from ingest.warehouse import Warehouse
 
 METHOD_VERSION = 1  # raise when the way a table is computed changes: old tables are then recomputed
@@ -40,7 +40,6 @@ def table_key(game: GameSpec, players: int, options: Mapping[str, Any], samples:
 
 def to_arrow(table: HandTable, created_at: datetime | None = None) -> pa.Table:
     """The rows of a table in the ``starting_hands`` schema (docs/warehouse.md)."""
-    from scooplab import __version__
 
     created_at = created_at or datetime.now(UTC)
     columns: dict[str, list] = {field.name: [] for field in STARTING_HANDS}
@@ -49,7 +48,7 @@ def to_arrow(table: HandTable, created_at: datetime | None = None) -> pa.Table:
                   "players": table.players, "kind": row.kind, "hand_group": row.group, "value": row.value,
                   "rank": row.rank, "combos": row.combos, "frequency": row.frequency, "runouts": row.runouts,
                   "method": table.method, "samples": table.samples, "seed": table.seed,
-                  "created_at": created_at, "scooplab_version": __version__}  # fmt: skip
+                  "created_at": created_at, "scooplab_version": scooplab_version()}  # fmt: skip
         for name in ("equity", "win", "tie", "scoop", "dead"):
             figure = row.figures.get(name, (None, None, None))
             values |= {name: figure[0], f"{name}_low": figure[1], f"{name}_high": figure[2]}

@@ -18,9 +18,6 @@ def __getattr__(name: str):
         return getattr(lab, name)
     if name != "__version__":
         raise AttributeError(f"module 'scooplab' has no attribute {name!r}")
-    from importlib.metadata import PackageNotFoundError, version
+    from ingest.schema import scooplab_version
 
-    try:
-        return version("scooplab")
-    except PackageNotFoundError:  # running from a source tree that is not installed
-        return "0.0.0+source"
+    return scooplab_version()

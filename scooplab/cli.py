@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from scooplab import games_cli, hands_cli, odds_cli, solve_cli
 from scooplab.common import (
@@ -26,6 +22,7 @@ from scooplab.common import (
     game_named,
     rule_options,
 )
+from scooplab.output import cell, progress_bar, progress_of, write_rows
 
 app = typer.Typer(
     name="scooplab",
@@ -36,54 +33,6 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode="markdown",
 )
-
-
-def _write_rows(rows: list[dict], output: TableFormat, title: str = "") -> None:
-    """Rows as a rich table, JSON lines or CSV on standard output."""
-    if output is TableFormat.json:
-        typer.echo(json.dumps(rows, default=str))
-        return
-    if output is TableFormat.csv:
-        import csv
-
-        writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]) if rows else [])
-        writer.writeheader()
-        writer.writerows(rows)
-        return
-    cells = [[_cell(v) for v in row.values()] for row in rows]
-    columns = list(rows[0]) if rows else []
-    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
-    if sum(w + 3 for w in widths) > console.width:
-        _write_records(columns, cells, title)
-        return
-    table = Table(title=title or None, expand=False)
-    for column in columns:
-        table.add_column(column, justify="left" if column == "statistic" else "right")
-    for row in cells:
-        table.add_row(*(escape(cell) for cell in row))
-    console.print(table)
-
-
-def _write_records(columns: list[str], cells: list[list[str]], title: str) -> None:
-    """A result too wide for the terminal: one row at a time, a column a line."""
-    if title:
-        console.print(f"[bold]{escape(title)}[/]")
-    width = max(map(len, columns))
-    for number, row in enumerate(cells, 1):
-        console.print(f"[dim]-- row {number} --[/]")
-        for column, cell in zip(columns, row, strict=True):
-            console.print(f"{column:<{width}}  {escape(cell)}", soft_wrap=True)
-    typer.echo("(too wide for the terminal: one row at a time; --format csv or json for files)", err=True)
-
-
-def _cell(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,}"
-    return str(value)
 
 
 def compiling_notice(*modules: str) -> None:
@@ -502,7 +451,7 @@ def stats_command(
     rows = flatten(stats)
     if output is TableFormat.table:
         console.print(
-            ", ".join(f"{k} {_cell(v)}" for k, v in scalars(stats).items() if v is not None),
+            ", ".join(f"{k} {cell(v)}" for k, v in scalars(stats).items() if v is not None),
             highlight=False,
         )
         if brief:  # the game-wide rates, not each category, card or player
@@ -513,7 +462,7 @@ def stats_command(
         if others:
             typer.echo(f"other populations (--mode, --players, --structure, --rule, --play): "
                        f"{'; '.join(others)}", err=True)  # fmt: skip
-    _write_rows(rows, output, f"{variant} statistics: {stats['population']['label']}")
+    write_rows(rows, output, f"{variant} statistics: {stats['population']['label']}")
 
 
 def _percent(value: float | None) -> str:
@@ -572,7 +521,7 @@ def compare_command(
     if not all_rows and output is TableFormat.table:
         rows = [r for r in rows if r["significant"]] or rows
     design = "paired: the same deals, hand by hand" if result["paired"] else "independent samples"
-    _write_rows(rows, output, f"{variant}: {run_a} (a) against {run_b} (b), {design}")
+    write_rows(rows, output, f"{variant}: {run_a} (a) against {run_b} (b), {design}")
 
 
 @app.command("upgrade")
@@ -647,14 +596,14 @@ def query_command(
     except QueryError as error:
         fail(str(error))
     if output is TableFormat.table:
-        _write_rows(table.to_pylist(), output)
+        write_rows(table.to_pylist(), output)
         return
     batches = (batch.to_pylist() for batch in table.to_batches(max_chunksize=10_000))
     _write_query_rows(table.column_names, batches, output)
 
 
 def _write_query_rows(columns: list[str], batches: Iterator[list[dict]], output: TableFormat) -> None:
-    """A query's rows as JSON or CSV as ``_write_rows`` writes them (a CSV header even without rows),
+    """A query's rows as JSON or CSV as ``write_rows`` writes them (a CSV header even without rows),
     a batch at a time: a large result is never all Python objects at once."""
     import csv
 
@@ -699,57 +648,6 @@ def dashboard_command(
     ]  # fmt: skip
     # the server replaces this process: one process to stop, and nothing left behind when it is
     os.execve(sys.executable, command, environment)
-
-
-@contextmanager
-def progress_bar(label: str, total: int | None = None, unit: str = "hands",
-                 known_later: bool = False) -> Iterator[Callable[..., None]]:  # fmt: skip
-    """A progress bar (``unit``, per second, time left) on a terminal; nothing when not a terminal.
-
-    ``known_later``: the total comes with the first ``advance(count, total=...)``.
-    """
-    if not sys.stderr.isatty():
-        yield lambda count=1, total=None: None
-        return
-    from rich.progress import (
-        BarColumn,
-        Progress,
-        SpinnerColumn,
-        TaskProgressColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    columns: list = [SpinnerColumn(), TextColumn(f"{{task.description}} {{task.completed:,}} {unit}")]
-    if total is not None or known_later:
-        columns += [BarColumn(), TaskProgressColumn(), TimeRemainingColumn()]
-    columns += [TextColumn("[cyan]{task.fields[rate]}"), TimeElapsedColumn()]
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task(label, total=total, rate="")
-
-        def advance(count: int = 1, total: int | None = None) -> None:
-            if total is not None:
-                progress.update(task, total=total)
-            progress.advance(task, count)
-            speed = progress.tasks[task].speed
-            if speed:
-                progress.update(task, rate=f"{speed:,.0f} {unit}/s")
-
-        yield advance
-
-
-@contextmanager
-def progress_of(label: str, unit: str) -> Iterator[Callable[[int, int], None]]:
-    """A progress bar fed as the engine reports its work: ``progress(done so far, total)``."""
-    done = [0]
-    with progress_bar(label, unit=unit, known_later=True) as advance:
-
-        def progress(count: int, total: int) -> None:
-            advance(count - done[0], total=total)
-            done[0] = count
-
-        yield progress
 
 
 games_cli.register(app)

@@ -83,7 +83,7 @@ def hands_command(
 def _compute(warehouse, game, players, options, samples, seed):
     from engine.hand_classes import hand_classes
     from ingest.starting_hands import compute_and_store
-    from scooplab.cli import progress_of
+    from scooplab.output import progress_of
 
     unit = "runouts" if hand_classes(game, options) is not None else "deals"
     with progress_of("starting hands", unit) as progress:

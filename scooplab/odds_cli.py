@@ -40,8 +40,8 @@ def odds_command(
       --board bottom=7s8s9c`
     """
     from engine.odds import OddsError
-    from scooplab.cli import progress_of
     from scooplab.lab import Lab
+    from scooplab.output import progress_of
 
     if exact and samples is not None:
         fail("--exact and --samples exclude each other")

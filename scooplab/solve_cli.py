@@ -124,7 +124,7 @@ def pushfold_command(
 def _solutions(game, options, plan, stacks, ante, data):
     from ingest.pushfold import Solver
     from ingest.warehouse import Warehouse
-    from scooplab.cli import progress_of
+    from scooplab.output import progress_of
 
     solver = Solver(Warehouse(data), game, options, plan, progress_of)
     # created_at left out: turning zoned timestamps into Python objects loads pandas (0.3 s)
@@ -290,9 +290,9 @@ def equilibrium_table(data: str, variant: str | None, compute: bool, output: Tab
         typer.echo(json.dumps({"stacks": list(STACKS), "rows": rows, "missing": absent}, default=str))
         return
     if output is TableFormat.csv:
-        from scooplab.cli import _write_rows
+        from scooplab.output import write_rows
 
-        _write_rows(rows, output)
+        write_rows(rows, output)
         return
     table = Table(title="Heads-up push/fold equilibria (small blind all in or fold, big blind call or fold)")
     for column in ("game", "bb", "pushed", "called", "SB value (bb)", "exploitability (bb)", "best hand",
@@ -317,7 +317,7 @@ def equilibrium_table(data: str, variant: str | None, compute: bool, output: Tab
 def _compute_missing(data: str, games: dict, absent: list[tuple[str, float]]) -> None:
     from ingest.pushfold import Solver, default_plan
     from ingest.warehouse import Warehouse
-    from scooplab.cli import progress_of
+    from scooplab.output import progress_of
 
     warehouse = Warehouse(data)
     for variant in dict.fromkeys(v for v, _ in absent):

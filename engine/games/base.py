@@ -284,12 +284,6 @@ class GameSpec:
         named = {share.board for share in shares if share.kind == ShareKind.BEST_HIGH}
         return any(share.per_surviving_board for share in shares) or len(named - {None}) > 1
 
-    def showdown(self, hand: ShowdownInput) -> ShowdownResult:
-        """Divide the pots of a hand at its showdown by the game's shares."""
-        from engine.games.showdown import settle
-
-        return settle(self, hand)
-
     def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The options in force: defaults overridden by ``given``; unknown names are errors."""
         values = {option.name: option.default for option in self.options}
