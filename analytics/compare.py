@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from analytics.report import flatten
-from engine.games import GAMES
-from engine.rankings import RANKINGS
+from engine.hands.rankings import RANKINGS
+from engine.rules.games import GAMES
 
 QUERIES = Path(__file__).parent / "queries"
 ALPHA = 0.05

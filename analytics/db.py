@@ -52,8 +52,8 @@ def variants_table() -> pa.Table:
     ``points`` the low points of each rank (a low-points share), and the concepts as flags
     (``low_half``: a share goes to a low, points or a low hand, so high and low chips are apart).
     """
-    from engine.games import GAMES
-    from engine.rankings import RANKINGS
+    from engine.hands.rankings import RANKINGS
+    from engine.rules.games import GAMES
 
     rows = []
     for game in GAMES.values():

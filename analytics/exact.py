@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.intervals import wilson as interval_of_rate
+from engine.odds.intervals import wilson as interval_of_rate
 
 
 @lru_cache(maxsize=8)
@@ -34,8 +34,8 @@ def seven_card_categories(
     user's cache folder (``$XDG_CACHE_HOME/scooplab``) once computed.
     """
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "scooplab"
-    from engine.cards import DECKS
-    from engine.rankings import RANKINGS
+    from engine.hands.cards import DECKS
+    from engine.hands.rankings import RANKINGS
 
     chosen = RANKINGS[ranking]
     cards = DECKS[deck] if deck else chosen.deck
@@ -48,7 +48,7 @@ def seven_card_categories(
         counts = json.loads(path.read_text())
     sets = comb(cards.size, 7)
     if not isinstance(counts, list) or len(counts) != len(chosen.categories) or sum(counts) != sets:
-        from engine.evaluate import count_ranking_categories  # compiled: loaded only to count
+        from engine.hands.evaluate import count_ranking_categories  # compiled: loaded only to count
 
         counts = count_ranking_categories(chosen.code, 7, tiebreak, cards, places).tolist()
         try:

@@ -24,10 +24,10 @@ from analytics.exact import (
     z_score,
 )
 from analytics.population import ALL_IN, Population, choose, largest_first, play_of, populations
-from engine.cards import DECKS, Deck
-from engine.games import GAMES
-from engine.games.base import GameSpec
-from engine.rankings import RANKINGS, categories_in_order
+from engine.hands.cards import DECKS, Deck
+from engine.hands.rankings import RANKINGS, categories_in_order
+from engine.rules.games import GAMES
+from engine.rules.games.base import GameSpec
 from ingest.warehouse import Warehouse
 
 QUERIES = Path(__file__).parent / "queries"
@@ -511,7 +511,7 @@ def _best_hole_card(counts: Counts, game: GameSpec) -> dict[str, Any]:
 def card_ids(texts: list[str], deck: Deck) -> np.ndarray:
     """Card texts of equal length (``"AhKd"``) as an (N, cards) array of the deck's card ids.
 
-    >>> from engine.cards import STANDARD
+    >>> from engine.hands.cards import STANDARD
     >>> card_ids(["As2c", "Kd3h"], STANDARD).tolist()
     [[51, 0], [45, 6]]
     """

@@ -27,10 +27,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.cards import SHORT, format_cards  # noqa: E402
-from engine.evaluate import evaluate_high, evaluate_skoejarth  # noqa: E402
-from engine.games import GAMES  # noqa: E402
-from engine.low_hands import NO_LOW, evaluate_low  # noqa: E402
+from engine.hands.cards import SHORT, format_cards  # noqa: E402
+from engine.hands.evaluate import evaluate_high, evaluate_skoejarth  # noqa: E402
+from engine.hands.low_hands import NO_LOW, evaluate_low  # noqa: E402
+from engine.rules.games import GAMES  # noqa: E402
 
 # PokerKit ranks a straight over three of a kind in short deck: compare under that option
 POKERKIT_SHORT_DECK = GAMES["short-deck"].category_places({"trips_beat_straight": False})
@@ -133,7 +133,7 @@ def first_call_seconds(cache_dir: str | None) -> float:
     """Seconds for import + first evaluation of each kind in a new process."""
     code = (
         "import time; t = time.perf_counter(); import numpy as np;"
-        "from engine.evaluate import evaluate_high, evaluate_skoejarth;"
+        "from engine.hands.evaluate import evaluate_high, evaluate_skoejarth;"
         "h = np.arange(7, dtype=np.int8).reshape(1, 7); evaluate_high(h); evaluate_skoejarth(h);"
         "print(time.perf_counter() - t)"
     )

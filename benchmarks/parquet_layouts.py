@@ -37,8 +37,8 @@ import pyarrow.parquet as pq
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.games import get_game  # noqa: E402
-from engine.simulate import random_words, simulate_chunk, words_per_hand  # noqa: E402
+from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand  # noqa: E402
+from engine.rules.games import get_game  # noqa: E402
 from ingest.schema import SEAT_ARRAYS  # noqa: E402
 from ingest.sim_rows import dictionary_columns, sim_hands  # noqa: E402
 from ingest.simulation import CHUNK, SimSpec  # noqa: E402

@@ -43,10 +43,10 @@ print(time.perf_counter() - start)
 """
 LIMIT = """
 import sys, time, numpy as np
-from engine.games import get_game
-from engine.equity import STAKE, outcomes
-from engine.sim_layout import layout
-from engine.simulate import simulate_chunk
+from engine.rules.games import get_game
+from engine.odds.equity import STAKE, outcomes
+from engine.rules.sim_layout import layout
+from engine.compiled.simulate import simulate_chunk
 game = get_game("holdem"); options = game.resolve_options({}); n = 400_000
 deals = np.argsort(np.random.default_rng(0).random((n, 52)), axis=1)[:, :layout(game, 2, options).n_cards]
 deals = deals.astype(np.int8)

@@ -3,7 +3,7 @@
 For each game, in the same run, three fresh processes on one core:
 
 - ``scooplab simulate`` end to end into Parquet (one worker), whole process;
-- the compute-only kernel: the same deal and showdown (``engine.simulate.simulate_chunk`` on the
+- the compute-only kernel: the same deal and showdown (``engine.compiled.simulate.simulate_chunk`` on the
   same random words), writing nothing, timed around its loop;
 - the stages of one shard timed one after another on the same chunks: random words, deal and
   showdown, statistic counts, building the Arrow rows, Parquet encoding (into memory), writing
@@ -91,8 +91,8 @@ def stages(game_name: str, hands: int, split: bool) -> dict[str, float]:
 
     import pyarrow.parquet as pq
 
-    from engine.games import get_game
-    from engine.simulate import random_words, simulate_chunk, words_per_hand
+    from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
+    from engine.rules.games import get_game
     from ingest.sim_rows import dictionary_columns, sim_hands
     from ingest.sim_summary import summarize
     from ingest.simulation import CHUNK, SimSpec

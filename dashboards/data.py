@@ -37,7 +37,7 @@ def games() -> dict[str, Any]:
 
 @st.cache_resource(show_spinner=False, ttl=60)
 def _games(data: str) -> dict[str, Any]:
-    from engine.games import GAMES, get_game
+    from engine.rules.games import GAMES, get_game
 
     runs = connect(data, tables=("runs",))
     sources = runs.sql("SELECT DISTINCT unnest(sources) AS source FROM runs_raw").pl()["source"].to_list()
@@ -253,7 +253,7 @@ def empty(data: str) -> bool:
 def odds(variant: str, hands: tuple[str, ...], boards: tuple[tuple[str, str], ...], dead: str
          ) -> tuple[dict[str, Any] | None, str | None]:  # fmt: skip
     """The odds of a situation as ``scooplab odds --format json`` gives them, or a one-line error."""
-    from engine.odds import OddsError
+    from engine.odds.situations import OddsError
 
     games()  # the games described in files are known by name
     try:
@@ -315,7 +315,7 @@ def pushfold_chart(data: str, variant: str) -> pl.DataFrame:
 
 def _plan(variant: str, plan: str | None):
     """The plan a solution names (its ``plan`` column, JSON), or the game's default."""
-    from engine.pushfold import Plan
+    from engine.solving.pushfold import Plan
     from ingest.pushfold import default_plan
 
     return Plan.from_fields(json.loads(plan)) if plan else default_plan(games()[variant], {})

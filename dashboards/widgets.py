@@ -185,7 +185,7 @@ def rate_chart(rows: list[dict[str, Any]], key: str, title: str, sort: list[str]
 
 def cards_html(text: str, deck=None) -> str:
     """Cards as rank + coloured suit symbol, as the deck draws its suits (default: the standard deck)."""
-    from engine.cards import STANDARD
+    from engine.hands.cards import STANDARD
 
     deck = deck or STANDARD
     suits = dict(zip(deck.suits, deck.suit_glyphs, strict=True))

@@ -1,8 +1,8 @@
 """Warehouse rows built column by column from the arrays of the compiled kernels.
 
-Betting-mode simulation (``engine.betting_kernel``) and fast replay
-(``engine.replay_kernel``) both end with per-hand, per-seat arrays and a flat list of
-recorded actions; this module settles their showdowns (``engine.betting_showdown``, or
+Betting-mode simulation (``engine.compiled.betting_kernel``) and fast replay
+(``engine.compiled.replay_kernel``) both end with per-hand, per-seat arrays and a flat list of
+recorded actions; this module settles their showdowns (``engine.compiled.betting_showdown``, or
 the games' Python rules) and turns them into ``players`` and ``actions`` rows and the
 showdown columns of ``hands``, exactly as ``ingest.rows.HandRows`` writes a replayed hand.
 Seat arrays are (hands, width) with ``width`` the most seats of any hand; seats beyond a
@@ -16,14 +16,14 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from engine import betting_kernel as bk
-from engine import betting_showdown as bs
-from engine.core import compile_rules
-from engine.games.base import GameSpec, ShowdownInput
-from engine.games.showdown import settle as settle_showdown
-from engine.pots import claimants, pots_with_antes
-from engine.rankings import RANKINGS
-from engine.simulate import ENDINGS
+from engine.compiled import betting_kernel as bk
+from engine.compiled import betting_showdown as bs
+from engine.compiled.core import compile_rules
+from engine.compiled.simulate import ENDINGS
+from engine.hands.rankings import RANKINGS
+from engine.rules.games.base import GameSpec, ShowdownInput
+from engine.rules.games.showdown import settle as settle_showdown
+from engine.rules.pots import claimants, pots_with_antes
 from ingest.schema import ACTIONS, PLAYERS
 from ingest.sim_rows import constant
 
@@ -89,10 +89,11 @@ def settle(game: GameSpec, hands: Hands, options: dict, chosen: np.ndarray | Non
            compiled: bool = True) -> Settled:  # fmt: skip
     """Chips won: an uncontested pot to the seat left, every other pot by the game's rule.
 
-    Showdowns are compiled (``engine.betting_showdown`` on ``engine.core``); ``compiled=False``
-    calls the reference showdown (``engine.games.showdown``) hand by hand.
+    Showdowns are compiled (``engine.compiled.betting_showdown`` on ``engine.compiled.core``);
+    ``compiled=False`` calls the reference showdown (``engine.rules.games.showdown``) hand by hand.
     Mucked hands cannot win, unless every claimant of a pot mucked: then the last to muck takes
-    it. ``chosen`` limits the hands settled (the others keep what the kernel left: their ``won``, if any).
+    it. ``chosen`` limits the hands settled (the others keep what the kernel left: their ``won``,
+    if any).
     """
     count, width = hands.stacks.shape
     out = Settled(

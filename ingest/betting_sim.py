@@ -3,7 +3,7 @@
 Each hand has blinds of half the big blind and the big blind, by default 2% of the stack (a game
 with a starting bet: antes and the starting bet), no-limit, pot-limit or fixed-limit betting
 (fixed bets of the big blind, then twice it), stacks of ``stake`` chips and a policy per seat
-(the run's policies, repeated round the table). The compiled ``engine.betting_kernel.play_hands``
+(the run's policies, repeated round the table). The compiled ``engine.compiled.betting_kernel.play_hands``
 deals and bets a chunk of hands and ``ingest.array_rows.settle`` settles their pots
 (compiled); the rows are then built column by column, with the hand's PHH text, so
 ``scooplab export`` writes it back and replaying it gives the same rows.
@@ -18,13 +18,13 @@ from math import comb
 import numpy as np
 import pyarrow as pa
 
-from engine import betting_kernel as bk
-from engine.betting import blinds_of
-from engine.core import compile_rules
-from engine.games import variant_code
-from engine.games.base import GameSpec, Structure
-from engine.pushfold_play import PushFoldChart
-from engine.state import HandState
+from engine.compiled import betting_kernel as bk
+from engine.compiled.core import compile_rules
+from engine.rules.betting import blinds_of
+from engine.rules.games import variant_code
+from engine.rules.games.base import GameSpec, Structure
+from engine.rules.pushfold_play import PushFoldChart
+from engine.rules.state import HandState
 from ingest import sim_rows
 from ingest.array_rows import Hands, actions_table, card_texts, players_table, settle, showdown_columns
 from ingest.phh import toml_value, write_hand
@@ -219,7 +219,7 @@ def pushfold_chart(spec, game: GameSpec, warehouse: Warehouse, progress_of=None
                    ) -> tuple[PushFoldChart | None, str]:  # fmt: skip
     """What the run's ``pushfold`` seats play, and a line saying it: the equilibrium at the run's
     stack (read from the warehouse, or solved and stored there), or None and why it is ``tag``."""
-    from engine.pushfold_play import why_not_played
+    from engine.rules.pushfold_play import why_not_played
     from ingest.pushfold import Solver, default_plan
 
     why = why_not_played(game, spec.options, spec.players, Structure(spec.structure), spec.depth)

@@ -3,7 +3,7 @@
 ``prepare`` takes a parsed hand the compiled replay can handle (a game without forced
 discards, plain whole-number fields) and returns None for anything else, which the caller
 replays through the state machine as before. ``replay_batch`` replays a batch of prepared
-hands of one game and options with ``engine.replay_kernel.replay_hands`` and returns the
+hands of one game and options with ``engine.compiled.replay_kernel.replay_hands`` and returns the
 rows of the hands it accepted, plus the hands it hands back to the state machine (an
 illegal action, unknown cards, stacks that differ from ``finishing_stacks``...), whose
 verdict and message then come from ``ingest.replay`` as always. A test holds the rows of
@@ -21,11 +21,11 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from engine import betting_kernel as bk
-from engine import replay_kernel as rk
-from engine.betting import bets_per_round, forced_bets
-from engine.games import GAMES
-from engine.games.base import GameSpec, Structure
+from engine.compiled import betting_kernel as bk
+from engine.compiled import replay_kernel as rk
+from engine.rules.betting import bets_per_round, forced_bets
+from engine.rules.games import GAMES
+from engine.rules.games.base import GameSpec, Structure
 from ingest.array_rows import Hands, Settled, actions_table, players_table, settle, showdown_columns
 from ingest.phh import RawHand
 from ingest.replay import MAX_CHIPS, hand_number, hand_number_problem, unknown_field_notes

@@ -283,7 +283,7 @@ def _in_hand_order(table: pa.Table, hand_ids: pa.ChunkedArray) -> pa.Table:
 
 
 def _variant_of(raw: RawHand) -> str:
-    from engine.games import game_for_variant
+    from engine.rules.games import game_for_variant
 
     code = (raw.fields or {}).get("variant")
     try:

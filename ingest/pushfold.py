@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from engine.cards import format_cards
-from engine.games.base import GameSpec
-from engine.pushfold import TOLERANCE, Matchups, Plan, PushFold, called_equity, gains, solve
+from engine.hands.cards import format_cards
+from engine.rules.games.base import GameSpec
+from engine.solving.pushfold import TOLERANCE, Matchups, Plan, PushFold, called_equity, gains, solve
 from ingest.schema import BUCKET_POOL, CLASS_MATCHUPS, PUSHFOLD, scooplab_version
 from ingest.warehouse import Warehouse
 
@@ -40,7 +40,7 @@ def matchup_key(game: GameSpec, options: Mapping[str, Any], plan: Plan) -> str:
 
 def default_plan(game: GameSpec, options: Mapping[str, Any], seed: int = 0) -> Plan:
     """Classes where the game deals at most three hole cards, else 20 buckets of the default pool."""
-    from engine.hand_classes import CLASS_HOLE_CARDS, first_hole_cards
+    from engine.rules.hand_classes import CLASS_HOLE_CARDS, first_hole_cards
 
     if first_hole_cards(game, game.resolve_options(options)) > CLASS_HOLE_CARDS:
         return Plan.bucketed(BUCKETS, Plan.pool, Plan.runouts, seed)  # the plan's own defaults
@@ -96,12 +96,12 @@ class Solver:
             pairs = np.array(rows.column("pairs").to_pylist(), dtype=np.float64).reshape(n, n)
             return Matchups(names, equity, pairs, self.plan.samples, self.plan.seed)
         if self.plan.buckets:
-            from engine.buckets import bucket_matchups
+            from engine.solving.buckets import bucket_matchups
 
             with self._progress_of("bucket matchups", "pairs") as progress:
                 found = bucket_matchups(self.game, self.options, self.bucketing(), self.plan.pairs, progress)
         else:
-            from engine.matchups import class_matchups  # compiled: loaded only to compute
+            from engine.solving.matchups import class_matchups  # compiled: loaded only to compute
 
             with self._progress_of("class matchups", "runouts") as progress:
                 found = class_matchups(self.game, self.options, samples=self.plan.samples,
@@ -118,12 +118,12 @@ class Solver:
         return found
 
     def bucketing(self):
-        """A bucketed game's pool and edges (``engine.buckets.Bucketing``), stored or computed."""
+        """A bucketed game's pool and edges (``engine.solving.buckets.Bucketing``), stored or computed."""
         return self._once("bucketing", self._bucketing)
 
     def _bucketing(self):
-        from engine.buckets import from_pool, pool_buckets
-        from engine.cards import parse_cards
+        from engine.hands.cards import parse_cards
+        from engine.solving.buckets import from_pool, pool_buckets
 
         plan, deck = self.plan, self.game.deck
         rows = self.warehouse.read_one("bucket_pool", self.game.name, self.key, "table")
@@ -168,7 +168,7 @@ class Solver:
         """Fresh hands against pool hands for the real-hands best responses (computed, not stored)."""
 
         def make():
-            from engine.buckets import check_hands
+            from engine.solving.buckets import check_hands
 
             with self._progress_of("checking on real hands", "runouts") as progress:
                 return check_hands(self.game, self.options, self.bucketing(), self.plan.check_hands,
@@ -195,7 +195,7 @@ class Solver:
         n = len(table.names)
         full = [None, None, None]
         if self.plan.buckets:
-            from engine.buckets import full_exploitability
+            from engine.solving.buckets import full_exploitability
 
             found = full_exploitability(self.check(), solved.push, solved.call, stack, ante)
             full = [found.lower, found.upper, found.lower_error]

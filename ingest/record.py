@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.cards import format_cards
-from engine.games import variant_code
-from engine.games.base import Structure
-from engine.state import HandState
+from engine.hands.cards import format_cards
+from engine.rules.games import variant_code
+from engine.rules.games.base import Structure
+from engine.rules.state import HandState
 
 
 def hand_fields(state: HandState, players: list[str] | None = None, **extra: Any) -> dict[str, Any]:

@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.cards import CardError, card_list
-from engine.games import game_for_variant
-from engine.games.base import GameSpec, Structure
-from engine.state import HandResult, HandState, IllegalAction
+from engine.hands.cards import CardError, card_list
+from engine.rules.games import game_for_variant
+from engine.rules.games.base import GameSpec, Structure
+from engine.rules.state import HandResult, HandState, IllegalAction
 
 # Standard PHH fields (phh-std 0.0.2) that scooplab keeps without using.
 STANDARD_FIELDS = frozenset(

@@ -8,8 +8,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from engine.cards import format_cards
-from engine.state import HandState
+from engine.hands.cards import format_cards
+from engine.rules.state import HandState
 from ingest.replay import Replay, hand_number
 from ingest.schema import ACTIONS, HANDS, PLAYERS, SEAT_ARRAYS
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from engine.betting import blinds_of
+from engine.rules.betting import blinds_of
 
 HANDS = pa.schema(
     [
@@ -272,8 +272,11 @@ PUSHFOLD = pa.schema(
         ("share", pa.float64()),  # the class's (bucket's) share of all starting hands
         ("equity", pa.float64()),  # its all-in equity against a random hand, heads-up
         ("called_equity", pa.float64()),  # its equity against the calling range (null: never called)
-        ("abstraction", pa.string()),  # "classes" (suit symmetry: exact) or "buckets" (engine.buckets)
-        ("plan", pa.string()),  # JSON: what the matchups were computed from (engine.pushfold.Plan)
+        (
+            "abstraction",
+            pa.string(),
+        ),  # "classes" (suit symmetry: exact) or "buckets" (engine.solving.buckets)
+        ("plan", pa.string()),  # JSON: what the matchups were computed from (engine.solving.pushfold.Plan)
         ("full_exploitability_low", pa.float64()),  # buckets: best responses on real hands, cross-fitted
         ("full_exploitability_high", pa.float64()),  # buckets: the same, in-sample (biased up)
         ("full_exploitability_error", pa.float64()),  # buckets: standard error of the low figure

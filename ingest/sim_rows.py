@@ -20,10 +20,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from engine.cards import Deck
-from engine.games import variant_code
-from engine.games.base import GameSpec
-from engine.simulate import ENDINGS, SimBatch
+from engine.compiled.simulate import ENDINGS, SimBatch
+from engine.hands.cards import Deck
+from engine.rules.games import variant_code
+from engine.rules.games.base import GameSpec
 from ingest.schema import HANDS
 
 ALL_IN = "all-in"  # the structure column of showdown-mode hands
@@ -55,7 +55,7 @@ def card_pairs(deck: Deck) -> np.ndarray:
 def card_texts(cards: np.ndarray, deck: Deck) -> pa.Array:
     """One card text per row of an (M, k) card-id array (``"AhKd"``); negative ids are left out.
 
-    >>> from engine.cards import STANDARD
+    >>> from engine.hands.cards import STANDARD
     >>> card_texts(np.array([[51, 0], [12, -1]]), STANDARD).to_pylist()
     ['As2c', '5c']
     """
@@ -109,7 +109,7 @@ FEW_VALUES = 1 << 16  # a column with at most this many distinct values is dicti
 def dictionary_columns(game: GameSpec, options: dict | None = None) -> tuple[str, ...]:
     """Columns of a game's showdown-mode rows with few distinct values (hole-card sets of a small hand).
 
-    >>> from engine.games import get_game
+    >>> from engine.rules.games import get_game
     >>> dictionary_columns(get_game("holdem")), dictionary_columns(get_game("scarney"))
     (('seat_hole',), ())
     """

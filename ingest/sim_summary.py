@@ -13,8 +13,8 @@ from collections import Counter
 
 import numpy as np
 
-from engine import sim_kernels as k
-from engine.simulate import SimBatch
+from engine.compiled import sim_kernels as k
+from engine.compiled.simulate import SimBatch
 
 Counts = Counter  # (query, key, column) -> count
 

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from engine.games import get_game
-from engine.games.description import budget_line, card_budget
+from engine.rules.games import get_game
+from engine.rules.games.description import budget_line, card_budget
 from ingest.schema import (
     SEAT_LAYOUT,
     new_run_id,
@@ -92,8 +92,8 @@ class SimSpec:
             if self.big_blind:
                 raise ValueError("--big-blind is for betting mode: in showdown mode everyone is all in")
             return 0
-        from engine.betting import blinds_of
-        from engine.policies import POLICIES
+        from engine.rules.betting import blinds_of
+        from engine.rules.policies import POLICIES
 
         unknown = [p for p in self.policies if p not in POLICIES]
         if unknown:
@@ -119,7 +119,7 @@ class SimSpec:
     @property
     def depth(self) -> float:
         """Betting mode: each stack in big blinds (the stake over the big blind)."""
-        from engine.betting import blinds_of
+        from engine.rules.betting import blinds_of
 
         return self.stake / blinds_of(self.stake, self.big_blind)[1]
 
@@ -172,7 +172,7 @@ def run_shard(spec: SimSpec, run_id: str, data: str, shard: int) -> int:
     if spec.mode == "showdown":
         from collections import Counter
 
-        from engine.simulate import random_words, simulate_chunk, words_per_hand
+        from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
         from ingest.sim_rows import dictionary_columns, sim_hands
         from ingest.sim_summary import summarize
 
@@ -202,7 +202,7 @@ def warm_up(spec: SimSpec) -> None:
     hands written nowhere: a helper process does this before it takes a shard."""
     game = get_game(spec.game)
     if spec.mode == "showdown":
-        from engine.simulate import random_words, simulate_chunk, words_per_hand
+        from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
         from ingest.sim_rows import sim_hands
 
         u = random_words(spec.generator(0), 10, words_per_hand(game, spec.players, spec.options))
@@ -243,8 +243,8 @@ def _pushfold_details(spec: SimSpec) -> dict[str, Any] | None:
     None where the policy plays tag or no seat plays it."""
     if spec.mode != "betting" or "pushfold" not in spec.policies:
         return None
-    from engine.games.base import Structure
-    from engine.pushfold_play import why_not_played
+    from engine.rules.games.base import Structure
+    from engine.rules.pushfold_play import why_not_played
     from ingest.pushfold import default_plan, matchup_key
 
     game = get_game(spec.game)

@@ -16,8 +16,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from engine.games.base import GameSpec
-from engine.starting_hands import HandTable, default_samples, starting_hands
+from engine.odds.starting_hands import HandTable, default_samples, starting_hands
+from engine.rules.games.base import GameSpec
 from ingest.schema import STARTING_HANDS, scooplab_version
 from ingest.warehouse import Warehouse
 
@@ -28,7 +28,7 @@ FILE = "table"
 def table_key(game: GameSpec, players: int, options: Mapping[str, Any], samples: int, seed: int) -> str:
     """The partition of one table: ``players2-`` and a digest of everything that decides it.
 
-    >>> from engine.games import get_game
+    >>> from engine.rules.games import get_game
     >>> table_key(get_game("holdem"), 2, {}, 47300, 0)[:9]
     'players2-'
     """

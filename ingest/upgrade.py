@@ -63,7 +63,7 @@ def upgrade(data: str, workers: int = 1, on_run: Callable[[str], None] | None = 
 
 
 def _upgrade_run(warehouse: Warehouse, row: dict[str, Any], workers: int) -> None:
-    from engine.games import get_game
+    from engine.rules.games import get_game
     from ingest.simulation import simulate
 
     run, variant = row["run_id"], row["variant"]

@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 
 if TYPE_CHECKING:
-    from engine.games.base import GameSpec
+    from engine.rules.games.base import GameSpec
 
 console = Console(width=None if sys.stdout.isatty() else 140)
 
@@ -53,7 +53,7 @@ def fail(message: str) -> None:
 
 def game_named(variant: str):
     """The game a ``--variant`` names (built-in or a description file); a clear error otherwise."""
-    from engine.games import get_game
+    from engine.rules.games import get_game
 
     try:
         return get_game(variant)

@@ -36,7 +36,7 @@ def _option_text(option) -> str:
 
 def _facts(game) -> list[str]:
     """What a game has, in the words of the description format (``docs/variants.md``)."""
-    from engine.games.description import budget_line, most_players, other_hole_card_choices
+    from engine.rules.games.description import budget_line, most_players, other_hole_card_choices
 
     boards = ", ".join(f"{b.name} ({b.role.value})" for b in game.boards)
     shares = "; ".join(
@@ -63,7 +63,7 @@ def _facts(game) -> list[str]:
 
 def _order_facts(game) -> list[str]:
     """The game's own category order, weakest first (per value of the option it is bound to)."""
-    from engine.rankings import RANKINGS, categories_in_order
+    from engine.hands.rankings import RANKINGS, categories_in_order
 
     names = RANKINGS[game.ranking].categories
     bound = game.category_order
@@ -92,7 +92,7 @@ def variants_command(
     """
     if ctx.invoked_subcommand is not None:
         return
-    from engine.games import GAMES
+    from engine.rules.games import GAMES
 
     if output is OutputFormat.json:
         rows = [
@@ -118,7 +118,7 @@ def check_command(file: Annotated[Path, typer.Argument(help="A game description 
 
     Exit code 0 when the game is playable, 2 when it is not.
     """
-    from engine.games.description import DescriptionError, load_description
+    from engine.rules.games.description import DescriptionError, load_description
 
     try:
         game = load_description(file)
@@ -133,7 +133,7 @@ def check_command(file: Annotated[Path, typer.Argument(help="A game description 
 
 def _rule_flags(game, tiebreak: str | None, must_use_hole_card: bool) -> dict:
     """The options ``--tiebreak`` and ``--must-use-hole-card`` set, for games that have them."""
-    from engine.games import GAMES
+    from engine.rules.games import GAMES
 
     options: dict = {}
     flags = (  # flag, the rule it sets, the concept value it asks for
@@ -173,7 +173,7 @@ def eval_command(
     * `scooplab eval --game skoejarth --tiebreak kickers Kb1c2o 3s4b5c6o`
     * `scooplab eval --game short-deck --rule trips_beat_straight=off 6c6d6h 7s8c9dTh`
     """
-    from engine.cards import CardError
+    from engine.hands.cards import CardError
 
     spec = game_named(game)
     asked = rule_options(spec, rule) | _rule_flags(spec, tiebreak, must_use_hole_card)
@@ -194,9 +194,9 @@ def eval_command(
 def _evaluate(spec, cards: list[str], options: dict) -> dict:
     import numpy as np
 
-    from engine.cards import parse_card_rows, parse_cards
-    from engine.describe import describe
-    from engine.rankings import RANKINGS
+    from engine.hands.cards import parse_card_rows, parse_cards
+    from engine.hands.describe import describe
+    from engine.hands.rankings import RANKINGS
 
     spec = spec.under(options)  # the shares of the rule set asked for
     ranking = RANKINGS[spec.ranking]
@@ -240,7 +240,7 @@ def _evaluate(spec, cards: list[str], options: dict) -> dict:
         points = next(s.points for s in spec.shares if s.points)
         result["low_points"] = int(sum(points[c >> 2] for c in hole[0] if c >= 0))
     if spec.low_hands:
-        from engine.low_hands import describe_low, evaluate_low
+        from engine.hands.low_hands import describe_low, evaluate_low
 
         qualifier = next(s.qualifier for s in spec.shares if s.qualifier)
         result["low"] = describe_low(int(evaluate_low(hole, board, hole_use, qualifier)[0]))
@@ -267,8 +267,8 @@ def rankings_command(
     * `scooplab rankings --game holdem --cards 5 --format json`
     * `scooplab rankings --game short-deck --rule trips_beat_straight=off`
     """
-    from engine.evaluate import count_ranking_categories
-    from engine.rankings import RANKINGS, categories_in_order
+    from engine.hands.evaluate import count_ranking_categories
+    from engine.hands.rankings import RANKINGS, categories_in_order
 
     spec = game_named(game)
     options = spec.resolve_options(rule_options(spec, rule) | _rule_flags(spec, tiebreak, False))

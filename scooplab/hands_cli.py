@@ -53,7 +53,7 @@ def hands_command(
     * `scooplab hands --variant cry-me-a-river --players 6`
     * `scooplab hands --variant scarney --feature aces`
     """
-    from engine.starting_hands import FEATURES, default_samples
+    from engine.odds.starting_hands import FEATURES, default_samples
     from ingest.starting_hands import stored
     from ingest.warehouse import Warehouse
 
@@ -81,7 +81,7 @@ def hands_command(
 
 
 def _compute(warehouse, game, players, options, samples, seed):
-    from engine.hand_classes import hand_classes
+    from engine.rules.hand_classes import hand_classes
     from ingest.starting_hands import compute_and_store
     from scooplab.output import progress_of
 
@@ -114,7 +114,7 @@ def _print(game, records, top) -> None:
 
 
 def _print_kind(kind: str, rows: list[dict]) -> None:
-    from engine.starting_hands import FEATURES
+    from engine.odds.starting_hands import FEATURES
 
     parts = [s["part"] for s in rows[0]["shares"]]
     figures = [f for f in FIGURES if rows[0][f] is not None]

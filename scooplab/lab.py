@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     import duckdb
     import polars as pl
 
-    from engine.games.base import GameSpec
+    from engine.rules.games.base import GameSpec
 
     Runs = str | Iterable[str] | None  # one run id, several, or (None) every run
 
@@ -201,7 +201,7 @@ class Lab:
              ) -> dict[str, Any]:  # fmt: skip
         """``scooplab odds --format json``: each hand's equity all in from here (needs no warehouse);
         ``progress(done, total)`` hears of each chunk of runouts."""
-        from engine.odds import odds, situation
+        from engine.odds.situations import odds, situation
 
         game = _game(variant)
         options = game.resolve_options(_rules(game, rule))
@@ -239,14 +239,14 @@ def open(data: str | Path = "data/warehouse") -> Lab:
 
 
 def _game(variant: str | Path) -> GameSpec:
-    from engine.games import get_game
+    from engine.rules.games import get_game
 
     return get_game(str(variant))
 
 
 def _built_in(game: GameSpec) -> bool:
     """Whether a game is one of the built-in descriptions (``engine/variants/``)."""
-    from engine.games.description import VARIANTS_DIR
+    from engine.rules.games.description import VARIANTS_DIR
 
     return not game.source or Path(game.source).resolve().parent == VARIANTS_DIR.resolve()
 

@@ -1,4 +1,4 @@
-"""``scooplab odds``: each player's share of the pot in any situation of any game (engine.odds)."""
+"""``scooplab odds``: each player's share of the pot in any situation of any game (engine.odds.situations)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def odds_command(
     * `scooplab odds --variant scarney --hand 2d3d4d5d6dAd --hand random --board top=AhKh2c
       --board bottom=7s8s9c`
     """
-    from engine.odds import OddsError
+    from engine.odds.situations import OddsError
     from scooplab.lab import Lab
     from scooplab.output import progress_of
 

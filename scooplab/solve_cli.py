@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from engine.pushfold_plan import Plan
+from engine.solving.pushfold_plan import Plan
 from scooplab.common import (
     DataOption,
     OutputFormat,
@@ -208,7 +208,7 @@ def _bucket_table(
 def _sweep(game, stacks, rows, summary, output) -> None:
     import numpy as np
 
-    from engine.pushfold import chart as chart_of
+    from engine.solving.pushfold import chart as chart_of
 
     top = max(stacks)
     names = [r["hand_group"] for r in rows[0]]
@@ -274,7 +274,7 @@ def equilibrium_table(data: str, variant: str | None, compute: bool, output: Tab
     import duckdb
 
     from analytics.equilibrium import STACKS, comparison, missing
-    from engine.games import GAMES
+    from engine.rules.games import GAMES
 
     games = {game.name: game for game in [game_named(variant)]} if variant else dict(GAMES)
     names = list(games)

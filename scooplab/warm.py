@@ -16,8 +16,8 @@ from pathlib import Path
 
 def warm() -> float:
     """Run the small workloads; the seconds it took."""
-    from engine.games import GAMES
-    from engine.odds import odds, situation
+    from engine.odds.situations import odds, situation
+    from engine.rules.games import GAMES
     from ingest.pipeline import ingest
     from ingest.simulation import SimSpec, simulate
     from ingest.warehouse import Warehouse

@@ -3,7 +3,7 @@
 ``peer_hands(seed, count)`` plays no-limit and fixed-limit hold'em hands (2 to 9 players,
 antes, short and tiny stacks, all-ins, folds to all-ins, mucks) in PokerKit, and writes each
 with PokerKit's own PHH writer. Every action is one both rule sets allow: where PokerKit and
-scooplab's state machine (``engine.state.HandState``, fed the same actions) disagree on what
+scooplab's state machine (``engine.rules.state.HandState``, fed the same actions) disagree on what
 is legal, the generator keeps to the intersection and counts the disagreement by name, so a
 differential test can report it. PokerKit deals the cards (seeded), so a seed gives the same
 hands every run.
@@ -29,10 +29,10 @@ from pokerkit import (
     NoLimitTexasHoldem,
 )
 
-from engine.cards import STANDARD, parse_cards
-from engine.games import GAMES
-from engine.games.base import Structure
-from engine.state import HandState
+from engine.hands.cards import STANDARD, parse_cards
+from engine.rules.games import GAMES
+from engine.rules.games.base import Structure
+from engine.rules.state import HandState
 
 AUTOMATIONS = (
     Automation.ANTE_POSTING,

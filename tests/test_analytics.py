@@ -11,7 +11,7 @@ from analytics.db import QueryError, connect, run_query
 from analytics.exact import kill_survivors, wilson
 from analytics.report import flatten
 from analytics.stats import game_stats
-from engine.evaluate import HIGH_CATEGORIES
+from engine.hands.evaluate import HIGH_CATEGORIES
 from ingest.pipeline import ingest
 from ingest.simulation import SimSpec, simulate
 from scooplab.cli import app
@@ -228,9 +228,9 @@ def test_query_reads_the_views(warehouse):
 def test_killed_board_statistic_matches_a_direct_count(tmp_path):
     import numpy as np
 
-    from engine.evaluate import evaluate_high
-    from engine.games import GAMES
-    from engine.simulate import random_words, simulate_chunk, words_per_hand
+    from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
+    from engine.hands.evaluate import evaluate_high
+    from engine.rules.games import GAMES
 
     spec = SimSpec("cry-me-a-river", 3_000, players=3, seed=8, shard_size=3_000)
     simulate(spec, str(tmp_path), run_id="c")

@@ -44,7 +44,7 @@ def test_the_tree_keeps_every_import_rule():
 @pytest.mark.parametrize(
     ("module", "line", "broken"),
     [
-        ("engine/cards.py", "import pyarrow", "The engine knows no file format"),
+        ("engine/hands/cards.py", "import pyarrow", "The engine knows no file format"),
         ("ingest/phh.py", "from scooplab import lab", "The warehouse and generation know no statistic"),
         ("analytics/stats.py", "from ingest.simulation import simulate", "Analytics reads the warehouse"),
         (
@@ -52,7 +52,8 @@ def test_the_tree_keeps_every_import_rule():
             "from scooplab import cli",
             "The Python API and the dashboard know no command",
         ),
-        ("engine/cards.py", "from engine import odds", "No circles"),
+        ("engine/hands/cards.py", "from engine.odds import situations", "No circles"),
+        ("engine/rules/pots.py", "from engine.compiled import core", "The engine's layers"),
     ],
 )
 def test_one_wrong_import_breaks_a_rule(tmp_path, module, line, broken):

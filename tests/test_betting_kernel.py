@@ -1,6 +1,6 @@
 """The compiled betting-mode loop against the state machine: same rules, same rows, same policies.
 
-Every hand the kernel plays is replayed from its PHH text through ``engine.state``; the
+Every hand the kernel plays is replayed from its PHH text through ``engine.rules.state``; the
 replay must accept every action and give exactly the rows the kernel's hand gave. At each
 choice of a ``station`` or ``tag`` seat, the Python reference policy must choose what the
 kernel chose (``random`` seats draw from another generator, so they are only checked legal).
@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.cards import parse_cards
-from engine.games import GAMES
-from engine.games.base import Structure
-from engine.policies import POLICIES
+from engine.hands.cards import parse_cards
+from engine.rules.games import GAMES
+from engine.rules.games.base import Structure
+from engine.rules.policies import POLICIES
 from ingest.array_rows import settle
 from ingest.betting_sim import batch_tables, play_batch
 from ingest.phh import parse_hand_text

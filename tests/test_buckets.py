@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from engine.buckets import Bucketing, Check, from_pool, full_exploitability, opponents, random_hands
+from engine.solving.buckets import Bucketing, Check, from_pool, full_exploitability, opponents, random_hands
 from scooplab.cli import app
 
 runner = CliRunner()
@@ -90,10 +90,10 @@ def test_scarney_is_solved_over_buckets_stored_and_read_again(tmp_path, monkeypa
     assert "B01" in answer["push"] and "B01" in answer["call"]
     for table in ("bucket_pool", "class_matchups", "pushfold"):
         assert list(tmp_path.glob(f"{table}/variant=scarney/run=headsup-*/*.parquet")), table
-    import engine.buckets
+    import engine.solving.buckets
 
     for name in ("pool_buckets", "bucket_matchups", "check_hands"):
-        monkeypatch.setattr(engine.buckets, name, lambda *a, **k: pytest.fail("computed again"))
+        monkeypatch.setattr(engine.solving.buckets, name, lambda *a, **k: pytest.fail("computed again"))
     again = runner.invoke(app, [*args, "--stack", "10"])
     assert again.exit_code == 0 and json.loads(again.output) == answer
     monkeypatch.undo()

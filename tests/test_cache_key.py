@@ -18,13 +18,13 @@ def test_any_change_to_an_engine_source_names_a_new_cache(tmp_path):
     first = source_key(copy)
     assert source_key(copy) == first == source_key(ENGINE)  # the same sources, the same key
     keys = {first}
-    nested = copy / "games" / "base.py"
+    nested = copy / "rules" / "games" / "base.py"
     nested.write_text(nested.read_text() + "\n# a change in a subfolder\n")
     keys.add(source_key(copy))
-    (copy / "core").mkdir()
-    (copy / "core" / "phases.py").write_text("X = 1\n")  # a module in a new subfolder
+    (copy / "extra").mkdir()
+    (copy / "extra" / "phases.py").write_text("X = 1\n")  # a module in a new subfolder
     keys.add(source_key(copy))
-    (copy / "core" / "phases.py").rename(copy / "core" / "deal.py")  # the same content, renamed
+    (copy / "extra" / "phases.py").rename(copy / "extra" / "deal.py")  # the same content, renamed
     keys.add(source_key(copy))
     assert len(keys) == 4
     (copy / "__pycache__").mkdir()

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.cards import (
+from engine.hands.cards import (
     NO_CARD,
     SKOEJARTH,
     STANDARD,

@@ -11,12 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.cards import SHORT, STANDARD, parse_card_rows
-from engine.evaluate import HIGH_CATEGORIES, evaluate_high, high_category
-from engine.games import get_game
-from engine.games.description import DescriptionError, parse_description
-from engine.rankings import RANKINGS, check_category_order
-from engine.simulate import random_words, simulate_chunk, words_per_hand
+from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
+from engine.hands.cards import SHORT, STANDARD, parse_card_rows
+from engine.hands.evaluate import HIGH_CATEGORIES, evaluate_high, high_category
+from engine.hands.rankings import RANKINGS, check_category_order
+from engine.rules.games import get_game
+from engine.rules.games.description import DescriptionError, parse_description
 from tests.test_described_game import assert_betting_mode_replays_and_settles_as_the_reference
 from tests.test_simulate_agreement import play_through_state_machine
 

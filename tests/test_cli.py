@@ -233,7 +233,8 @@ def test_numba_keeps_its_cache_where_engine_points_it():
     numba = importlib.import_module("numba")
     assert numba.config.CACHE_DIR == os.environ["NUMBA_CACHE_DIR"] != ""
     # and in a fresh pytest process, whose start-up (say, its warning filters) must not import numba
-    probe = "import _pytest.config as c; c.main(['--co', '-q', '-p', 'no:cacheprovider', 'engine/pots.py']);"
+    collect = "['--co', '-q', '-p', 'no:cacheprovider', 'engine/rules/pots.py']"
+    probe = f"import _pytest.config as c; c.main({collect});"
     code = probe + "import os, numba; print(numba.config.CACHE_DIR == os.environ['NUMBA_CACHE_DIR'])"
     result = sp.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parents[1]

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from engine.games import GAMES
-from engine.simulate import random_words, simulate_chunk, words_per_hand
+from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
+from engine.rules.games import GAMES
 from ingest.phh import iter_hands
 from ingest.replay import replay
 from scooplab.cli import app

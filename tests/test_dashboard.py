@@ -13,7 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards import data
-from engine.games import get_game
+from engine.rules.games import get_game
 from ingest.pipeline import ingest
 from ingest.simulation import SimSpec, simulate
 from ingest.starting_hands import compute_and_store
@@ -335,7 +335,7 @@ def test_charts_name_their_axes_and_show_interval_and_exact_on_hover(warehouse):
 
 
 def test_skoejarth_suit_glyphs_are_ones_the_default_fonts_draw():
-    from engine.cards import SKOEJARTH
+    from engine.hands.cards import SKOEJARTH
 
     # the Batons glyph was a Linear B sign (U+100C9), a missing-glyph box in Chromium's fonts
     glyphs = [ch for symbol, _ in SKOEJARTH.suit_glyphs for ch in symbol if ch != "\ufe0e"]  # text style
@@ -405,7 +405,7 @@ def test_the_deck_grid_colours_each_suit_as_its_deck_draws_it():
     import doctest
 
     from dashboards import widgets
-    from engine.cards import SKOEJARTH, STANDARD
+    from engine.hands.cards import SKOEJARTH, STANDARD
 
     assert doctest.testmod(widgets).failed == 0
     assert [widgets.label_colour(c) for _, c in STANDARD.suit_glyphs] == ["green", "blue", "red", "gray"]
@@ -413,7 +413,7 @@ def test_the_deck_grid_colours_each_suit_as_its_deck_draws_it():
 
 
 def test_the_equilibrium_page_compares_games_and_shows_a_games_grids_buckets_and_chart(tmp_path):
-    from engine.pushfold import Plan
+    from engine.solving.pushfold import Plan
     from ingest.pushfold import Solver
 
     empty = app(tmp_path, "screens/equilibrium.py", {"variant": "short-deck"})
@@ -444,7 +444,7 @@ def test_the_equilibrium_page_compares_games_and_shows_a_games_grids_buckets_and
 
 
 def test_the_equilibrium_page_solves_more_stacks_under_the_plan_it_shows(tmp_path):
-    from engine.pushfold import Plan
+    from engine.solving.pushfold import Plan
     from ingest.pushfold import Solver
 
     Solver(Warehouse(tmp_path), get_game("short-deck"), {}, Plan(samples=200)).solution(5.0)

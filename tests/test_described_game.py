@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from engine.games import get_game
-from engine.games.description import DescriptionError, load_description, parse_description
-from engine.simulate import random_words, simulate_chunk, words_per_hand
+from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
+from engine.rules.games import get_game
+from engine.rules.games.description import DescriptionError, load_description, parse_description
 from ingest.array_rows import settle
 from ingest.betting_sim import play_batch
 from scooplab.cli import app

@@ -13,10 +13,10 @@ import pyarrow.compute as pc
 import pytest
 
 from analytics.exact import first_discards
-from engine.games import get_game
-from engine.games.description import STREET_SLOTS, DescriptionError, parse_description
-from engine.sim_kernels import T_DEAD_ON_FIRST, T_STREET
-from engine.simulate import random_words, simulate_chunk, words_per_hand
+from engine.compiled.sim_kernels import T_DEAD_ON_FIRST, T_STREET
+from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
+from engine.rules.games import get_game
+from engine.rules.games.description import STREET_SLOTS, DescriptionError, parse_description
 from ingest.betting_sim import batch_tables, play_batch
 from tests.test_described_game import _holdem_like, assert_betting_mode_replays_and_settles_as_the_reference
 from tests.test_simulate_agreement import play_through_state_machine

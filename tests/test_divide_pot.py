@@ -5,8 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from engine.core import NO_VALUE, compile_rules, divide_pot, one_share_pot
-from engine.games import GAMES
+from engine.compiled.core import NO_VALUE, compile_rules, divide_pot, one_share_pot
+from engine.rules.games import GAMES
 
 
 @njit(cache=False)

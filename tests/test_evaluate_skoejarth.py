@@ -6,8 +6,8 @@ from math import comb
 import numpy as np
 import pytest
 
-from engine.cards import SKOEJARTH, parse_card_rows
-from engine.evaluate import (
+from engine.hands.cards import SKOEJARTH, parse_card_rows
+from engine.hands.evaluate import (
     SKOEJARTH_CATEGORIES,
     count_categories,
     evaluate_skoejarth,

@@ -5,8 +5,8 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from engine.cards import NO_CARD, parse_card_rows
-from engine.evaluate import (
+from engine.hands.cards import NO_CARD, parse_card_rows
+from engine.hands.evaluate import (
     HIGH_CATEGORIES,
     count_categories,
     evaluate_high,
@@ -14,7 +14,7 @@ from engine.evaluate import (
     high_category,
     low_points,
 )
-from engine.kernels import all_combinations
+from engine.hands.kernels import all_combinations
 from tests.reference import (
     STANDARD_CATEGORY_COUNTS_5,
     STANDARD_CATEGORY_COUNTS_7,

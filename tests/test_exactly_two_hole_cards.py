@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from engine.cards import parse_card_rows
-from engine.evaluate import HIGH_CATEGORIES, evaluate_high, evaluate_high_exactly_two, high_category
-from engine.games import get_game
-from engine.games.description import DescriptionError, parse_description
-from engine.simulate import random_words, simulate_chunk, words_per_hand
+from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
+from engine.hands.cards import parse_card_rows
+from engine.hands.evaluate import HIGH_CATEGORIES, evaluate_high, evaluate_high_exactly_two, high_category
+from engine.rules.games import get_game
+from engine.rules.games.description import DescriptionError, parse_description
 from scooplab.cli import app
 from tests.test_described_game import assert_betting_mode_replays_and_settles_as_the_reference
 from tests.test_simulate_agreement import play_through_state_machine
@@ -81,7 +81,7 @@ def test_betting_mode_replays_to_the_same_rows_and_settles_as_the_reference(game
 
 
 def test_a_description_that_cannot_make_an_omaha_hand_is_refused():
-    from engine.games.description import DescriptionError, parse_description
+    from engine.rules.games.description import DescriptionError, parse_description
     from tests.test_described_game import _holdem_like
 
     streets = [{"name": "deal", "hole_cards": 1}, {"name": "flop", "board_cards": 3},

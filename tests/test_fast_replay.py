@@ -15,12 +15,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine.cards import format_cards
-from engine.dealer import Deck
-from engine.games import GAMES
-from engine.games.base import Structure
-from engine.games.description import most_players
-from engine.state import HandState, IllegalAction
+from engine.hands.cards import format_cards
+from engine.rules.dealer import Deck
+from engine.rules.games import GAMES
+from engine.rules.games.base import Structure
+from engine.rules.games.description import most_players
+from engine.rules.state import HandState, IllegalAction
 from ingest.fast_replay import prepare, replay_batch
 from ingest.phh import iter_hands, parse_hand_text, write_hand
 from ingest.record import hand_fields

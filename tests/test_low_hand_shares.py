@@ -11,14 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.cards import parse_cards
-from engine.games import get_game
-from engine.games.base import ShowdownInput
-from engine.games.description import DescriptionError, parse_description
-from engine.games.showdown import settle, surviving_boards
-from engine.low_hands import NO_LOW
-from engine.pots import Pot
-from engine.simulate import random_words, simulate_chunk, words_per_hand
+from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
+from engine.hands.cards import parse_cards
+from engine.hands.low_hands import NO_LOW
+from engine.rules.games import get_game
+from engine.rules.games.base import ShowdownInput
+from engine.rules.games.description import DescriptionError, parse_description
+from engine.rules.games.showdown import settle, surviving_boards
+from engine.rules.pots import Pot
 from tests.test_described_game import assert_betting_mode_replays_and_settles_as_the_reference
 from tests.test_simulate_agreement import play_through_state_machine
 

@@ -8,9 +8,9 @@ from math import comb
 import numpy as np
 import pytest
 
-from engine.cards import parse_card_rows
-from engine.kernels import all_combinations
-from engine.low_hands import NO_LOW, describe_low, evaluate_low
+from engine.hands.cards import parse_card_rows
+from engine.hands.kernels import all_combinations
+from engine.hands.low_hands import NO_LOW, describe_low, evaluate_low
 
 
 def _low_of_five(cards) -> int:
@@ -94,7 +94,7 @@ def test_pokerkit_finds_the_same_omaha_lows_in_the_same_order():
     """PokerKit's eight-or-better Omaha lows, a peer: the same hands make a low, and lows order alike."""
     from pokerkit import OmahaEightOrBetterLowHand
 
-    from engine.cards import format_cards
+    from engine.hands.cards import format_cards
 
     rng = np.random.default_rng(12)
     low_deck = np.array([*range(28), 48, 49, 50, 51, *range(28, 48)])  # the low cards first: lows are common

@@ -1,4 +1,4 @@
-"""Odds for any situation (engine.odds, `scooplab odds`): the enumeration is complete and right
+"""Odds for any situation (engine.odds.situations, `scooplab odds`): the enumeration is complete and right
 in every game (against every ordered runout played through the reference state machine),
 hold'em against published exact counts, samples within their intervals, bad input one line."""
 
@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from engine.cards import parse_cards
-from engine.games import GAMES
-from engine.odds import (
+from engine.compiled.runouts import binomials, enumerate_deals, words_for_deals
+from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
+from engine.hands.cards import parse_cards
+from engine.odds.situations import (
     STAKE,
     OddsError,
     exact_groups,
@@ -23,8 +24,7 @@ from engine.odds import (
     runout_count,
     situation,
 )
-from engine.runouts import binomials, enumerate_deals, words_for_deals
-from engine.simulate import random_words, simulate_chunk, words_per_hand
+from engine.rules.games import GAMES
 from scooplab.cli import app
 from tests.test_simulate_agreement import play_through_state_machine
 
@@ -302,7 +302,7 @@ def test_the_command_prints_json_a_table_and_one_line_errors():
 
 
 def test_the_batch_api_gives_each_situation_its_equities():
-    from engine.odds import equities
+    from engine.odds.situations import equities
 
     rows = []
     for hands, board in ((["AhAs", "KdKc"], "2c7dTh8s9s"), (["AhAs", "KdKc"], ""), (["Ah??", "7c2d"], "")):
@@ -328,16 +328,16 @@ def test_the_batch_api_gives_each_situation_its_equities():
      ("AhKh", 1), ("TT+,AKs,AKs", 34), ("random", 1326)],
 )  # fmt: skip
 def test_ranges_hold_their_combinations(text, combos):
-    from engine.cards import SHORT, STANDARD
-    from engine.ranges import parse_range
+    from engine.hands.cards import SHORT, STANDARD
+    from engine.odds.ranges import parse_range
 
     assert len(parse_range(text, STANDARD)) == combos
     assert len(parse_range("random", SHORT)) == comb(36, 2) and len(parse_range("A6s+", SHORT)) == 8 * 4
 
 
 def test_range_against_range_weighs_every_pair_of_hands_the_cards_allow():
-    from engine.cards import STANDARD, format_cards
-    from engine.ranges import parse_range
+    from engine.hands.cards import STANDARD, format_cards
+    from engine.odds.ranges import parse_range
 
     result = odds(HOLDEM, situation(HOLDEM, ["AA", "KK,AKs"], {"board": "2c7dTh"}))
     total, pairs = 0.0, 0
@@ -359,8 +359,8 @@ def test_aces_against_kings_as_ranges_match_the_published_figure():
 
 
 def test_a_share_of_hands_takes_the_strongest_classes_first():
-    from engine.range_odds import class_ranking
-    from engine.ranges import parse_range
+    from engine.odds.ranged import class_ranking
+    from engine.odds.ranges import parse_range
 
     ranking = class_ranking(HOLDEM, {})
     assert len(ranking) == 169 and ranking[0] == "AA" and ranking.index("72o") > 150

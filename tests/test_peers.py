@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from engine.cards import STANDARD, format_cards
-from engine.evaluate import evaluate_high
+from engine.hands.cards import STANDARD, format_cards
+from engine.hands.evaluate import evaluate_high
 from tests.reference import assert_same_order
 
 

@@ -7,12 +7,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.dealer import Deck, deal_due
-from engine.games import GAMES
-from engine.games.base import Structure
-from engine.games.description import most_players
-from engine.games.showdown import forced_out
-from engine.state import HandState, IllegalAction
+from engine.rules.dealer import Deck, deal_due
+from engine.rules.games import GAMES
+from engine.rules.games.base import Structure
+from engine.rules.games.description import most_players
+from engine.rules.games.showdown import forced_out
+from engine.rules.state import HandState, IllegalAction
 from ingest.phh import write_hand
 from ingest.record import action_texts, hand_fields
 from ingest.replay import replay

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from engine.buckets import bucket_matchups, check_hands, full_exploitability, pool_buckets, scores_of
-from engine.games import get_game
-from engine.hand_classes import hand_classes
-from engine.matchups import class_matchups
-from engine.pushfold import best_responses, gains, payoffs, solve
+from engine.rules.games import get_game
+from engine.rules.hand_classes import hand_classes
+from engine.solving.buckets import bucket_matchups, check_hands, full_exploitability, pool_buckets, scores_of
+from engine.solving.matchups import class_matchups
+from engine.solving.pushfold import best_responses, gains, payoffs, solve
 from scooplab.cli import app
 
 runner = CliRunner()
@@ -172,10 +172,12 @@ def test_the_command_solves_stores_and_reads_again(tmp_path, monkeypatch):
     assert {"variant", "stack", "ante", "push", "call", "value", "exploitability", "method"} <= set(answer)
     assert answer["stack"] == 8 and "AA" in answer["push"] and answer["exploitability"] < 0.001
     assert list(tmp_path.glob("class_matchups/variant=short-deck/run=headsup-*/table.parquet"))
-    import engine.matchups
+    import engine.solving.matchups
     import ingest.pushfold as module
 
-    monkeypatch.setattr(engine.matchups, "class_matchups", lambda *a, **k: pytest.fail("computed again"))
+    monkeypatch.setattr(
+        engine.solving.matchups, "class_matchups", lambda *a, **k: pytest.fail("computed again")
+    )
     again = runner.invoke(app, [*args, "--stack", "8", "--format", "json"])
     assert again.exit_code == 0 and json.loads(again.output) == answer
     monkeypatch.setattr(module, "solve", lambda *a, **k: pytest.fail("solved again"))

@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from engine.betting_kernel import chart_class
-from engine.games import GAMES
-from engine.games.base import Structure
-from engine.policies import pushfold
-from engine.pushfold import Plan
-from engine.pushfold_play import NO_SPOT, PUSH_SPOT, PushFoldChart, spot_of, why_not_played
+from engine.compiled.betting_kernel import chart_class
+from engine.rules.games import GAMES
+from engine.rules.games.base import Structure
+from engine.rules.policies import pushfold
+from engine.rules.pushfold_play import NO_SPOT, PUSH_SPOT, PushFoldChart, spot_of, why_not_played
+from engine.solving.pushfold import Plan
 from ingest.betting_sim import batch_tables, chart_arrays, new_hand, play_batch
 from ingest.phh import parse_hand_text
 from ingest.replay import apply_action, build_state
@@ -30,7 +30,7 @@ runner = CliRunner()
 
 
 def _names(game):
-    from engine.hand_classes import hand_classes
+    from engine.rules.hand_classes import hand_classes
 
     return [c.name for c in hand_classes(game, {})]
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from engine.cards import format_cards
+from engine.hands.cards import format_cards
 from ingest.replay import HandError, apply_action, build_state, replay
 
 # -- hand builders ---------------------------------------------------------------------------

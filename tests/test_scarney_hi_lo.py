@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 
 from analytics.db import connect
 from analytics.exact import first_discards
-from engine.games import GAMES
-from engine.games.base import Structure
-from engine.simulate import random_words, simulate_chunk, words_per_hand
+from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
+from engine.rules.games import GAMES
+from engine.rules.games.base import Structure
 from ingest.phh import iter_hands
 from ingest.replay import replay
 from scooplab.cli import app

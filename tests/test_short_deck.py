@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from engine.cards import SHORT, format_cards
-from engine.evaluate import HIGH_CATEGORIES, count_ranking_categories, evaluate_high, high_category
-from engine.games import GAMES
-from engine.simulate import random_words, simulate_chunk, words_per_hand
+from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
+from engine.hands.cards import SHORT, format_cards
+from engine.hands.evaluate import HIGH_CATEGORIES, count_ranking_categories, evaluate_high, high_category
+from engine.rules.games import GAMES
 from ingest.phh import iter_hands
 from ingest.replay import replay
 from scooplab.cli import app
@@ -113,7 +113,7 @@ def test_exact_seven_card_counts_against_a_brute_force_count(five_card_categorie
 
 
 def test_the_order_follows_the_option():
-    from engine.cards import parse_card_rows
+    from engine.hands.cards import parse_card_rows
 
     texts = ("AhKh9h7h6h", "6c6d6s7c7d", "TcTdThAs8c", "6s7h8c9dTs")
     flush, full, trips, straight = (parse_card_rows([t], SHORT) for t in texts)

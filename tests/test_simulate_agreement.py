@@ -5,11 +5,11 @@ import itertools
 import numpy as np
 import pytest
 
-from engine.games import GAMES
-from engine.games.base import Structure
-from engine.games.description import most_players
-from engine.simulate import ENDINGS, random_words, simulate_chunk, words_per_hand
-from engine.state import HandState
+from engine.compiled.simulate import ENDINGS, random_words, simulate_chunk, words_per_hand
+from engine.rules.games import GAMES
+from engine.rules.games.base import Structure
+from engine.rules.games.description import most_players
+from engine.rules.state import HandState
 
 STAKE = 100
 
@@ -110,7 +110,7 @@ def test_scarney_rare_endings_agree():
         _, result = play_through_state_machine(batch, h)
         assert (result.won, result.ending) == (batch.won[h].tolist(), "uncontested")
     # p1 7c7d8c8d9dTc, p2 7h8h9h9sTdTh; Bottom flop 7s8s9c, Bottom turn Ts: both die on the turn
-    from engine.cards import parse_cards
+    from engine.hands.cards import parse_cards
 
     p1, p2 = parse_cards("7c7d8c8d9dTc").tolist(), parse_cards("7h8h9h9sTdTh").tolist()
     hole = [card for pair in zip(p1, p2, strict=True) for card in pair]  # round-robin

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from analytics.exact import first_discards, kill_survivors
-from engine.evaluate import count_categories
-from engine.games import GAMES
-from engine.simulate import random_words, simulate_chunk, words_per_hand
+from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
+from engine.hands.evaluate import count_categories
+from engine.rules.games import GAMES
 from tests.reference import STANDARD_CATEGORY_COUNTS_7
 
 HANDS = 300_000
@@ -68,8 +68,8 @@ def test_scarney_flop_discards_and_dead_hands():
 
 def test_scarney_points_after_the_whole_bottom_board():
     from analytics.exact import points_after_board
-    from engine.sim_kernels import T_FULL_BOARD_POINTS
-    from engine.tables import SCARNEY_POINTS
+    from engine.compiled.sim_kernels import T_FULL_BOARD_POINTS
+    from engine.hands.tables import SCARNEY_POINTS
 
     exact = points_after_board(tuple(SCARNEY_POINTS.tolist()))
     assert abs(sum(exact) - 1) < 1e-12

@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from engine.cards import STANDARD
-from engine.games import GAMES, get_game
-from engine.hand_classes import hand_classes
-from engine.odds import odds, situation
-from engine.ranges import class_names
-from engine.starting_hands import hand_features, starting_hands
+from engine.hands.cards import STANDARD
+from engine.odds.ranges import class_names
+from engine.odds.situations import odds, situation
+from engine.odds.starting_hands import hand_features, starting_hands
+from engine.rules.games import GAMES, get_game
+from engine.rules.hand_classes import hand_classes
 from ingest.starting_hands import compute_and_store, stored, table_key
 from ingest.warehouse import Warehouse
 from scooplab.cli import app
@@ -203,8 +203,8 @@ def test_the_view_gives_each_half_and_the_cli_reads_bad_input(tmp_path):
 def test_the_compiled_sums_of_the_odds_equal_the_figures_of_each_runout(name, players):
     """The odds' one-pass sums (``sum_outcomes``) against ``outcomes`` runout by runout, which the
     tables use: every figure, every seat."""
-    from engine.odds import STAKE, _Tally, outcomes
-    from engine.simulate import random_words, simulate_chunk, words_per_hand
+    from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
+    from engine.odds.situations import STAKE, _Tally, outcomes
 
     game = get_game(name)
     words = random_words(np.random.default_rng(2), 5_000, words_per_hand(game, players, {}))

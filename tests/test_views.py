@@ -3,9 +3,9 @@
 import pytest
 
 from analytics.db import connect
-from engine.games import GAMES
-from engine.games.base import Structure
-from engine.simulate import random_words, simulate_chunk, words_per_hand
+from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
+from engine.rules.games import GAMES
+from engine.rules.games.base import Structure
 from ingest.replay import Replay
 from ingest.rows import HandRows
 from ingest.simulation import SimSpec, simulate

@@ -1,0 +1,459 @@
+"""The compiled rules core: a described game as codes and arrays, and the numba functions that read them.
+
+``compile_rules`` turns a ``GameSpec`` and its options into ``Rules``; its ``args`` tuple
+is what every compiled path takes (showdown-mode simulation, betting-mode settlement,
+compiled replay). The functions here are the rules themselves: evaluate a seat's hand
+under the ranking and hole-card use, kill boards, and divide one pot among its shares.
+No function here names a game; ``engine.rules.games.showdown`` is the readable reference.
+
+>>> from engine.rules.games import get_game
+>>> rules = compile_rules(get_game("scarney"), {"must_use_hole_card": True})
+>>> rules.hole_use == AT_LEAST_ONE, rules.discard_board, rules.share_kind.tolist()
+(True, 1, [0, 1])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from engine.hands.kernels import card_bit, key_strength
+from engine.hands.low_hands import best_low_any, best_low_exactly_two, qualifying_ranks
+from engine.hands.rankings import RANKINGS
+from engine.rules.games.base import GameSpec, HoleUse, ShareKind
+
+HOLE_ANY, AT_LEAST_ONE, EXACTLY_TWO = 0, 1, 2
+HOLE_USES = {HoleUse.ANY: HOLE_ANY, HoleUse.AT_LEAST_ONE: AT_LEAST_ONE, HoleUse.EXACTLY_TWO: EXACTLY_TWO}
+KILL_NONE, KILL_LOWEST_RIVER = 0, 1
+SHARE_HIGH, SHARE_POINTS, SHARE_LOW = 0, 1, 2
+EACH_SURVIVING_BOARD = -1  # share_board of a share that stands for one per surviving board
+ANY_SURVIVING_BOARD = -2  # share_board of a share to the best hand on any surviving board
+SHARE_KINDS = {
+    ShareKind.BEST_HIGH: SHARE_HIGH,
+    ShareKind.LOWEST_POINTS: SHARE_POINTS,
+    ShareKind.BEST_LOW: SHARE_LOW,
+}
+NO_VALUE = -1
+MAX_BOARDS = 3  # boards a game may deal
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A game under its options, as the compiled core reads it."""
+
+    ranking: int
+    kickers: bool
+    hole_use: int
+    kill: int
+    discard_board: int  # -1: none
+    community: np.ndarray  # (boards,) bool: the board makes hands
+    share_kind: np.ndarray  # (shares,) SHARE_HIGH or SHARE_POINTS
+    share_board: np.ndarray  # (shares,) board index, or EACH_SURVIVING_BOARD
+    points: np.ndarray  # (ranks,) low points of each rank
+    tables: tuple
+    board_shares: bool  # boards take shares of their own: per-board chips and the triple scoop
+    low_share: bool  # some share goes to the fewest low points
+    one_share: bool  # the whole pot is one high share on one board (its best hand takes it)
+    low_hands: bool  # some share goes to the best ace-to-five low
+    low_allowed: int  # the ace-to-five rank mask a low may hold (engine.hands.low_hands.qualifying_ranks)
+
+    @property
+    def args(self) -> tuple:
+        """The tuple the compiled functions take."""
+        return (
+            self.ranking, self.kickers, self.hole_use, self.kill, self.discard_board, self.community,
+            self.share_kind, self.share_board, self.points, self.tables, self.board_shares, self.low_share,
+            self.one_share, self.low_hands, self.low_allowed,
+        )  # fmt: skip
+
+
+def compile_rules(game: GameSpec, options: Mapping[str, Any]) -> Rules:
+    """The codes and arrays of ``game`` under ``options`` (defaults filled in)."""
+    options = game.resolve_options(options)
+    game = game.under(options)
+    ranking = RANKINGS[game.ranking]
+    places = game.category_places(options)
+    only = game.community_boards[0]
+    kinds, boards, points = [], [], np.zeros(len(game.deck.ranks), np.int64)
+    low_allowed = 0
+    for share in game.shares:
+        kinds.append(SHARE_KINDS[share.kind])
+        boards.append(
+            EACH_SURVIVING_BOARD if share.per_surviving_board
+            else ANY_SURVIVING_BOARD if share.across_surviving_boards
+            else only if share.board is None
+            else share.board
+        )  # fmt: skip
+        if share.points:
+            points = np.array(share.points, np.int64)
+        if share.kind == ShareKind.BEST_LOW:
+            low_allowed = qualifying_ranks(share.qualifier)
+    return Rules(
+        ranking=ranking.code,
+        kickers=game.tiebreak.value(options) == "kickers",
+        hole_use=HOLE_USES[HoleUse(game.hole_use.value(options))],
+        kill=KILL_NONE if game.kill is None else KILL_LOWEST_RIVER,
+        discard_board=-1 if game.discard_board is None else game.discard_board,
+        community=np.array([i in game.community_boards for i in range(len(game.boards))], np.bool_),
+        share_kind=np.array(kinds, np.int64),
+        share_board=np.array(boards, np.int64),
+        points=points,
+        tables=ranking.tables(game.deck, places),
+        board_shares=game.board_shares,
+        low_share=game.low_share,
+        one_share=kinds == [SHARE_HIGH] and boards[0] >= 0,
+        low_hands=game.low_hands,
+        low_allowed=low_allowed,
+    )
+
+
+@njit(cache=True)
+def strengths_with_hole_card(hole_keys, hole_counts, alive, board_key, boards, b, n_board, ranking, kickers,
+                             tables, out) -> None:  # fmt: skip
+    """``board_strengths`` under ``AT_LEAST_ONE``: each hand holds at most four board cards.
+
+    With four board cards or fewer every hand of the seven holds a hole card; with more, the
+    search runs over the board's four-card subsets.
+    """
+    for s in range(alive.shape[0]):
+        out[b, s] = NO_VALUE
+        if not alive[s] or hole_counts[s] == 0 or hole_counts[s] + min(n_board, 4) < 5:
+            continue
+        if n_board <= 4:
+            out[b, s] = key_strength(hole_keys[s] | board_key, ranking, kickers, tables)
+            continue
+        for i in range(n_board):
+            for j in range(i + 1, n_board):
+                for k in range(j + 1, n_board):
+                    for m in range(k + 1, n_board):
+                        key = hole_keys[s] | card_bit(boards[b, i]) | card_bit(boards[b, j])
+                        key |= card_bit(boards[b, k]) | card_bit(boards[b, m])
+                        out[b, s] = max(out[b, s], key_strength(key, ranking, kickers, tables))
+
+
+@njit(cache=True)
+def strengths_with_two_hole_cards(
+    hole_keys, hole_counts, alive, boards, b, n_board, ranking, kickers, tables, out
+) -> None:
+    """``out[b, s]`` under ``EXACTLY_TWO``: the best hand of exactly two hole cards and three of board b's.
+
+    A seat with fewer than two hole cards, or a board with fewer than three cards, makes no hand.
+    """
+    for s in range(alive.shape[0]):
+        out[b, s] = NO_VALUE
+        if not alive[s] or hole_counts[s] < 2 or n_board < 3:
+            continue
+        first_cards = hole_keys[s]
+        while first_cards:  # every pair of the seat's hole cards, as single-bit keys
+            first = first_cards & -first_cards
+            first_cards ^= first
+            second_cards = first_cards
+            while second_cards:
+                second = second_cards & -second_cards
+                second_cards ^= second
+                pair = first | second
+                for x in range(n_board):
+                    for y in range(x + 1, n_board):
+                        for z in range(y + 1, n_board):
+                            key = (
+                                pair
+                                | card_bit(boards[b, x])
+                                | card_bit(boards[b, y])
+                                | card_bit(boards[b, z])
+                            )
+                            out[b, s] = max(out[b, s], key_strength(key, ranking, kickers, tables))
+
+
+@njit(cache=True)
+def restricted_strengths(
+    hole_use, hole_keys, hole_counts, alive, board_key, boards, b, n_board, ranking, kickers, tables, out
+) -> None:
+    """``out[b, s]`` for every seat under a hole-card rule other than ``HOLE_ANY``."""
+    if hole_use == EXACTLY_TWO:
+        strengths_with_two_hole_cards(
+            hole_keys, hole_counts, alive, boards, b, n_board, ranking, kickers, tables, out
+        )
+    else:
+        strengths_with_hole_card(
+            hole_keys, hole_counts, alive, board_key, boards, b, n_board, ranking, kickers, tables, out
+        )
+
+
+@njit(cache=True)
+def one_seat_restricted(
+    hole_use, hole_key, n_hole, board_key, boards, b, n_board, ranking, kickers, tables
+) -> int:
+    """``restricted_strengths`` for one seat."""
+    out = np.empty((b + 1, 1), np.int64)
+    keys, counts, seat = np.full(1, hole_key), np.full(1, n_hole), np.ones(1, np.bool_)
+    restricted_strengths(
+        hole_use, keys, counts, seat, board_key, boards, b, n_board, ranking, kickers, tables, out
+    )
+    return out[b, 0]
+
+
+@njit(cache=True)
+def seat_lows(hole_keys, alive, board_keys, board_alive, rules, out) -> None:
+    """``out[s]``: seat s's best qualifying ace-to-five low on any surviving community board
+    (``NO_VALUE``: none), under the game's hole-card use (any five cards, or exactly two hole
+    cards and three board cards)."""
+    community, exactly_two, allowed = rules[5], rules[2] == EXACTLY_TWO, rules[14]
+    for s in range(alive.shape[0]):
+        out[s] = NO_VALUE
+        if not alive[s]:
+            continue
+        for b in range(board_alive.shape[0]):
+            if not (board_alive[b] and community[b]):
+                continue
+            if exactly_two:
+                value = best_low_exactly_two(hole_keys[s], board_keys[b], allowed)
+            else:
+                value = best_low_any(hole_keys[s] | board_keys[b], allowed)
+            if value >= 0 and (out[s] < 0 or value < out[s]):
+                out[s] = value
+
+
+@njit(cache=True, inline="always")
+def seat_strength(hole_key, n_hole, board_key, boards, b, n_board, rules) -> int:
+    """A seat's best hand from its hole cards (a key) and the first ``n_board`` cards of board ``b``.
+
+    ``boards`` holds the hand's boards, one per row; ``board_key`` is the key of board ``b``'s
+    cards. Any hole cards: the best five of them all; ``AT_LEAST_ONE``: see
+    ``strengths_with_hole_card``; ``EXACTLY_TWO``: ``strengths_with_two_hole_cards``. (The
+    kernels that evaluate many seats test ``hole_use == HOLE_ANY`` once per board around an
+    inlined ``key_strength`` loop and call ``restricted_strengths`` otherwise: in numba, that
+    keeps the common loop fastest.)
+    """
+    if rules[2] == HOLE_ANY:  # (no early return: inlined, one costs the caller's loop its speed)
+        value = key_strength(hole_key | board_key, rules[0], rules[1], rules[9])
+    else:
+        value = one_seat_restricted(
+            rules[2], hole_key, n_hole, board_key, boards, b, n_board, rules[0], rules[1], rules[9]
+        )
+    return value
+
+
+@njit(cache=True, inline="always")
+def surviving(rules, last_cards, alive) -> int:
+    """Mark the boards that survive (``last_cards[b]``: board b's last card); returns how many.
+
+    Boards that make no hands always survive. Under the lowest-river-rank kill, the community
+    boards whose last card has the lowest rank die; all of one rank: the highest suit lives.
+    """
+    kill, community = rules[3], rules[5]
+    n = alive.shape[0]
+    lowest, highest, same = 99, -1, True
+    first_rank = -1
+    for b in range(n):
+        alive[b] = True
+        if kill == KILL_NONE or not community[b]:
+            continue
+        rank = last_cards[b] >> 2
+        if first_rank < 0:
+            first_rank = rank
+        same = same and rank == first_rank
+        lowest = min(lowest, rank)
+        if highest < 0 or (last_cards[b] & 3) > (last_cards[highest] & 3):
+            highest = b
+    count = 0
+    for b in range(n):
+        if kill != KILL_NONE and community[b]:
+            alive[b] = b == highest if same else (last_cards[b] >> 2) > lowest
+        count += alive[b]
+    return count
+
+
+@njit(cache=True, inline="always")
+def count_parts(rules, alive, low_claimed) -> int:
+    """How many parts a pot splits into: one per share, a per-board share once per surviving board,
+    a best-low share only when some claimant holds a qualifying low (``low_claimed``)."""
+    community, share_kind, share_board = rules[5], rules[6], rules[7]
+    parts = 0
+    for k in range(share_board.shape[0]):
+        if share_board[k] != EACH_SURVIVING_BOARD:
+            parts += share_kind[k] != SHARE_LOW or low_claimed
+            continue
+        for b in range(alive.shape[0]):
+            parts += alive[b] and community[b]
+    return parts
+
+
+@njit(cache=True, inline="always")
+def part_scores(kind, board, high, low, alive, community, scratch):
+    """The scores one part of a pot is won by (``scratch`` holds them when they must be worked out):
+    a board's hands, the best hand on any surviving board, low points, or qualifying lows
+    (seats without one score past every low)."""
+    if kind == SHARE_HIGH and board != ANY_SURVIVING_BOARD:  # the common case first
+        scores = high[board]
+    elif kind == SHARE_POINTS:
+        scores = low
+    elif kind == SHARE_LOW:
+        for s in range(scratch.shape[0]):
+            scratch[s] = low[s] if low[s] >= 0 else np.int64(1 << 62)
+        scores = scratch
+    else:  # the best hand on any surviving board
+        for s in range(scratch.shape[0]):
+            scratch[s] = NO_VALUE
+            for b in range(alive.shape[0]):
+                if alive[b] and community[b]:
+                    scratch[s] = max(scratch[s], high[b, s])
+        scores = scratch
+    return scores
+
+
+@njit(cache=True, inline="always")
+def board_key_of(board, n_board) -> int:
+    """The key of a board's first ``n_board`` cards."""
+    key = np.int64(0)
+    for j in range(n_board):
+        key |= card_bit(board[j])
+    return key
+
+
+@njit(cache=True, inline="always")
+def award(amount, winners, won, paid) -> None:
+    """Split ``amount`` among ``winners`` (a seat mask), odd chips from seat 0; ``paid`` gets the shares."""
+    count = 0
+    for s in range(winners.shape[0]):
+        count += winners[s]
+    share = amount // count
+    odd = amount - share * count
+    k = 0
+    for s in range(winners.shape[0]):
+        paid[s] = 0
+        if winners[s]:
+            paid[s] = share + (1 if k < odd else 0)
+            won[s] += paid[s]
+            k += 1
+
+
+@njit(cache=True, inline="always")
+def best_score(scores, among, lowest) -> tuple[int, int, int]:
+    """One pass over the seats of ``among``: the best score, how many hold it, and the last of them."""
+    target = NO_VALUE
+    count = 0
+    seat = -1
+    for s in range(among.shape[0]):
+        if not among[s]:
+            continue
+        if count == 0 or (scores[s] < target if lowest else scores[s] > target):
+            target, count, seat = scores[s], 1, s
+        elif scores[s] == target:
+            count += 1
+            seat = s
+    return target, count, seat
+
+
+@njit(cache=True, inline="always")
+def mark_best(scores, among, target, winners) -> None:
+    """Mark in ``winners`` the seats of ``among`` whose score is ``target``."""
+    for s in range(among.shape[0]):
+        winners[s] = among[s] and scores[s] == target
+
+
+@njit(cache=True, inline="always")
+def best_seats(scores, among, lowest, winners) -> tuple[int, int]:
+    """``best_of`` that also returns the last seat marked (the winner, when there is one)."""
+    target, count, seat = best_score(scores, among, lowest)
+    mark_best(scores, among, target, winners)
+    return count, seat
+
+
+@njit(cache=True, inline="always")
+def best_of(scores, among, lowest, winners) -> int:
+    """Mark in ``winners`` the seats of ``among`` with the best score; returns how many."""
+    return best_seats(scores, among, lowest, winners)[0]
+
+
+@njit(cache=True, inline="always")
+def one_share_pot(amount, among, scores, won, winners, paid) -> int:
+    """``divide_pot`` of a pot that is one high share (``Rules.one_share``): the best of ``scores``
+    among the seats ``among`` takes it, tied hands split it; returns 2 for one winner, else 1.
+
+    ``divide_pot`` gives the same result; the showdown-mode loop calls this one when
+    ``one_share`` holds, a third faster per hand there. (It tests ``one_share`` itself: in numba,
+    that test inside an inlined function costs the caller's loop the gain.) The loops have no
+    branches on the scores: which seat is best is a coin toss to a branch predictor.
+    """
+    best = np.int64(NO_VALUE)
+    for s in range(among.shape[0]):
+        best = max(best, scores[s] if among[s] else np.int64(NO_VALUE))
+    count = 0
+    for s in range(among.shape[0]):
+        winners[s] = among[s] & (scores[s] == best)
+        count += winners[s]
+    award(amount, winners, won, paid)
+    return 2 if count == 1 else 1
+
+
+@njit(cache=True)
+def divide_pot(amount, among, high, low, alive, rules, won, won_high, won_low, board_won,
+               winners, paid, scratch) -> int:  # fmt: skip
+    """Divide one pot among its shares, each to the best of the seats ``among`` (all holding hands).
+
+    ``won_high``/``won_low`` get the high and low parts in a game with a low share.
+    Parts are equal, odd chips to the parts in order (shares in order, a per-board share's
+    boards in board order). ``high[b, s]`` is seat s's hand on board b, ``low[s]`` its points or
+    its best qualifying low (``NO_VALUE``: none); ``scratch`` is room for one score per seat.
+    Returns 1 if some part was split among tied hands, 2 if one seat won
+    every part alone (a scoop of this pot), 0 otherwise.
+    """
+    community, share_kind, share_board = rules[5], rules[6], rules[7]
+    board_shares, halves = rules[10], rules[11] or rules[13]  # per-board chips; won_high / won_low
+    low_claimed = False
+    if rules[13]:  # a best-low share: is it a part of this pot?
+        for s in range(among.shape[0]):
+            low_claimed = low_claimed or (among[s] and low[s] >= 0)
+    n_parts = count_parts(rules, alive, low_claimed)
+    base = amount // n_parts
+    odd = amount - base * n_parts
+    part = 0
+    split = False
+    sole = -1
+    for k in range(share_kind.shape[0]):
+        if share_kind[k] == SHARE_LOW and not low_claimed:
+            continue  # no qualifying low: the other shares divide the pot
+        first, last = share_board[k], share_board[k] + 1
+        if first == EACH_SURVIVING_BOARD:
+            first, last = 0, alive.shape[0]
+        elif first == ANY_SURVIVING_BOARD:
+            first, last = 0, 1
+        for b in range(first, last):
+            if share_board[k] == EACH_SURVIVING_BOARD and not (alive[b] and community[b]):
+                continue
+            chips = base + (1 if part < odd else 0)
+            part += 1
+            low_part = share_kind[k] != SHARE_HIGH
+            on_board = board_shares and not low_part and share_board[k] != ANY_SURVIVING_BOARD
+            across = share_board[k] == ANY_SURVIVING_BOARD
+            scores = part_scores(share_kind[k], ANY_SURVIVING_BOARD if across else b, high, low, alive,
+                                 community, scratch)  # fmt: skip
+            target, count, seat = best_score(scores, among, low_part)
+            if count == 1:  # one winner: no split to work out
+                won[seat] += chips
+                sole = seat if sole in (-1, seat) else -2
+                if low_part:
+                    won_low[seat] += chips
+                elif halves:
+                    won_high[seat] += chips
+                if on_board:
+                    board_won[seat, b] += chips
+                continue
+            split = True
+            sole = -2
+            mark_best(scores, among, target, winners)
+            award(chips, winners, won, paid)
+            for s in range(winners.shape[0]):
+                if not winners[s]:
+                    continue
+                if low_part:
+                    won_low[s] += paid[s]
+                elif halves:
+                    won_high[s] += paid[s]
+                if on_board:
+                    board_won[s, b] += paid[s]
+    return 1 if split else (2 if sole >= 0 else 0)

@@ -1,0 +1,56 @@
+"""Plain-language descriptions of evaluated hands, for the command line and dashboard.
+
+>>> from engine.hands.cards import parse_card_rows
+>>> from engine.hands.evaluate import evaluate_high
+>>> describe_high(int(evaluate_high(parse_card_rows(["AhKhQhJhTh2c3d"]))[0]))
+'straight flush, A high'
+"""
+
+from __future__ import annotations
+
+from engine.hands.cards import SKOEJARTH, STANDARD, Deck
+from engine.hands.evaluate import HIGH_CATEGORIES, SKOEJARTH_CATEGORIES, strength_ranks
+
+# How many rank nibbles of a strength matter, per category.
+_HIGH_RANKS_USED = (5, 4, 3, 3, 1, 5, 2, 2, 1)
+_SKOEJARTH_KICKER_RANKS_USED = (5, 4, 3, 3, 5, 2, 1, 1, 2)
+
+
+def describe_high(strength: int, deck: Deck = STANDARD) -> str:
+    """Category and deciding ranks of a standard strength (in any category order) of a deck's cards.
+
+    >>> from engine.hands.cards import SHORT
+    >>> describe_high((4 << 20) | (3 << 16), SHORT)  # A-6-7-8-9
+    'straight, 9 high'
+    """
+    category = (strength >> 20) & 15
+    ranks = [deck.ranks[r] for r in strength_ranks(strength)[: _HIGH_RANKS_USED[category]]]
+    name = HIGH_CATEGORIES[category]
+    if category in (4, 8):
+        return f"{name}, {ranks[0]} high"
+    if category == 6:
+        return f"{name}, {ranks[0]}s full of {ranks[1]}s"
+    return f"{name}, {' '.join(ranks)}"
+
+
+def describe_skoejarth(strength: int, tiebreak: str = "highest_card") -> str:
+    """Category and deciding ranks of a Skœjarth strength under a tiebreak rule.
+
+    >>> describe_skoejarth((6 << 20) | (6 << 16))
+    'Stairs, top card K'
+    """
+    category = (strength >> 20) & 15
+    ranks = [SKOEJARTH.ranks[r] for r in strength_ranks(strength)]
+    name = SKOEJARTH_CATEGORIES[category]
+    if tiebreak == "highest_card" or category in (6, 7):
+        return f"{name}, top card {ranks[0]}"
+    return f"{name}, {' '.join(ranks[: _SKOEJARTH_KICKER_RANKS_USED[category]])}"
+
+
+def describe(ranking, strength: int, tiebreak: str = "highest_card", deck: Deck | None = None) -> str:
+    """Category and deciding ranks of a strength under a ranking of ``engine.hands.rankings``."""
+    from engine.hands.rankings import SEVEN_RANK
+
+    if ranking.code == SEVEN_RANK:
+        return describe_skoejarth(strength, tiebreak)
+    return describe_high(strength, deck or ranking.deck)

@@ -1,0 +1,147 @@
+"""Hand rankings a description can name: the decks they rank, their categories, their evaluator.
+
+A ranking turns hole cards plus board cards into a strength (greater is stronger, equal
+ties). ``standard-high`` is five-card poker high over the standard deck or the short one
+(ace high, and low below the deck's lowest rank: A-2-3-4-5, A-6-7-8-9), in its usual category
+order or in a game's own (``category_order``, checked by ``check_category_order``);
+``seven-rank`` ranks the 28-card deck of seven ranks (Four Kings, Perfect, Stairs,
+Fourfold, Disparate, Threefold, Twins, Eyes, Orphan), with a ``tiebreak``.
+
+>>> r = RANKINGS["standard-high"]
+>>> r.categories[-1], r.deck.size, [d.size for d in r.decks]
+('straight flush', 52, [52, 36])
+>>> from engine.hands.cards import parse_card_rows
+>>> hole, board = parse_card_rows(["2c3d"]), parse_card_rows(["AhKhQhJhTh"])
+>>> r.category_name(int(r.evaluate(hole, board, "any", "highest_card")[0]))
+'straight flush'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.hands.cards import SHORT, SKOEJARTH, STANDARD, Deck
+from engine.hands.strengths import (
+    CATEGORY_MASK,
+    CATEGORY_SHIFT,
+    HIGH_CATEGORIES,
+    SEVEN_RANK,
+    SKOEJARTH_CATEGORIES,
+    SKOEJARTH_TIEBREAKS,
+    STANDARD_HIGH,
+)
+from engine.hands.tables import SEVEN_RANK_TABLES, high_tables
+
+__all__ = [
+    "RANKINGS", "SEVEN_RANK", "STANDARD_HIGH", "Ranking", "categories_in_order",
+    "check_category_order",
+]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """A hand ranking: its decks (the first its own), category names weakest first, hole-card uses,
+    tiebreaks, and whether a game may put its categories in an order of its own."""
+
+    name: str
+    code: int
+    decks: tuple[Deck, ...]
+    categories: tuple[str, ...]
+    hole_uses: tuple[str, ...]
+    tiebreaks: tuple[str, ...]
+    max_cards: int  # most cards one evaluation takes
+    orderable: bool = False
+
+    @property
+    def deck(self) -> Deck:
+        """The deck the ranking was made for."""
+        return self.decks[0]
+
+    def category_name(self, strength: int) -> str:
+        """The category of a strength (in any category order)."""
+        return self.categories[(int(strength) >> CATEGORY_SHIFT) & CATEGORY_MASK]
+
+    def tables(self, deck: Deck, places: tuple[int, ...] | None = None) -> tuple:
+        """The kernels' tables for this ranking over ``deck`` under a category order (None: its own)."""
+        return SEVEN_RANK_TABLES if self.code == SEVEN_RANK else high_tables(len(deck.ranks), places)
+
+    def evaluate(self, hole: np.ndarray, board: np.ndarray, hole_use: str, tiebreak: str,
+                 deck: Deck | None = None, places: tuple[int, ...] | None = None) -> np.ndarray:  # fmt: skip
+        """Strengths of rows of hole cards with rows of board cards (both padded with -1)."""
+        from engine.hands.evaluate import (  # compiled: loaded when a hand is evaluated, not with a game
+            evaluate_high,
+            evaluate_high_exactly_two,
+            evaluate_high_using_hole,
+            evaluate_skoejarth,
+        )
+
+        deck = deck or self.deck
+        if hole_use == "at-least-1":
+            return evaluate_high_using_hole(hole, board, deck, places)
+        if hole_use == "exactly-2":
+            return evaluate_high_exactly_two(hole, board, deck, places)
+        rows = np.concatenate([hole, board], axis=1)
+        if self.code == SEVEN_RANK:
+            return evaluate_skoejarth(rows, tiebreak)  # type: ignore[arg-type]
+        return evaluate_high(rows, deck, places)
+
+
+def categories_in_order(places: tuple[int, ...] | None, n_categories: int = 9) -> list[int]:
+    """The category codes weakest first under an order (None: the ranking's own).
+
+    >>> categories_in_order((0, 1, 2, 4, 3, 6, 5, 7, 8))
+    [0, 1, 2, 4, 3, 6, 5, 7, 8]
+    """
+    if places is None:
+        return list(range(n_categories))
+    return sorted(range(n_categories), key=lambda code: places[code])
+
+
+def check_category_order(ranking: Ranking, names: list[str]) -> tuple[tuple[int, ...] | None, str | None]:
+    """Each category's place in an order written weakest first, or the problem with the order.
+
+    The order must name every category once, keep the straight flush the strongest and high
+    card the weakest, and keep the categories made of rank counts alone in their usual order
+    (high card, pair, two pair, three of a kind, full house, four of a kind); straight and flush
+    may go anywhere between.
+    The places are None when the order is the usual one.
+
+    >>> high = RANKINGS["standard-high"]
+    >>> order = list(high.categories)
+    >>> order[3], order[4] = order[4], order[3]  # three of a kind above a straight
+    >>> check_category_order(high, order)
+    ((0, 1, 2, 4, 3, 5, 6, 7, 8), None)
+    >>> check_category_order(high, list(reversed(high.categories)))[1]
+    'category_order must keep the straight flush the strongest and high card the weakest'
+    """
+    if not ranking.orderable:
+        return None, f"the {ranking.name} ranking keeps its own category order"
+    if sorted(names) != sorted(ranking.categories):
+        return None, f"category_order must name each of {', '.join(ranking.categories)} once"
+    if names[-1] != "straight flush" or names[0] != "high card":
+        return None, "category_order must keep the straight flush the strongest and high card the weakest"
+    counted = [n for n in names if n not in ("straight", "flush", "straight flush")]
+    usual = [n for n in ranking.categories if n not in ("straight", "flush", "straight flush")]
+    if counted != usual:
+        return None, "category_order must keep " + " < ".join(usual) + " in that order"
+    places = tuple(names.index(name) for name in ranking.categories)
+    return (None if places == tuple(range(len(names))) else places), None
+
+
+RANKINGS: dict[str, Ranking] = {
+    "standard-high": Ranking(
+        "standard-high",
+        STANDARD_HIGH,
+        (STANDARD, SHORT),
+        HIGH_CATEGORIES,
+        ("any", "at-least-1", "exactly-2"),
+        ("kickers",),  # every card of the five decides, high to low
+        11,
+        orderable=True,
+    ),
+    "seven-rank": Ranking(
+        "seven-rank", SEVEN_RANK, (SKOEJARTH,), SKOEJARTH_CATEGORIES, ("any",), SKOEJARTH_TIEBREAKS, 7
+    ),
+}

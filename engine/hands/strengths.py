@@ -1,0 +1,42 @@
+"""How a strength is packed, and the category names of each ranking: plain constants, no
+compiled code, so that reading a game's description does not load numba.
+
+A strength is ``category << 20 | r1 << 16 | ... | r5`` (``engine.hands.kernels``), with the category's
+place in a game's own order above (``place << 24``); ``INVALID`` marks a row that could not be
+evaluated.
+
+>>> HIGH_CATEGORIES[((6 << CATEGORY_SHIFT) >> CATEGORY_SHIFT) & CATEGORY_MASK]
+'full house'
+"""
+
+from __future__ import annotations
+
+INVALID = -1
+CATEGORY_SHIFT = 20
+CATEGORY_MASK = 0xF  # the category of a strength: (strength >> CATEGORY_SHIFT) & CATEGORY_MASK
+PLACE_SHIFT = 24  # an ordered strength's place in its category order
+STANDARD_HIGH, SEVEN_RANK = 0, 1  # ranking codes of the compiled core
+
+HIGH_CATEGORIES = (
+    "high card",
+    "pair",
+    "two pair",
+    "three of a kind",
+    "straight",
+    "flush",
+    "full house",
+    "four of a kind",
+    "straight flush",
+)
+SKOEJARTH_CATEGORIES = (
+    "Orphan",
+    "Eyes",
+    "Twins",
+    "Threefold",
+    "Disparate",
+    "Fourfold",
+    "Stairs",
+    "Perfect",
+    "Four Kings",
+)
+SKOEJARTH_TIEBREAKS = ("highest_card", "kickers")

@@ -1,0 +1,167 @@
+"""Bet sizes allowed by each betting structure: pure functions over a betting round.
+
+>>> limits = RoundLimits(current_bet=100, last_increment=100, min_bet=100)
+>>> raise_bounds(Structure.NO_LIMIT, limits, player_bet=0, stack=10_000, pot=150)
+(200, 10000)
+>>> raise_bounds(Structure.POT_LIMIT, limits, player_bet=0, stack=10_000, pot=150)
+(200, 350)
+>>> raise_bounds(Structure.POT_LIMIT, RoundLimits(0, 0, 100), player_bet=0, stack=10_000, pot=0)
+(100, 100)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.rules.games.base import GameSpec, RaiseRule, Structure
+
+FIXED_LIMIT_CAP = 4  # bets and raises in a fixed-limit round
+
+
+@dataclass(frozen=True)
+class ForcedBets:
+    """A hand's forced bets and bet sizes, in seat order as played (reversed heads-up)."""
+
+    antes: list[int]
+    blinds: list[int]
+    min_bet: int
+    small_bet: int
+    big_bet: int
+    starting_bet: int  # 0 unless the game has a starting bet
+
+
+def forced_bets(game: GameSpec, structure: Structure, n: int, antes: list[int] | None,
+                blinds: list[int] | None, min_bet: int | None, small_bet: int | None, big_bet: int | None,
+                starting_bet: int | None) -> ForcedBets:  # fmt: skip
+    """The forced bets of a hand from its PHH fields; ValueError when they cannot be played.
+
+    >>> from engine.rules.games import GAMES
+    >>> forced_bets(GAMES["holdem"], Structure.NO_LIMIT, 2, None, [1, 2], None, None, None, None)
+    ForcedBets(antes=[0, 0], blinds=[2, 1], min_bet=2, small_bet=2, big_bet=2, starting_bet=0)
+    """
+    antes = list(antes) if antes is not None else [0] * n
+    blinds = list(blinds) if blinds is not None else [0] * n
+    if len(antes) != n or len(blinds) != n:
+        raise ValueError(f"antes and blinds must list one amount per player ({n})")
+    if n == 2:  # PHH: forced bets are reverse-assigned heads-up
+        antes.reverse()
+        blinds.reverse()
+    starting_bet = starting_bet or 0
+    if game.starting_bet and starting_bet <= 0:
+        raise ValueError(f"{game.title} needs a positive starting bet")
+    if structure is Structure.FIXED_LIMIT:
+        if not small_bet or not big_bet:
+            raise ValueError("fixed-limit needs small_bet and big_bet")
+        min_bet = small_bet
+    else:
+        min_bet = min_bet or starting_bet or max(blinds) or 0
+        if min_bet <= 0:
+            raise ValueError("no-limit and pot-limit need a positive min_bet")
+        small_bet = big_bet = min_bet
+    return ForcedBets(antes, blinds, min_bet, small_bet, big_bet, starting_bet if game.starting_bet else 0)
+
+
+def bets_per_round(game: GameSpec, structure: Structure, options: Mapping[str, Any],
+                   fixed_limit_cap: int = FIXED_LIMIT_CAP) -> int | None:  # fmt: skip
+    """Bets and raises a round allows (a game's raise-cap option, the fixed-limit cap), or None for no cap."""
+    if game.max_raises_option is not None:
+        return 1 + int(options[game.max_raises_option])
+    return fixed_limit_cap if structure is Structure.FIXED_LIMIT else None
+
+
+@dataclass(frozen=True)
+class RoundLimits:
+    """The state of a betting round that decides bet sizes."""
+
+    current_bet: int  # the largest bet of the round so far
+    last_increment: int  # size of the last full bet or raise (the big blind preflop)
+    min_bet: int  # smallest opening bet (no-limit, pot-limit), or this street's bet (fixed)
+
+
+def raise_bounds(
+    structure: Structure,
+    limits: RoundLimits,
+    player_bet: int,
+    stack: int,
+    pot: int,
+    raise_rule: RaiseRule = RaiseRule.LAST_INCREMENT,
+) -> tuple[int, int]:
+    """Smallest and largest "bet or raise to" total for a player, before the all-in exception.
+
+    ``pot`` counts every chip already committed, this round's bets included.
+    A player may always go all-in for less than the minimum; the caller checks it.
+    """
+    all_in_to = player_bet + stack
+    if structure is Structure.FIXED_LIMIT:
+        size = limits.current_bet + limits.min_bet
+        return size, size
+    if raise_rule is RaiseRule.DOUBLE:
+        minimum = 2 * limits.current_bet if limits.current_bet else limits.min_bet
+    else:
+        minimum = limits.current_bet + max(limits.last_increment, limits.min_bet)
+    if structure is Structure.POT_LIMIT:
+        call = limits.current_bet - player_bet
+        maximum = max(limits.current_bet + pot + call, minimum)  # a pot smaller than a minimum bet
+        return minimum, min(maximum, all_in_to)
+    return minimum, all_in_to
+
+
+def full_raise_size(structure: Structure, limits: RoundLimits) -> int:
+    """The increment of a full bet or raise now: the street's bet in fixed-limit, else the last one.
+
+    >>> full_raise_size(Structure.FIXED_LIMIT, RoundLimits(current_bet=6, last_increment=1, min_bet=4))
+    4
+    >>> full_raise_size(Structure.NO_LIMIT, RoundLimits(current_bet=6, last_increment=5, min_bet=2))
+    5
+    """
+    if structure is Structure.FIXED_LIMIT:
+        return limits.min_bet
+    return max(limits.last_increment, limits.min_bet)
+
+
+def reopens(structure: Structure, full: int, raised_by: int) -> bool:
+    """Whether raises adding up to ``raised_by`` reopen the betting for a player who already acted.
+
+    TDA Rule 47 as ruled: in no-limit and pot-limit only a full raise (``full``) reopens it;
+    in fixed-limit an all-in of at least half a full bet or raise does.
+
+    >>> reopens(Structure.FIXED_LIMIT, 2, 1), reopens(Structure.NO_LIMIT, 2, 1)
+    (True, False)
+    >>> reopens(Structure.FIXED_LIMIT, 5, 2), reopens(Structure.FIXED_LIMIT, 5, 3)
+    (False, True)
+    """
+    if structure is Structure.FIXED_LIMIT:
+        return 2 * raised_by >= full
+    return raised_by >= full
+
+
+def is_full_raise(structure: Structure, limits: RoundLimits, to: int, raise_rule: RaiseRule) -> bool:
+    """Whether a bet or raise to ``to`` counts as a full one: it reopens the betting for everyone.
+
+    In fixed-limit an all-in of at least half the street's bet counts (TDA Rule 47), and it
+    uses up one of the round's bets and raises.
+
+    >>> limits = RoundLimits(current_bet=2, last_increment=2, min_bet=2)
+    >>> is_full_raise(Structure.FIXED_LIMIT, limits, 3, RaiseRule.LAST_INCREMENT)
+    True
+    >>> is_full_raise(Structure.NO_LIMIT, limits, 3, RaiseRule.LAST_INCREMENT)
+    False
+    """
+    if raise_rule is RaiseRule.DOUBLE and structure is not Structure.FIXED_LIMIT:
+        return to >= (2 * limits.current_bet if limits.current_bet else limits.min_bet)
+    return reopens(structure, full_raise_size(structure, limits), to - limits.current_bet)
+
+
+def blinds_of(stake: int, big_blind: int = 0) -> tuple[int, int]:
+    """Betting mode's small and big blind (or ante and starting bet): half the big blind and the big blind, by
+    default (``big_blind`` 0) 2% of the stack, at least 2.
+
+    >>> blinds_of(100), blinds_of(1_000), blinds_of(100, 10)
+    ((1, 2), (10, 20), (5, 10))
+    """
+    if big_blind and (big_blind < 2 or big_blind % 2):
+        raise ValueError(f"the big blind must be an even number of chips, at least 2, not {big_blind}")
+    small = big_blind // 2 if big_blind else max(1, stake // 100)
+    return small, 2 * small

@@ -1,0 +1,79 @@
+"""The games scooplab knows: one description file each in ``engine/variants/``.
+
+Adding a game means adding a description file there (or passing the path of one to any
+``--variant``): nothing else changes.
+
+>>> built_in = {p.stem for p in VARIANTS_DIR.glob("*.toml")}  # every file there is a game
+>>> sorted(built_in - set(GAMES)), {"holdem", "scarney", "cry-me-a-river", "skoejarth"} <= built_in
+([], True)
+>>> game_for_variant("NT")[0].name, game_for_variant("NT")[1].value
+('holdem', 'no-limit')
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.rules.games.base import GameSpec, Structure
+from engine.rules.games.description import VARIANTS_DIR, DescriptionError, load_description
+
+
+def _discover() -> dict[str, GameSpec]:
+    games: dict[str, GameSpec] = {}
+    for path in sorted(VARIANTS_DIR.glob("*.toml")):
+        spec = load_description(path)
+        games[spec.name] = spec
+    return games
+
+
+GAMES: dict[str, GameSpec] = _discover()
+
+
+def register(spec: GameSpec) -> GameSpec:
+    """Make a game read from a file known by name (to replays and statistics of this process)."""
+    known = GAMES.get(spec.name)
+    if known is not None and known.source != spec.source:
+        raise ValueError(f"{spec.source}: the name {spec.name!r} is taken by {known.source}")
+    for code in spec.variant_codes:
+        other = next((g for g in GAMES.values() if code in g.variant_codes and g.name != spec.name), None)
+        if other is not None:
+            raise ValueError(f"{spec.source}: PHH variant code {code} is {other.title}'s")
+    GAMES[spec.name] = spec
+    return spec
+
+
+def get_game(name: str) -> GameSpec:
+    """The game called ``name``, or the game described in the file ``name`` (a ``.toml`` path).
+
+    A clear error lists the known games, or every problem of a bad file.
+    """
+    if name in GAMES:
+        return GAMES[name]
+    path = Path(name)
+    if name.endswith(".toml") or path.is_file():
+        if not path.is_file():
+            raise ValueError(f"no description file {name}")
+        try:
+            return register(load_description(path))
+        except DescriptionError as error:
+            raise ValueError("; ".join(f"{error.source}: {p}" for p in error.problems)) from None
+    raise ValueError(
+        f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))} (or a .toml description)"
+    )
+
+
+def game_for_variant(code: str) -> tuple[GameSpec, Structure]:
+    """The game and betting structure of a PHH variant code."""
+    for game in GAMES.values():
+        if code in game.variant_codes:
+            return game, game.variant_codes[code]
+    known = ", ".join(sorted(c for g in GAMES.values() for c in g.variant_codes))
+    raise ValueError(f"unknown variant {code!r}; scooplab plays {known}")
+
+
+def variant_code(game: GameSpec, structure: Structure) -> str:
+    """The PHH variant code of a game played with a betting structure."""
+    for code, value in game.variant_codes.items():
+        if value == structure:
+            return code
+    raise ValueError(f"{game.title} is not played {structure.value}")

@@ -1,0 +1,139 @@
+"""Built-in betting policies for betting-mode simulation.
+
+A policy looks at the state and the seat to act and returns one decision:
+``("fold",)``, ``("call",)`` (check or call) or ``("raise", to)``. Policies only
+choose among legal actions (``HandState.options_for``).
+
+- ``station``: the calling station: always checks or calls.
+- ``random``: a uniformly random legal action, raises of a uniform legal size.
+- ``tag``: tight-aggressive: raises strong hands, calls fair ones, folds weak
+  ones to a bet, judged by the best hand it can make now (hole cards alone
+  before any board card).
+- ``pushfold``: heads-up with short stacks, the push/fold equilibrium of a ``PushFoldChart``
+  (``engine.rules.pushfold_play`` says where); everywhere else ``tag``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from engine.hands.kernels import key_strength
+from engine.hands.rankings import RANKINGS
+from engine.rules.pushfold_play import NO_SPOT, PUSH_SPOT, PushFoldChart, spot_of
+from engine.rules.state import HandState
+
+Decision = tuple
+Policy = Callable[[HandState, int, np.random.Generator], Decision]
+
+
+def _key(cards: list[int]) -> int:
+    key = 0
+    for card in cards:
+        if card >= 0:
+            key |= 1 << (16 * (card & 3) + (card >> 2))
+    return key
+
+
+def hand_score(state: HandState, seat: int) -> float:
+    """How good a seat's hand is now, 0 (hopeless) to 1 (the nuts), from its category's place and ranks."""
+    game = state.game
+    hole = [c for c in state.hole[seat] if c >= 0]
+    board = [c for c in state.boards[game.community_boards[0]] if c >= 0]
+    cards = hole + board
+    n_ranks = len(game.deck.ranks)
+    if len(cards) < 5:
+        return _starting_score(hole, n_ranks)
+    ranking, places = RANKINGS[game.ranking], game.category_places(state.options)
+    kickers = game.tiebreak.value(state.options) == "kickers"
+    tables = ranking.tables(game.deck, places)
+    strength = key_strength(_key(cards), ranking.code, kickers, tables)
+    return strength_score(int(strength), n_ranks)
+
+
+def strength_score(strength: int, n_ranks: int) -> float:
+    """A strength as 0..1: its category's place in the game's order, then its top rank.
+
+    >>> round(strength_score((8 << 20) | (12 << 16), 13), 3)  # a royal flush
+    0.984
+    """
+    place = (strength >> 24) or ((strength >> 20) & 15)  # ordered strengths carry their place
+    return (place + ((strength >> 16) & 0xF) / (n_ranks + 1)) / 9
+
+
+def _starting_score(hole: list[int], n_ranks: int) -> float:
+    """Before the board: pairs and high cards, scaled to 0..1."""
+    if not hole:
+        return 0.0
+    ranks = sorted((c >> 2 for c in hole), reverse=True)
+    paired = len(set(ranks)) < len(ranks)
+    high = ranks[0] / (n_ranks - 1)
+    second = ranks[1] / (n_ranks - 1) if len(ranks) > 1 else 0.0
+    return min(1.0, 0.25 * high + 0.15 * second + (0.35 if paired else 0.0))
+
+
+def station(state: HandState, seat: int, rng: np.random.Generator) -> Decision:
+    return ("call",)
+
+
+def random_policy(state: HandState, seat: int, rng: np.random.Generator) -> Decision:
+    options = state.options_for(seat)
+    choices = ["call"]
+    if options["call"] > 0:
+        choices.append("fold")
+    if options["can_raise"]:
+        choices.append("raise")
+    choice = choices[int(rng.integers(len(choices)))]
+    if choice == "raise":
+        low, high = min(options["min_to"], options["max_to"]), options["max_to"]
+        return ("raise", int(rng.integers(low, high + 1)))
+    return (choice,)
+
+
+def tag(state: HandState, seat: int, rng: np.random.Generator) -> Decision:
+    options = state.options_for(seat)
+    score = hand_score(state, seat)
+    facing = options["call"] > 0
+    if score >= 0.42 and options["can_raise"]:
+        target = max(options["min_to"], max(state.bets) + state.pot // 2)
+        return ("raise", int(min(target, options["max_to"])))
+    if score >= 0.25 or not facing:
+        return ("call",)
+    return ("fold",)
+
+
+def pushfold(state: HandState, seat: int, rng: np.random.Generator, chart: PushFoldChart | None = None
+             ) -> Decision:  # fmt: skip
+    """The chart's push or call, by one uniform draw, where the chart decides; else ``tag``.
+
+    Without a chart (a table push/fold does not fit: ``why_not_played``) it is ``tag``.
+    """
+    if chart is not None:
+        options = state.options_for(seat)
+        others_all_in = all(state.stacks[o] == 0 for o in state.live_seats if o != seat)
+        small_blind = min((s for s in range(state.n) if state.blinds[s] > 0), key=lambda s: state.blinds[s])
+        spot = spot_of(state.street_index, seat, small_blind, state.raise_count, seat in state.acted,
+                       options["call"], others_all_in)  # fmt: skip
+        if spot != NO_SPOT:
+            index = chart.class_index([c for c in state.hole[seat] if c >= 0])
+            chance = chart.push[index] if spot == PUSH_SPOT else chart.call[index]
+            if rng.random() >= chance:
+                return ("fold",)
+            if spot == PUSH_SPOT and options["can_raise"]:
+                return ("raise", int(options["max_to"]))
+            return ("call",)
+    return tag(state, seat, rng)
+
+
+POLICIES: dict[str, Policy] = {"station": station, "random": random_policy, "tag": tag, "pushfold": pushfold}
+
+
+def act(state: HandState, seat: int, decision: Decision) -> None:
+    """Apply a policy's decision to the state."""
+    if decision[0] == "fold":
+        state.fold(seat)
+    elif decision[0] == "call":
+        state.check_or_call(seat)
+    else:
+        state.bet_or_raise(seat, decision[1])

@@ -1,0 +1,705 @@
+"""One hand of any game as a state machine: deals, bets, discards, showdown.
+
+The machine reads the game's ``GameSpec`` and never names a game. Actions are
+applied one at a time; an illegal one raises ``IllegalAction`` naming the seat,
+the action and why (``p3 cbr 150: below the minimum raise to 200``). Seats are
+0-based internally and written ``p1``, ``p2``... (PHH order: seat 0 is first left
+of the button).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from engine.hands.cards import UNKNOWN_CARD, format_cards
+from engine.rules.betting import (
+    RoundLimits,
+    bets_per_round,
+    forced_bets,
+    full_raise_size,
+    is_full_raise,
+    raise_bounds,
+    reopens,
+)
+from engine.rules.games.base import GameSpec, SeatOutcome, ShowdownInput, Street, Structure
+from engine.rules.games.description import budget_line, card_budget
+from engine.rules.games.showdown import forced_out, settle
+from engine.rules.pots import Pot, claimants, pots_with_antes, split_among_seats
+
+
+class IllegalAction(ValueError):
+    """An action that breaks the rules of the hand."""
+
+
+class Action(NamedTuple):
+    """One recorded action; ``seat`` is the actor, or the seat dealt to (None: a board deal)."""
+
+    street: str
+    seat: int | None
+    kind: str  # post, fold, check, call, bet, raise, discard, deal, show, muck
+    amount: int | None = None
+    cards: tuple[int, ...] = ()
+    board: int | None = None
+    automatic: bool = False  # posted or applied by the rules, not chosen
+
+
+@dataclass
+class HandResult:
+    """How the hand ended and who won what."""
+
+    ending: str  # "showdown", "uncontested" or "everyone_dead"
+    won: list[int]
+    outcomes: tuple[SeatOutcome, ...]
+    surviving_boards: tuple[int, ...]
+    refunded: list[int] = field(default_factory=list)
+    split: bool = False  # some pot or share was divided among tied hands
+
+
+def seat_name(seat: int) -> str:
+    return f"p{seat + 1}"
+
+
+class HandState:
+    """The state of one hand; see the module docstring."""
+
+    def __init__(
+        self,
+        game: GameSpec,
+        structure: Structure,
+        starting_stacks: list[int],
+        *,
+        antes: list[int] | None = None,
+        blinds: list[int] | None = None,
+        min_bet: int | None = None,
+        small_bet: int | None = None,
+        big_bet: int | None = None,
+        starting_bet: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        raise_cap: int = 4,
+    ) -> None:
+        n = len(starting_stacks)
+        if not game.min_players <= n <= game.max_players:
+            raise IllegalAction(
+                f"{game.title} seats {game.min_players} to {game.max_players} players, not {n}"
+            )
+        if any(stack <= 0 for stack in starting_stacks):
+            raise IllegalAction("every starting stack must be positive")
+        self.game = game
+        self.structure = structure
+        self.options = game.resolve_options(options)
+        self.streets = game.streets_under(self.options)  # hole-card counts of these options
+        if not card_budget(game, self.options, n)[-1]:  # e.g. too many players for five hole cards each
+            raise IllegalAction(budget_line(game, self.options, n))
+        self.n = n
+        self.starting_stacks = list(starting_stacks)
+        self.stacks = list(starting_stacks)
+        self.bets = [0] * n
+        self.contributed = [0] * n  # every chip put in: antes (dead) and bets (live)
+        self.antes_paid = [0] * n
+        self.folded = [False] * n
+        self.n_live = n  # seats not folded
+        self.dead = [False] * n
+        self.voided = [False] * n
+        self.mucked = [False] * n
+        self.muck_order = [0] * n  # k for the k-th seat to muck: the last keeps an unclaimed pot
+        self.shown = [False] * n
+        self.hole: list[list[int]] = [[] for _ in range(n)]
+        self.dealt_hole: list[list[int]] = [[] for _ in range(n)]
+        self.discarded: list[list[int]] = [[] for _ in range(n)]
+        self.boards: list[list[int]] = [[] for _ in game.board_names]
+        self.seen: set[int] = set()
+        self.actions: list[Action] = []
+        self.result: HandResult | None = None
+        self.street_index = 0
+        self._street = self.streets[0]
+        self.phase = "deal"  # deal, bet, showdown, over
+        self.pending: set[int] = set()
+        self.acted: dict[int, int] = {}  # seat -> the largest bet when it last acted
+        self.next_seat: int | None = None
+        self.raise_count = 0
+        self.raise_cap = raise_cap
+        self.refunded = [0] * n
+        self._hole_due = [0] * n
+        self._board_due = 0
+        self._discards_unsettled = False
+        self._due: dict[int, set[int]] = {}
+        self._discard_street = self.streets[0].name
+        self._set_bet_sizes(antes, blinds, min_bet, small_bet, big_bet, starting_bet)
+        self._post_forced_bets()
+        self._start_deals()
+
+    # -- set-up -------------------------------------------------------------------------------
+
+    def _set_bet_sizes(self, antes, blinds, min_bet, small_bet, big_bet, starting_bet) -> None:
+        n = self.n
+        self.phh_antes = list(antes) if antes is not None else [0] * n  # as written
+        self.phh_blinds = list(blinds) if blinds is not None else [0] * n
+        try:
+            sizes = forced_bets(self.game, self.structure, n, antes, blinds, min_bet, small_bet, big_bet,
+                                starting_bet)  # fmt: skip
+        except ValueError as error:
+            raise IllegalAction(str(error)) from None
+        self.antes, self.blinds, self.starting_bet = sizes.antes, sizes.blinds, sizes.starting_bet
+        self.min_bet, self.small_bet, self.big_bet = sizes.min_bet, sizes.small_bet, sizes.big_bet
+        self.round_cap = bets_per_round(self.game, self.structure, self.options, self.raise_cap)
+
+    def _post(self, seat: int, amount: int, live: bool) -> None:
+        amount = min(amount, self.stacks[seat])
+        if amount <= 0:
+            return
+        self.stacks[seat] -= amount
+        self.contributed[seat] += amount
+        if live:
+            self.bets[seat] += amount
+        else:
+            self.antes_paid[seat] += amount
+        self._record(seat, "post", amount=amount, automatic=True)
+
+    def _post_forced_bets(self) -> None:
+        for seat, ante in enumerate(self.antes):
+            self._post(seat, ante, live=False)
+        for seat, blind in enumerate(self.blinds):
+            self._post(seat, blind, live=True)
+        if self.game.starting_bet:
+            self._post(0, self.starting_bet, live=True)
+        self.last_increment = max(max(self.bets), self.min_bet)
+
+    # -- properties ----------------------------------------------------------------------------
+
+    @property
+    def street(self) -> Street:
+        """The current street (the last one once the hand reaches the showdown)."""
+        return self._street
+
+    @property
+    def live_seats(self) -> list[int]:
+        return [s for s in range(self.n) if not self.folded[s]]
+
+    @property
+    def pot(self) -> int:
+        return sum(self.contributed)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def hole_due(self, seat: int) -> int:
+        """Hole cards the seat is due now."""
+        return self._hole_due[seat] if self.phase == "deal" else 0
+
+    @property
+    def board_due(self) -> int:
+        """Cards due to each board now (0 while hole cards are still due)."""
+        return self._board_due if self.phase == "deal" and not any(self._hole_due) else 0
+
+    def _record(
+        self,
+        seat: int | None,
+        kind: str,
+        amount: int | None = None,
+        cards: tuple[int, ...] = (),
+        board: int | None = None,
+        automatic: bool = False,
+        street: str | None = None,
+    ) -> None:
+        name = street or self._street.name
+        self.actions.append(Action(name, seat, kind, amount, cards, board, automatic))
+
+    def _fail(self, text: str | Callable[[], str], why: str) -> None:
+        raise IllegalAction(f"{text() if callable(text) else text}: {why}")
+
+    # -- dealing -------------------------------------------------------------------------------
+
+    def _start_deals(self) -> None:
+        street = self.street
+        self.phase = "deal"
+        self._hole_due = [street.hole_cards if not self.folded[s] else 0 for s in range(self.n)]
+        self._board_due = street.board_cards
+        self._maybe_start_betting()
+
+    def _check_new_cards(self, cards: list[int], text: str | Callable[[], str]) -> None:
+        known = [c for c in cards if c != UNKNOWN_CARD]
+        if len(set(known)) != len(known):
+            self._fail(text, "a card appears twice")
+        for card in known:
+            if card in self.seen:
+                self._fail(text, f"{format_cards([card], self.game.deck)} was already dealt")
+        self.seen.update(known)
+
+    def deal_hole(self, seat: int, cards: list[int]) -> None:
+        """Deal hole cards to a seat (``d dh pN cards``); unknown cards allowed."""
+
+        def text() -> str:
+            return f"d dh {seat_name(seat)} {format_cards(cards, self.game.deck)}"
+
+        self._settle_discards()
+        if self.phase == "over":
+            self._fail(text, "the hand is over")
+        if not 0 <= seat < self.n:
+            self._fail(text, f"there is no seat {seat_name(seat)}")
+        if self.phase != "deal" or len(cards) > self._hole_due[seat]:
+            due = self._hole_due[seat] if self.phase == "deal" else 0
+            self._fail(text, f"{seat_name(seat)} is due {due} hole card(s) now, not {len(cards)}")
+        self._check_new_cards(cards, text)
+        self.hole[seat].extend(cards)
+        self.dealt_hole[seat].extend(cards)
+        self._hole_due[seat] -= len(cards)
+        self._record(seat, "deal", cards=tuple(cards))
+        self._maybe_start_betting()
+
+    def deal_board(self, per_board: list[list[int]]) -> None:
+        """Deal this street's cards to every board (``d db`` with one card list per board)."""
+
+        def text() -> str:
+            return "d db " + "/".join(format_cards(cards, self.game.deck) for cards in per_board)
+
+        self._settle_discards()
+        self._close_idle_round()
+        if self.phase != "deal" or self._board_due == 0:
+            self._fail(text, "no board cards are due now")
+        if any(self._hole_due):
+            self._fail(text, "hole cards are still due")
+        n_boards = len(self.game.board_names)
+        if len(per_board) != n_boards:
+            self._fail(text, f"{self.game.title} deals to {n_boards} board(s), not {len(per_board)}")
+        for cards in per_board:
+            if len(cards) != self._board_due:
+                self._fail(
+                    text,
+                    f"the {self.street.name} deals {self._board_due} card(s) to each board",
+                )
+            if UNKNOWN_CARD in cards:
+                self._fail(text, "board cards cannot be unknown")
+        self._check_new_cards([c for cards in per_board for c in cards], text)
+        for board, cards in enumerate(per_board):
+            self.boards[board].extend(cards)
+            self._record(None, "deal", cards=tuple(cards), board=board)
+        self._board_due = 0
+        if self.game.discard_board is not None:
+            self._discards_unsettled = True
+            self._discard_street = self._street.name
+            # what must go before the next action; a card still held then voids its hand
+            self._due = {seat: set(cards) for seat, cards in self.forced_discards().items()}
+        self._maybe_start_betting()
+
+    # -- forced discards (a discard-trigger board) -------------------------------------------------
+
+    def forced_discards(self) -> dict[int, list[int]]:
+        """Known hole cards that the discard board forces out now, by seat."""
+        if self.game.discard_board is None:
+            return {}
+        bottom = self.boards[self.game.discard_board]
+        return {seat: cards for seat in self.live_seats if (cards := forced_out(self.hole[seat], bottom))}
+
+    def discard(self, seat: int, cards: list[int]) -> None:
+        """A forced discard (``pN sd cards``): each card must match a discard-board rank."""
+
+        def text() -> str:
+            return f"{seat_name(seat)} sd {format_cards(cards, self.game.deck)}"
+
+        if self.game.discard_board is None:
+            self._fail(text, f"{self.game.title} has no discards")
+        if self.phase == "over" or self.folded[seat]:
+            self._fail(text, f"{seat_name(seat)} is not in the hand")
+        bottom_ranks = {c >> 2 for c in self.boards[self.game.discard_board]}
+        for card in cards:
+            shown = format_cards([card], self.game.deck)
+            if card == UNKNOWN_CARD:
+                self._fail(text, "a discard is face up, so its card must be known")
+            if card >> 2 not in bottom_ranks:
+                self._fail(text, f"{shown} does not match a Bottom Board rank")
+            if card in self.hole[seat]:
+                self.hole[seat].remove(card)
+            elif UNKNOWN_CARD in self.hole[seat] and card not in self.seen:
+                self.hole[seat].remove(UNKNOWN_CARD)
+                self.seen.add(card)
+            else:
+                self._fail(text, f"{shown} is not among {seat_name(seat)}'s hole cards")
+            self.discarded[seat].append(card)
+            self._due.get(seat, set()).discard(card)
+        self._record(seat, "discard", cards=tuple(cards), street=self._discard_street)
+        self._discards_unsettled = True
+
+    def apply_forced_discards(self) -> dict[int, list[int]]:
+        """Discard every forced card now (what players do in simulation)."""
+        forced = self.forced_discards()
+        for seat, cards in forced.items():
+            self.discard(seat, cards)
+        self._settle_discards()
+        return forced
+
+    def _settle_discards(self) -> None:
+        """Fold the players whose hole cards are all gone (dead); end the hand if needed."""
+        if not self._discards_unsettled or self.phase == "over":
+            return
+        self._discards_unsettled = False
+        for seat, kept in self._due.items():
+            if kept and not self.folded[seat]:
+                self.voided[seat] = True  # did not discard in time: the hand is voided
+        self._due = {}
+        live = self.live_seats
+        dying = [s for s in live if not self.hole[s] and self.dealt_hole[s]]
+        if not dying:
+            return
+        if len(dying) == len(live):  # everyone left dies at once: they share the pot
+            for seat in dying:
+                self.dead[seat] = True
+            self._end_everyone_dead(dying)
+            return
+        for seat in dying:
+            self.dead[seat] = True
+            self.folded[seat] = True
+            self.n_live -= 1
+            self.pending.discard(seat)
+            self._record(seat, "fold", automatic=True)
+        if self.n_live == 1:
+            self._finish_uncontested()
+        elif self.phase == "bet":
+            if not self.pending or not self._betting_needed():
+                self._next_street()
+            elif self.next_seat not in self.pending:
+                self.next_seat = self._next_pending(self.next_seat)
+
+    # -- betting -------------------------------------------------------------------------------
+
+    def _maybe_start_betting(self) -> None:
+        if self.phase != "deal" or any(self._hole_due) or self._board_due:
+            return
+        street = self.street
+        live = self.live_seats
+        if len(live) <= 1:
+            self._finish_uncontested()
+            return
+        if not street.betting or not self._betting_needed():
+            self._next_street()
+            return
+        self.phase = "bet"
+        self.pending = {s for s in live if self.stacks[s] > 0}
+        self.acted = {}
+        self.raise_count = 0
+        if self.street_index == 0:
+            # first to act: left of the largest blind or straddle (heads-up: the button)
+            forced = list(self.blinds)
+            if self.game.starting_bet:
+                forced[0] = max(forced[0], self.starting_bet)
+            largest = max(forced)
+            first = (max(s for s in range(self.n) if forced[s] == largest) + 1) % self.n if largest else 0
+            if self.game.starting_bet:  # the starting bet needs no answer from its poster
+                self.pending.discard(0)
+        else:
+            first = 0
+            self.last_increment = 0
+        self.next_seat = self._next_pending(first - 1)
+
+    def _close_idle_round(self) -> None:
+        """End a betting round whose seats left to act can only check (everyone else is all in).
+
+        Hand histories differ on whether such a check is written (PokerKit leaves it out when
+        the big blind is called all in): both are accepted, the check being a no-op.
+        """
+        if self.phase == "bet" and not self._betting_needed():
+            self._next_street()
+
+    def _betting_needed(self) -> bool:
+        """Whether a betting round has anyone to bet against or a bet to answer."""
+        can_act = [s for s in self.live_seats if self.stacks[s] > 0]
+        current = max(self.bets)
+        return len(can_act) > 1 or any(self.bets[s] < current for s in can_act)
+
+    def _next_pending(self, after: int | None) -> int | None:
+        start = -1 if after is None else after
+        for step in range(1, self.n + 1):
+            seat = (start + step) % self.n
+            if seat in self.pending:
+                return seat
+        return None
+
+    def _check_turn(self, seat: int, text: str) -> None:
+        self._settle_discards()
+        if self.phase == "over":
+            self._fail(text, "the hand is over")
+        if not 0 <= seat < self.n:
+            self._fail(text, f"there is no seat {seat_name(seat)}")
+        if self.phase != "bet":
+            self._fail(text, f"no betting now ({self.street.name} {self.phase})")
+        if seat != self.next_seat:
+            self._fail(text, f"not {seat_name(seat)}'s turn ({seat_name(self.next_seat)} acts next)")
+
+    def _limits(self) -> RoundLimits:
+        street_bet = self.big_bet if self.street.big_bet else self.small_bet
+        min_bet = street_bet if self.structure is Structure.FIXED_LIMIT else self.min_bet
+        if self.game.starting_bet:
+            min_bet = self.starting_bet
+        return RoundLimits(max(self.bets), self.last_increment, min_bet)
+
+    def options_for(self, seat: int) -> dict[str, int | bool]:
+        """What ``seat`` may do now: call amount, and raise bounds if it may raise."""
+        current = max(self.bets)
+        call = min(current - self.bets[seat], self.stacks[seat])
+        can_raise = self._may_raise(seat) and self.stacks[seat] > call
+        low = high = 0
+        if can_raise:
+            low, high = raise_bounds(
+                self.structure,
+                self._limits(),
+                self.bets[seat],
+                self.stacks[seat],
+                self.pot,
+                self.game.raise_rule,
+            )
+            all_in = self.bets[seat] + self.stacks[seat]
+            low, high = min(low, all_in), min(high, all_in)
+        return {"call": call, "can_raise": can_raise, "min_to": low, "max_to": high}
+
+    def _may_raise(self, seat: int) -> bool:
+        return self.raise_refusal(seat) is None
+
+    def raise_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not bet or raise now (the rule that forbids it), or None if it may."""
+        if self.street.call_only:
+            return f"the {self.street.name} round allows only call or fold"
+        if self.round_cap is not None and self.raise_count >= self.round_cap:
+            if self.game.max_raises_option is not None:
+                return f"a round allows one bet and {self.round_cap - 1} raise(s)"
+            return f"the betting is capped at {self.round_cap} bets and raises"
+        if seat in self.acted:
+            # reopened only by raises adding up to a full raise since this seat acted (TDA Rule 47;
+            # in fixed-limit, half a full bet or raise)
+            full = full_raise_size(self.structure, self._limits())
+            if not reopens(self.structure, full, max(self.bets) - self.acted[seat]):
+                if self.structure is Structure.FIXED_LIMIT:
+                    return "the betting was not reopened (a short all-in of less than half a bet)"
+                return "the betting was not reopened (a short all-in is not a full raise)"
+        others = [s for s in self.live_seats if s != seat and self.stacks[s] > 0]
+        if not others:
+            return "everyone else is all-in"
+        return None
+
+    def fold(self, seat: int) -> None:
+        """``pN f``."""
+        self._check_turn(seat, f"{seat_name(seat)} f")
+        self.folded[seat] = True
+        self.n_live -= 1
+        self._record(seat, "fold")
+        self._after_action(seat)
+
+    def check_or_call(self, seat: int) -> None:
+        """``pN cc``: match the largest bet, or as much of it as the stack allows."""
+        self._check_turn(seat, f"{seat_name(seat)} cc")
+        amount = min(max(self.bets) - self.bets[seat], self.stacks[seat])
+        self._move(seat, amount)
+        self._record(seat, "call" if amount else "check", amount=amount or None)
+        self._after_action(seat)
+
+    def bet_or_raise(self, seat: int, to: int) -> None:
+        """``pN cbr to``: bet, or raise the largest bet, to a street total of ``to``."""
+        text = f"{seat_name(seat)} cbr {to}"
+        self._check_turn(seat, text)
+        current = max(self.bets)
+        refusal = self.raise_refusal(seat)
+        if refusal:
+            self._fail(text, refusal)
+        if to <= current:
+            self._fail(text, f"not above the current bet of {current} (cc calls it)")
+        all_in_to = self.bets[seat] + self.stacks[seat]
+        if to > all_in_to:
+            self._fail(text, f"more than the stack ({all_in_to} at most)")
+        limits = self._limits()
+        low, high = raise_bounds(
+            self.structure,
+            limits,
+            self.bets[seat],
+            self.stacks[seat],
+            self.pot,
+            self.game.raise_rule,
+        )
+        word = "raise" if current else "bet"
+        if to < low and to != all_in_to:
+            self._fail(text, f"below the minimum {word} to {low}")
+        if to > high:
+            self._fail(text, f"above the maximum {word} to {high}")
+        self._move(seat, to - self.bets[seat])
+        self._record(seat, word, amount=to)
+        others = {s for s in self.live_seats if s != seat and self.stacks[s] > 0}
+        if is_full_raise(self.structure, limits, to, self.game.raise_rule):
+            self.raise_count += 1  # a short all-in uses up a bet or raise only if it counts as full
+            self.last_increment = to - current
+            self.acted = {seat: to}
+        else:
+            self.acted[seat] = to
+        self.pending = others
+        self._after_action(seat, raised=True)
+
+    def _move(self, seat: int, amount: int) -> None:
+        self.stacks[seat] -= amount
+        self.bets[seat] += amount
+        self.contributed[seat] += amount
+
+    def _after_action(self, seat: int, raised: bool = False) -> None:
+        if not raised:
+            self.pending.discard(seat)
+            self.acted[seat] = max(self.bets)
+        if self.n_live == 1:
+            self._finish_uncontested()
+            return
+        if not self.pending:
+            self._next_street()
+            return
+        self.next_seat = self._next_pending(seat)
+
+    def _next_street(self) -> None:
+        self._refund_uncalled()
+        self.bets = [0] * self.n
+        self.pending = set()
+        self.next_seat = None
+        self.street_index += 1
+        if self.street_index >= len(self.streets):
+            self.phase = "showdown"
+            return
+        self._street = self.streets[self.street_index]
+        self._start_deals()
+
+    # -- showdown ------------------------------------------------------------------------------
+
+    def betting_is_closed(self) -> bool:
+        """Whether no more betting can happen in this hand."""
+        if self.phase in ("showdown", "over"):
+            return True
+        if self.phase == "bet":
+            return False
+        return sum(1 for s in self.live_seats if self.stacks[s] > 0) <= 1
+
+    def show_or_muck(self, seat: int, cards: list[int] | None) -> None:
+        """``pN sm cards`` shows the hole cards; ``pN sm`` (no cards) mucks them."""
+
+        def text() -> str:
+            return f"{seat_name(seat)} sm {format_cards(cards or [], self.game.deck)}".rstrip()
+
+        self._settle_discards()
+        self._close_idle_round()
+        if self.phase == "over":
+            self._fail(text, "the hand is over")
+        if not self.betting_is_closed():
+            self._fail(text, "the showdown has not been reached")
+        if self.folded[seat]:
+            self._fail(text, f"{seat_name(seat)} is not in the hand")
+        if not cards:
+            self.mucked[seat] = True
+            self.muck_order[seat] = 1 + max(self.muck_order)
+            self._record(seat, "muck")
+            return
+        if sorted(cards) != sorted(self.hole[seat]):
+            unknown = [c for c in self.hole[seat] if c == UNKNOWN_CARD]
+            known = [c for c in self.hole[seat] if c != UNKNOWN_CARD]
+            revealed = [c for c in cards if c not in known]
+            if (
+                len(cards) != len(self.hole[seat])
+                or len(revealed) != len(unknown)
+                or any(c not in cards for c in known)
+            ):
+                held = format_cards(self.hole[seat], self.game.deck) or "no cards"
+                self._fail(text, f"{seat_name(seat)} holds {held}")
+            self._check_new_cards(revealed, text)
+            self.hole[seat] = list(cards)
+            for card in revealed:  # what was dealt as unknown is now known
+                self.dealt_hole[seat][self.dealt_hole[seat].index(UNKNOWN_CARD)] = card
+        self.shown[seat] = True
+        self._record(seat, "show", cards=tuple(cards))
+
+    def finish(self) -> HandResult:
+        """End the hand after its last action: refund, pots, showdown, stacks."""
+        self._settle_discards()
+        self._close_idle_round()
+        if self.phase == "over":
+            assert self.result is not None
+            return self.result
+        if self.phase != "showdown":
+            if self.phase == "bet":
+                where = f"{seat_name(self.next_seat)} to act on the {self.street.name}"
+            else:
+                where = f"{self.street.name} cards not dealt"
+            raise IllegalAction(f"the hand ends before it is over ({where})")
+        refunded = self._refund_uncalled()
+        contenders = self._contenders()
+        # a voided hand's chips play like a fold's (unless every hand left is voided: they share);
+        # a mucked hand wins nothing, but a pot every claimant of which mucked stays with the last
+        out = [self.folded[s] or self.voided[s] for s in range(self.n)]
+        pots = self._pots(self.folded if all(out) else out)
+        pots = claimants(pots, set(contenders), self.muck_order)
+        showdown = settle(
+            self.game,
+            ShowdownInput(
+                pots=tuple(pots),
+                hole_cards=tuple(tuple(h) for h in self.hole),
+                boards=tuple(tuple(b) for b in self.boards),
+                contenders=frozenset(contenders),
+                options=self.options,
+            ),
+        )
+        result = self._close(
+            "showdown", list(showdown.won), showdown.outcomes, showdown.surviving_boards, refunded
+        )
+        result.split = showdown.split
+        return result
+
+    def _pots(self, folded: list[bool]) -> list[Pot]:
+        return pots_with_antes(self.contributed, self.antes_paid, folded)
+
+    def _contenders(self) -> list[int]:
+        contenders = []
+        for seat in self.live_seats:
+            if self.mucked[seat]:
+                continue
+            if UNKNOWN_CARD in self.hole[seat]:
+                raise IllegalAction(f"{seat_name(seat)}'s hole cards are unknown at the showdown")
+            if self.game.discard_board is not None:
+                kept = forced_out(self.hole[seat], self.boards[self.game.discard_board])
+                if kept:
+                    self.voided[seat] = True
+                    continue
+            if not self.hole[seat] and self.game.discard_board is not None:
+                continue
+            contenders.append(seat)
+        return contenders
+
+    def _refund_uncalled(self) -> list[int]:
+        """Return the part of this street's largest bet that nobody matched."""
+        top = max(range(self.n), key=lambda s: self.bets[s])
+        second = max((self.bets[s] for s in range(self.n) if s != top), default=0)
+        excess = self.bets[top] - second
+        if excess > 0:
+            self.bets[top] -= excess
+            self.contributed[top] -= excess
+            self.stacks[top] += excess
+            self.refunded[top] += excess
+        return self.refunded
+
+    def _finish_uncontested(self) -> None:
+        refunded = self._refund_uncalled()
+        winner = self.live_seats[0]
+        won = [0] * self.n
+        won[winner] = self.pot
+        self._close("uncontested", won, tuple(SeatOutcome() for _ in range(self.n)), (), refunded)
+
+    def _end_everyone_dead(self, seats: list[int]) -> None:
+        refunded = self._refund_uncalled()
+        won = [0] * self.n
+        for seat, chips in split_among_seats(self.pot, seats).items():  # RULINGS: equally
+            won[seat] += chips
+        for seat in seats:
+            self.folded[seat] = True
+        self.n_live = 0
+        self._close("everyone_dead", won, tuple(SeatOutcome() for _ in range(self.n)), (), refunded)
+
+    def _close(self, ending, won, outcomes, surviving, refunded) -> HandResult:
+        for seat, chips in enumerate(won):
+            self.stacks[seat] += chips
+        if sum(self.stacks) != sum(self.starting_stacks):
+            raise AssertionError(f"chips not conserved: {sum(self.stacks)} != {sum(self.starting_stacks)}")
+        self.phase = "over"
+        self.pending = set()
+        self.next_seat = None
+        self.result = HandResult(ending, won, outcomes, tuple(surviving), refunded)
+        return self.result
