@@ -151,7 +151,7 @@ def discordant_pairs(con, variant: str, run_a: str, run_b: str) -> dict[str, tup
 
 
 def _settings(run: dict[str, Any]) -> dict[str, Any]:
-    from ingest.schema import run_big_blind, run_structure
+    from ingest.storage.schema import run_big_blind, run_structure
 
     big_blind = run_big_blind(run) if run.get("mode") == "betting" else None
     return run | {"structure": run_structure(run), "big_blind": big_blind}
@@ -204,7 +204,7 @@ def compare_runs(data: str | Path, variant: str, run_a: str, run_b: str,
     """
     from analytics.db import connect
     from analytics.stats import game_stats
-    from ingest.warehouse import Warehouse
+    from ingest.storage.warehouse import Warehouse
 
     runs = {r["run_id"]: r for r in Warehouse(data).read("runs").to_pylist() if r["variant"] == variant}
     for run_id in (run_a, run_b):

@@ -31,8 +31,8 @@ from analytics.sandbox import (
     open_read_only,
 )
 from analytics.sandbox import quote as _quote
-from ingest.schema import SEAT_LAYOUT, TABLES, NewerSchemaError
-from ingest.warehouse import Warehouse
+from ingest.storage.schema import SEAT_LAYOUT, TABLES, NewerSchemaError
+from ingest.storage.warehouse import Warehouse
 
 VIEWS_DIR = Path(__file__).parent / "views"
 BESIDE_HANDS = ("players", "actions", "summaries")

@@ -16,8 +16,8 @@ from pathlib import Path
 import duckdb
 
 from analytics.db import connect, create_views
-from ingest.schema import TABLES
-from ingest.warehouse import Warehouse
+from ingest.storage.schema import TABLES
+from ingest.storage.warehouse import Warehouse
 
 CSV_TABLES = ("hands", "players", "actions", "runs", "rejects")
 

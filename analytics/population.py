@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from ingest.schema import seat_policies
+from ingest.storage.schema import seat_policies
 
 if TYPE_CHECKING:
     import duckdb

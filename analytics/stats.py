@@ -28,7 +28,7 @@ from engine.hands.cards import DECKS, Deck
 from engine.hands.rankings import RANKINGS, categories_in_order
 from engine.rules.games import GAMES
 from engine.rules.games.base import GameSpec
-from ingest.warehouse import Warehouse
+from ingest.storage.warehouse import Warehouse
 
 QUERIES = Path(__file__).parent / "queries"
 
@@ -249,7 +249,7 @@ def game_stats(
     game = GAMES[variant]
     runs = list(runs or [])
     summarized = summarized_runs(data, variant, runs) if use_summaries else []
-    from ingest.schema import run_big_blind
+    from ingest.storage.schema import run_big_blind
 
     run_rows = [r for r in Warehouse(data).read("runs").to_pylist() if r["variant"] == variant]
     sizes = {r["run_id"]: (r["players"], r["hands"], r["options"] or "") for r in run_rows}

@@ -29,11 +29,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ingest.fast_replay import prepare, replay_batch  # noqa: E402
-from ingest.phh import iter_hands  # noqa: E402
-from ingest.pipeline import FAST_BATCH  # noqa: E402
-from ingest.replay import replay  # noqa: E402
-from ingest.rows import hand_id  # noqa: E402
+from ingest.histories.fast_replay import prepare, replay_batch  # noqa: E402
+from ingest.histories.phh import iter_hands  # noqa: E402
+from ingest.histories.pipeline import FAST_BATCH  # noqa: E402
+from ingest.histories.replay import replay  # noqa: E402
+from ingest.histories.rows import hand_id  # noqa: E402
 
 DEFAULT_ARCHIVE = ROOT.parent / "shared" / "data" / "phh" / "pluribus.tar.gz"
 

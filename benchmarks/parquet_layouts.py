@@ -39,10 +39,10 @@ sys.path.insert(0, str(ROOT))
 
 from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand  # noqa: E402
 from engine.rules.games import get_game  # noqa: E402
-from ingest.schema import SEAT_ARRAYS  # noqa: E402
-from ingest.sim_rows import dictionary_columns, sim_hands  # noqa: E402
-from ingest.simulation import CHUNK, SimSpec  # noqa: E402
-from ingest.warehouse import parquet_options  # noqa: E402
+from ingest.generation.simulation import CHUNK, SimSpec  # noqa: E402
+from ingest.storage.schema import SEAT_ARRAYS  # noqa: E402
+from ingest.storage.sim_rows import dictionary_columns, sim_hands  # noqa: E402
+from ingest.storage.warehouse import parquet_options  # noqa: E402
 
 GAMES = tuple(sorted(path.stem for path in (ROOT / "engine" / "variants").glob("*.toml")))
 PLAYERS = 6

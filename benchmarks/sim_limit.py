@@ -93,10 +93,10 @@ def stages(game_name: str, hands: int, split: bool) -> dict[str, float]:
 
     from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
     from engine.rules.games import get_game
-    from ingest.sim_rows import dictionary_columns, sim_hands
-    from ingest.sim_summary import summarize
-    from ingest.simulation import CHUNK, SimSpec
-    from ingest.warehouse import TABLES, parquet_options
+    from ingest.generation.sim_summary import summarize
+    from ingest.generation.simulation import CHUNK, SimSpec
+    from ingest.storage.sim_rows import dictionary_columns, sim_hands
+    from ingest.storage.warehouse import TABLES, parquet_options
 
     spec = SimSpec(game_name, hands, PLAYERS, seed=1).check()
     game = get_game(spec.game)

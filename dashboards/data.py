@@ -279,8 +279,8 @@ def starting_hands(data: str, variant: str, players: int) -> pl.DataFrame:
 
 def compute_starting_hands(data: str, variant: str, players: int) -> str | None:
     """Compute and store a game's default starting-hand table, as ``scooplab hands``; None, or an error."""
-    from ingest.starting_hands import compute_and_store
-    from ingest.warehouse import Warehouse
+    from ingest.generation.starting_hands import compute_and_store
+    from ingest.storage.warehouse import Warehouse
 
     try:
         compute_and_store(Warehouse(data), games()[variant], players, {})
@@ -316,15 +316,15 @@ def pushfold_chart(data: str, variant: str) -> pl.DataFrame:
 def _plan(variant: str, plan: str | None):
     """The plan a solution names (its ``plan`` column, JSON), or the game's default."""
     from engine.solving.pushfold import Plan
-    from ingest.pushfold import default_plan
+    from ingest.generation.pushfold import default_plan
 
     return Plan.from_fields(json.loads(plan)) if plan else default_plan(games()[variant], {})
 
 
 def buckets_of(data: str, variant: str, plan: str) -> list[dict[str, Any]]:
     """A bucketed game's buckets under a stored plan: share, scores, an example hand."""
-    from ingest.pushfold import Solver
-    from ingest.warehouse import Warehouse
+    from ingest.generation.pushfold import Solver
+    from ingest.storage.warehouse import Warehouse
 
     return Solver(Warehouse(data), games()[variant], {}, _plan(variant, plan)).bucket_summary()
 
@@ -332,8 +332,8 @@ def buckets_of(data: str, variant: str, plan: str) -> list[dict[str, Any]]:
 def solve_pushfold(data: str, variant: str, stacks: list[float], plan: str | None = None) -> str | None:
     """Solve and store a game's push/fold equilibria at ``stacks`` under a stored plan (JSON) or
     the game's default; None, or an error."""
-    from ingest.pushfold import Solver
-    from ingest.warehouse import Warehouse
+    from ingest.generation.pushfold import Solver
+    from ingest.storage.warehouse import Warehouse
 
     try:
         solver = Solver(Warehouse(data), games()[variant], {}, _plan(variant, plan))

@@ -18,6 +18,6 @@ def __getattr__(name: str):
         return getattr(lab, name)
     if name != "__version__":
         raise AttributeError(f"module 'scooplab' has no attribute {name!r}")
-    from ingest.schema import scooplab_version
+    from ingest.storage.schema import scooplab_version
 
     return scooplab_version()

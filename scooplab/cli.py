@@ -116,7 +116,7 @@ def ingest_command(
     * `scooplab ingest hands/ --data /tmp/warehouse --format json`
     * `scooplab ingest my-game.phhs --variant my-game.toml` (a game described in a file)
     """
-    from ingest.phh import has_hand_histories
+    from ingest.histories.phh import has_hand_histories
 
     for described in variant or []:
         game_named(described)  # known by its PHH codes from now on
@@ -221,8 +221,8 @@ def export_command(
     name = game_named(variant).name if variant else None
     try:
         if written is ExportFormat.phh:
-            from ingest.export import export_hands
-            from ingest.warehouse import Warehouse
+            from ingest.histories.export import export_hands
+            from ingest.storage.warehouse import Warehouse
 
             if name is None:
                 fail("--variant: which game's hands? (PHH export is of one game)")
@@ -327,7 +327,7 @@ def simulate_command(
     import os
     import secrets
 
-    from ingest.simulation import SimSpec
+    from ingest.generation.simulation import SimSpec
     from scooplab.lab import Lab
 
     game = game_named(variant)
@@ -355,9 +355,9 @@ def simulate_command(
     compiling_notice(*kernels)
     try:
         if spec.mode == "betting" and "pushfold" in spec.policies:  # solved (or read) before the run's bar
-            from ingest.betting_sim import pushfold_chart
-            from ingest.simulation import check_resume
-            from ingest.warehouse import Warehouse
+            from ingest.generation.betting_sim import pushfold_chart
+            from ingest.generation.simulation import check_resume
+            from ingest.storage.warehouse import Warehouse
 
             if run_id:
                 check_resume(spec, Warehouse(str(data)), run_id)
@@ -540,8 +540,8 @@ def upgrade_command(
     * `scooplab upgrade`
     * `scooplab upgrade --data /tmp/warehouse --workers 2`
     """
-    from ingest.upgrade import older_runs, upgrade
-    from ingest.warehouse import Warehouse
+    from ingest.generation.upgrade import older_runs, upgrade
+    from ingest.storage.warehouse import Warehouse
 
     try:
         waiting = older_runs(Warehouse(data))

@@ -54,8 +54,8 @@ def hands_command(
     * `scooplab hands --variant scarney --feature aces`
     """
     from engine.odds.starting_hands import FEATURES, default_samples
-    from ingest.starting_hands import stored
-    from ingest.warehouse import Warehouse
+    from ingest.generation.starting_hands import stored
+    from ingest.storage.warehouse import Warehouse
 
     game = game_named(variant)
     options = game.resolve_options(rule_options(game, rule))
@@ -82,7 +82,7 @@ def hands_command(
 
 def _compute(warehouse, game, players, options, samples, seed):
     from engine.rules.hand_classes import hand_classes
-    from ingest.starting_hands import compute_and_store
+    from ingest.generation.starting_hands import compute_and_store
     from scooplab.output import progress_of
 
     unit = "runouts" if hand_classes(game, options) is not None else "deals"

@@ -165,7 +165,7 @@ class Lab:
                  ) -> dict[str, Any]:  # fmt: skip
         """``scooplab simulate --format json``: simulate (or resume) a run into the warehouse;
         ``progress(hands)`` hears of each finished shard."""
-        from ingest.simulation import DEFAULT_SHARD_SIZE, SimSpec, simulate
+        from ingest.generation.simulation import DEFAULT_SHARD_SIZE, SimSpec, simulate
 
         game = _game(variant)
         named = game.name if _built_in(game) else game.source  # a described game: its file, for workers
@@ -182,7 +182,7 @@ class Lab:
                on_hand: Callable[[], None] | None = None) -> dict[str, Any]:  # fmt: skip
         """``scooplab ingest --format json``, with ``rejected_hands``: one line per rejected hand
         (each also told to ``on_reject`` as it comes; ``on_hand`` is called for every hand read)."""
-        from ingest.pipeline import ingest
+        from ingest.histories.pipeline import ingest
 
         rejected: list[str] = []
 
@@ -252,7 +252,7 @@ def _built_in(game: GameSpec) -> bool:
 
 
 def _warehouse(data: str):
-    from ingest.warehouse import Warehouse
+    from ingest.storage.warehouse import Warehouse
 
     return Warehouse(data)
 

@@ -94,7 +94,7 @@ def pushfold_command(
     * `scooplab solve pushfold --variant cry-me-a-river --stack 1:20:0.5`
     * `scooplab solve pushfold --variant scarney --stack 10 --buckets 20`
     """
-    from ingest.pushfold import default_plan
+    from ingest.generation.pushfold import default_plan
 
     game = game_named(variant)
     options = game.resolve_options(rule_options(game, rule))
@@ -122,8 +122,8 @@ def pushfold_command(
 
 
 def _solutions(game, options, plan, stacks, ante, data):
-    from ingest.pushfold import Solver
-    from ingest.warehouse import Warehouse
+    from ingest.generation.pushfold import Solver
+    from ingest.storage.warehouse import Warehouse
     from scooplab.output import progress_of
 
     solver = Solver(Warehouse(data), game, options, plan, progress_of)
@@ -315,8 +315,8 @@ def equilibrium_table(data: str, variant: str | None, compute: bool, output: Tab
 
 
 def _compute_missing(data: str, games: dict, absent: list[tuple[str, float]]) -> None:
-    from ingest.pushfold import Solver, default_plan
-    from ingest.warehouse import Warehouse
+    from ingest.generation.pushfold import Solver, default_plan
+    from ingest.storage.warehouse import Warehouse
     from scooplab.output import progress_of
 
     warehouse = Warehouse(data)

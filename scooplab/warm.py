@@ -18,9 +18,9 @@ def warm() -> float:
     """Run the small workloads; the seconds it took."""
     from engine.odds.situations import odds, situation
     from engine.rules.games import GAMES
-    from ingest.pipeline import ingest
-    from ingest.simulation import SimSpec, simulate
-    from ingest.warehouse import Warehouse
+    from ingest.generation.simulation import SimSpec, simulate
+    from ingest.histories.pipeline import ingest
+    from ingest.storage.warehouse import Warehouse
 
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as scratch:

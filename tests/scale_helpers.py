@@ -14,8 +14,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from ingest.schema import TABLES
-from ingest.warehouse import Warehouse
+from ingest.storage.schema import TABLES
+from ingest.storage.warehouse import Warehouse
 from tests.conftest import INTERPRETER_HELPERS
 from tests.patience import POLL_SECONDS, PROCESS_END_SECONDS, SERVER_START_SECONDS
 

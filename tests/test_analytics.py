@@ -12,8 +12,9 @@ from analytics.exact import kill_survivors, wilson
 from analytics.report import flatten
 from analytics.stats import game_stats
 from engine.hands.evaluate import HIGH_CATEGORIES
-from ingest.pipeline import ingest
-from ingest.simulation import SimSpec, simulate
+from ingest.generation.simulation import SimSpec, simulate
+from ingest.histories.pipeline import ingest
+from ingest.storage.warehouse import Warehouse
 from scooplab.cli import app
 from tests.test_ingest import FIXTURES
 
@@ -32,7 +33,7 @@ def warehouse(tmp_path_factory):
     )
     simulate(SimSpec("holdem", 300, players=4, seed=3, mode="betting", policies=("tag", "random")), str(root),
              run_id="bet")  # fmt: skip
-    ingest([FIXTURES / "phh"], __import__("ingest.warehouse").warehouse.Warehouse(root), run_id="phh")
+    ingest([FIXTURES / "phh"], Warehouse(root), run_id="phh")
     return root
 
 
@@ -265,7 +266,7 @@ def test_stats_carry_player_statistics_as_rates(warehouse):
 def test_summaries_stored_under_the_old_query_names_are_still_read(tmp_path):
     import pyarrow.parquet as pq
 
-    from ingest.simulation import SimSpec, simulate
+    from ingest.generation.simulation import SimSpec, simulate
 
     simulate(SimSpec("scarney", 3_000, players=4, seed=8), str(tmp_path), run_id="s")
     new = game_stats(tmp_path, "scarney")

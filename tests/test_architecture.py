@@ -45,8 +45,17 @@ def test_the_tree_keeps_every_import_rule():
     ("module", "line", "broken"),
     [
         ("engine/hands/cards.py", "import pyarrow", "The engine knows no file format"),
-        ("ingest/phh.py", "from scooplab import lab", "The warehouse and generation know no statistic"),
-        ("analytics/stats.py", "from ingest.simulation import simulate", "Analytics reads the warehouse"),
+        (
+            "ingest/histories/phh.py",
+            "from scooplab import lab",
+            "The warehouse and generation know no statistic",
+        ),
+        (
+            "analytics/stats.py",
+            "from ingest.generation.simulation import simulate",
+            "Analytics reads the warehouse",
+        ),
+        ("ingest/storage/schema.py", "from ingest.histories import phh", "Ingest's layers"),
         (
             "dashboards/data.py",
             "from scooplab import cli",

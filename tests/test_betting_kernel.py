@@ -15,11 +15,11 @@ from engine.hands.cards import parse_cards
 from engine.rules.games import GAMES
 from engine.rules.games.base import Structure
 from engine.rules.policies import POLICIES
-from ingest.array_rows import settle
-from ingest.betting_sim import batch_tables, play_batch
-from ingest.phh import parse_hand_text
-from ingest.replay import apply_action, build_state, replay
-from ingest.rows import HandRows
+from ingest.generation.betting_sim import batch_tables, play_batch
+from ingest.histories.phh import parse_hand_text
+from ingest.histories.replay import apply_action, build_state, replay
+from ingest.histories.rows import HandRows
+from ingest.storage.array_rows import settle
 
 CASES = [
     ("holdem", 6, {}, ("tag", "random", "station")),

@@ -164,7 +164,7 @@ def test_betting_mode_replays_to_the_same_rows_and_settles_as_the_reference(game
 
 def test_statistics_list_the_categories_in_the_games_order_with_their_exact_law(game, tmp_path):
     from analytics.stats import game_stats
-    from ingest.simulation import SimSpec, simulate
+    from ingest.generation.simulation import SimSpec, simulate
 
     simulate(SimSpec(str(FLUSH_OVER_FULL), 20_000, players=2, seed=5), str(tmp_path), run_id="on")
     stats = game_stats(tmp_path, game.name)

@@ -163,7 +163,7 @@ def test_ingest_where_every_hand_is_rejected_exits_3_and_says_how_to_list_reason
     assert "every hand was rejected" in result.output and "FROM rejects" in result.output
     # the reasons counted, numbers and quoted values folded: one line for both files' kinds
     assert re.search(r"^\s+1\s+the field starting_stacks is missing$", result.output, re.MULTILINE)
-    from ingest.warehouse import Warehouse
+    from ingest.storage.warehouse import Warehouse
 
     rejects = {r["source_file"]: r["raw"] for r in Warehouse(tmp_path / "wh").read("rejects").to_pylist()}
     assert rejects[str(bad)] == 'variant = "NT"\n' and rejects[str(binary)] is None  # text only
@@ -177,7 +177,7 @@ def test_stats_of_an_unknown_run_and_a_zero_stake_name_the_problem(tmp_path):
 
 
 def test_stats_brief_shows_only_game_wide_rates_and_a_first_run_says_it_compiles(tmp_path, capsys):
-    from ingest.simulation import SimSpec, simulate
+    from ingest.generation.simulation import SimSpec, simulate
     from scooplab.cli import compiling_notice
 
     simulate(SimSpec("holdem", 2_000, players=3, seed=1), str(tmp_path), run_id="h")
@@ -192,7 +192,7 @@ def test_stats_brief_shows_only_game_wide_rates_and_a_first_run_says_it_compiles
 
 
 def test_stats_rule_picks_the_rule_set_and_the_others_are_listed(tmp_path):
-    from ingest.simulation import SimSpec, simulate
+    from ingest.generation.simulation import SimSpec, simulate
 
     for run, hole in (("four", 4), ("five", 5)):
         simulate(SimSpec("cry-me-a-river-omaha", 600 if hole == 4 else 400, players=3, seed=1,

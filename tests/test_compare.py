@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 from analytics.compare import benjamini_hochberg, compare, compare_runs, mcnemar_p, normal_p
 from analytics.db import connect
 from analytics.stats import game_stats
-from ingest.simulation import SimSpec, simulate
-from ingest.warehouse import Warehouse
+from ingest.generation.simulation import SimSpec, simulate
+from ingest.storage.warehouse import Warehouse
 from scooplab.cli import app
 
 runner = CliRunner()

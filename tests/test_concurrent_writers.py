@@ -10,9 +10,9 @@ import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from ingest.phh import iter_hands
-from ingest.simulation import SimSpec, simulate
-from ingest.warehouse import Warehouse
+from ingest.generation.simulation import SimSpec, simulate
+from ingest.histories.phh import iter_hands
+from ingest.storage.warehouse import Warehouse
 from tests.patience import COMMAND_SECONDS, POLL_SECONDS
 from tests.scale_helpers import SCOOPLAB, running, start
 from tests.test_ingest import FIXTURES

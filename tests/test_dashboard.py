@@ -14,10 +14,10 @@ from streamlit.testing.v1 import AppTest
 
 from dashboards import data
 from engine.rules.games import get_game
-from ingest.pipeline import ingest
-from ingest.simulation import SimSpec, simulate
-from ingest.starting_hands import compute_and_store
-from ingest.warehouse import Warehouse
+from ingest.generation.simulation import SimSpec, simulate
+from ingest.generation.starting_hands import compute_and_store
+from ingest.histories.pipeline import ingest
+from ingest.storage.warehouse import Warehouse
 from tests.dashboard_server import wait_for_script_run
 from tests.patience import BROWSER_WAIT_MS, PAGE_RUN_SECONDS, PROCESS_END_SECONDS, SERVER_START_SECONDS
 from tests.scale_helpers import free_port, wait_for_port
@@ -211,7 +211,7 @@ def test_the_replayer_follows_its_filter_and_names_an_unknown_id(warehouse):
 
 
 def test_the_everyone_dead_filter_finds_such_a_hand(tmp_path):
-    from ingest.phh import write_hand
+    from ingest.histories.phh import write_hand
     from tests.test_rulings import scarney  # the ruling's hand: both players left die on the river
 
     fields = scarney([100, 100, 100], [
@@ -414,7 +414,7 @@ def test_the_deck_grid_colours_each_suit_as_its_deck_draws_it():
 
 def test_the_equilibrium_page_compares_games_and_shows_a_games_grids_buckets_and_chart(tmp_path):
     from engine.solving.pushfold import Plan
-    from ingest.pushfold import Solver
+    from ingest.generation.pushfold import Solver
 
     empty = app(tmp_path, "screens/equilibrium.py", {"variant": "short-deck"})
     assert not empty.exception and "scooplab stats --equilibrium --compute" in empty.info[0].value
@@ -445,7 +445,7 @@ def test_the_equilibrium_page_compares_games_and_shows_a_games_grids_buckets_and
 
 def test_the_equilibrium_page_solves_more_stacks_under_the_plan_it_shows(tmp_path):
     from engine.solving.pushfold import Plan
-    from ingest.pushfold import Solver
+    from ingest.generation.pushfold import Solver
 
     Solver(Warehouse(tmp_path), get_game("short-deck"), {}, Plan(samples=200)).solution(5.0)
     test = app(tmp_path, "screens/equilibrium.py", {"variant": "short-deck"})

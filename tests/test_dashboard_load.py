@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.dashboard_load import LoadReport, run
-from ingest.pipeline import ingest
-from ingest.warehouse import Warehouse
+from ingest.histories.pipeline import ingest
+from ingest.storage.warehouse import Warehouse
 from tests.dashboard_server import answers, dashboard_server, group_members, wait_for_script_run
 from tests.patience import BROWSER_WAIT_MS
 from tests.test_dashboard import BROWSER_PAGES, CHROMIUM, CHROMIUM_FLAGS, app

@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
 from engine.rules.games import get_game
 from engine.rules.games.description import DescriptionError, load_description, parse_description
-from ingest.array_rows import settle
-from ingest.betting_sim import play_batch
+from ingest.generation.betting_sim import play_batch
+from ingest.storage.array_rows import settle
 from scooplab.cli import app
 from tests.patience import PAGE_RUN_SECONDS
 from tests.test_betting_kernel import _assert_replays_to_the_same_rows

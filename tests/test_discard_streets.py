@@ -17,7 +17,7 @@ from engine.compiled.sim_kernels import T_DEAD_ON_FIRST, T_STREET
 from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
 from engine.rules.games import get_game
 from engine.rules.games.description import STREET_SLOTS, DescriptionError, parse_description
-from ingest.betting_sim import batch_tables, play_batch
+from ingest.generation.betting_sim import batch_tables, play_batch
 from tests.test_described_game import _holdem_like, assert_betting_mode_replays_and_settles_as_the_reference
 from tests.test_simulate_agreement import play_through_state_machine
 
@@ -76,7 +76,7 @@ def test_betting_mode_replays_to_the_same_rows_and_settles_as_the_reference(game
 
 def test_statistics_per_street_from_summaries_and_from_sql_alike(tmp_path):
     from analytics.stats import game_stats
-    from ingest.simulation import SimSpec, simulate
+    from ingest.generation.simulation import SimSpec, simulate
 
     hands, players = 6_000, 5
     simulate(SimSpec(str(DESCRIPTION), hands, players=players, seed=3), str(tmp_path))

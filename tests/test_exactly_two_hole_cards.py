@@ -97,7 +97,7 @@ def test_a_game_played_pot_limit_only_plays_its_own_structure_unless_asked(tmp_p
     """A description's ``structure``: showdown rows carry its PHH code, betting mode plays it by default."""
     import duckdb
 
-    from ingest.simulation import SimSpec, simulate
+    from ingest.generation.simulation import SimSpec, simulate
 
     text = (
         OMAHA.read_text()
@@ -145,7 +145,7 @@ def _omaha_with_a_hole_card_option(tmp_path):
 
 def test_hole_cards_set_by_an_option_deal_play_and_settle_as_the_reference(four_or_five, tmp_path):
     """A street's hole cards bound to a rule option: dealt, checked against the deck, played, replayed."""
-    from ingest.simulation import SimSpec
+    from ingest.generation.simulation import SimSpec
 
     path = four_or_five
     game = get_game(str(path))

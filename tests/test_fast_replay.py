@@ -1,6 +1,6 @@
 """The compiled replay against the state machine: the same verdict and the same rows, hand by hand.
 
-Every hand the compiled replay accepts must be accepted by ``ingest.replay`` with exactly the
+Every hand the compiled replay accepts must be accepted by ``ingest.histories.replay`` with exactly the
 same ``hands``, ``players`` and ``actions`` rows; every hand it hands back must either be one
 the state machine rejects, or one it accepts for a reason the kernel leaves to it (unknown
 cards, fractional stacks...).
@@ -21,11 +21,11 @@ from engine.rules.games import GAMES
 from engine.rules.games.base import Structure
 from engine.rules.games.description import most_players
 from engine.rules.state import HandState, IllegalAction
-from ingest.fast_replay import prepare, replay_batch
-from ingest.phh import iter_hands, parse_hand_text, write_hand
-from ingest.record import hand_fields
-from ingest.replay import HandError, replay
-from ingest.rows import HandRows, hand_id
+from ingest.histories.fast_replay import prepare, replay_batch
+from ingest.histories.phh import iter_hands, parse_hand_text, write_hand
+from ingest.histories.record import hand_fields
+from ingest.histories.replay import HandError, replay
+from ingest.histories.rows import HandRows, hand_id
 from tests.test_properties import GAME_STRUCTURES, play_randomly, random_hands
 
 FIXTURES = Path(__file__).parent / "fixtures"

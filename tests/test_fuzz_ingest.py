@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from ingest import archives, phh
-from ingest.phh import MAX_HAND_BYTES, hands_from_text, iter_hands, parse_hand_text
-from ingest.rows import hand_id
-from ingest.warehouse import Warehouse
+from ingest.histories import archives, phh
+from ingest.histories.phh import MAX_HAND_BYTES, hands_from_text, iter_hands, parse_hand_text
+from ingest.histories.rows import hand_id
+from ingest.storage.warehouse import Warehouse
 from scooplab.cli import MAX_REJECTS_SHOWN
 from tests.fuzz_phh import (
     KINDS,

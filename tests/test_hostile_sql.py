@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 import scooplab
 from analytics.db import run_query, run_query_page
 from analytics.sandbox import HEADROOM, QUERY_PROCESS, QueryError, QueryLimits
-from ingest.simulation import SimSpec, simulate
+from ingest.generation.simulation import SimSpec, simulate
 from scooplab.cli import app
 from tests.patience import COMMAND_SECONDS, PAGE_RUN_SECONDS, POLL_SECONDS, PROCESS_END_SECONDS
 from tests.scale_helpers import children_of, command_line, cpu_seconds

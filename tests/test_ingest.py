@@ -11,12 +11,12 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from ingest.archives import NOT_TAR, archive_files
-from ingest.export import export_hands
-from ingest.phh import hands_from_text, iter_hands
-from ingest.pipeline import ingest
-from ingest.replay import HandError, replay
-from ingest.warehouse import Warehouse
+from ingest.histories.archives import NOT_TAR, archive_files
+from ingest.histories.export import export_hands
+from ingest.histories.phh import hands_from_text, iter_hands
+from ingest.histories.pipeline import ingest
+from ingest.histories.replay import HandError, replay
+from ingest.storage.warehouse import Warehouse
 from scooplab.cli import app
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -201,7 +201,7 @@ def test_fast_toml_path_agrees_with_tomllib():
     import tarfile
     import tomllib
 
-    from ingest.phh import fast_loads
+    from ingest.histories.phh import fast_loads
 
     texts = [p.read_text() for p in (FIXTURES / "phh").rglob("*.phh")]
     if SHARED.exists():
@@ -260,7 +260,7 @@ def test_the_same_run_id_again_does_nothing_after_a_complete_ingest(tmp_path, mo
 
 
 def test_ingest_refuses_a_simulation_run_id(tmp_path):
-    from ingest.simulation import SimSpec, simulate
+    from ingest.generation.simulation import SimSpec, simulate
 
     simulate(SimSpec("holdem", 100, seed=1), str(tmp_path), run_id="s")
     with pytest.raises(ValueError, match="run s is a simulation run"):

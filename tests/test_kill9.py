@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from analytics.db import connect
-from ingest.export import export_hands
-from ingest.pipeline import FILE_HANDS_VARIABLE
-from ingest.simulation import SimSpec, simulate
-from ingest.warehouse import Warehouse
+from ingest.generation.simulation import SimSpec, simulate
+from ingest.histories.export import export_hands
+from ingest.histories.pipeline import FILE_HANDS_VARIABLE
+from ingest.storage.warehouse import Warehouse
 from tests.patience import COMMAND_SECONDS, POLL_SECONDS, PROCESS_END_SECONDS
 from tests.scale_helpers import (
     SCOOPLAB,

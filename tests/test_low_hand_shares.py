@@ -154,7 +154,7 @@ def test_descriptions_a_best_low_share_cannot_play_are_refused(change, problem):
 
 def test_stats_of_a_low_half_from_the_file_alone_summaries_agree_with_sql(tmp_path):
     from analytics.stats import game_stats
-    from ingest.simulation import SimSpec, simulate
+    from ingest.generation.simulation import SimSpec, simulate
 
     path = str(FIXTURES / "three-board-hi-lo.toml")
     simulate(SimSpec(path, 4_000, players=4, seed=3), str(tmp_path))

@@ -25,10 +25,10 @@ from collections import Counter
 
 import pytest
 
-from ingest.phh import parse_hand_text
-from ingest.pipeline import ingest
-from ingest.replay import replay
-from ingest.warehouse import Warehouse
+from ingest.histories.phh import parse_hand_text
+from ingest.histories.pipeline import ingest
+from ingest.histories.replay import replay
+from ingest.storage.warehouse import Warehouse
 from tests.pokerkit_peer import HALF_BET_REOPENS, ISSUE_45, UNNAMED, PeerHand, peer_hands
 from tests.test_fast_replay import assert_both_ways_agree
 

@@ -13,9 +13,9 @@ from engine.rules.games.base import Structure
 from engine.rules.games.description import most_players
 from engine.rules.games.showdown import forced_out
 from engine.rules.state import HandState, IllegalAction
-from ingest.phh import write_hand
-from ingest.record import action_texts, hand_fields
-from ingest.replay import replay
+from ingest.histories.phh import write_hand
+from ingest.histories.record import action_texts, hand_fields
+from ingest.histories.replay import replay
 
 GAME_STRUCTURES = [
     (name, structure) for name, game in sorted(GAMES.items()) for structure in game.variant_codes.values()

@@ -173,7 +173,7 @@ def test_the_command_solves_stores_and_reads_again(tmp_path, monkeypatch):
     assert answer["stack"] == 8 and "AA" in answer["push"] and answer["exploitability"] < 0.001
     assert list(tmp_path.glob("class_matchups/variant=short-deck/run=headsup-*/table.parquet"))
     import engine.solving.matchups
-    import ingest.pushfold as module
+    import ingest.generation.pushfold as module
 
     monkeypatch.setattr(
         engine.solving.matchups, "class_matchups", lambda *a, **k: pytest.fail("computed again")

@@ -20,10 +20,10 @@ from engine.rules.games.base import Structure
 from engine.rules.policies import pushfold
 from engine.rules.pushfold_play import NO_SPOT, PUSH_SPOT, PushFoldChart, spot_of, why_not_played
 from engine.solving.pushfold import Plan
-from ingest.betting_sim import batch_tables, chart_arrays, new_hand, play_batch
-from ingest.phh import parse_hand_text
-from ingest.replay import apply_action, build_state
-from ingest.simulation import SimSpec
+from ingest.generation.betting_sim import batch_tables, chart_arrays, new_hand, play_batch
+from ingest.generation.simulation import SimSpec
+from ingest.histories.phh import parse_hand_text
+from ingest.histories.replay import apply_action, build_state
 from scooplab.cli import app
 
 runner = CliRunner()
@@ -157,7 +157,7 @@ def test_the_big_blind_is_checked():
 @pytest.fixture
 def small_plan(monkeypatch):
     """Class matchups of 300 runouts a pair: seconds, not the default plan's minute."""
-    import ingest.pushfold as module
+    import ingest.generation.pushfold as module
 
     monkeypatch.setattr(module, "default_plan", lambda game, options, seed=0: Plan(samples=300, seed=seed))
 

@@ -17,7 +17,7 @@ import scooplab
 from analytics.compare import compare_runs
 from analytics.db import QueryError
 from analytics.stats import game_stats
-from ingest.schema import ACTIONS, HANDS, PLAYERS
+from ingest.storage.schema import ACTIONS, HANDS, PLAYERS
 from scooplab.cli import app
 
 FIXTURES = Path(__file__).parent / "fixtures"

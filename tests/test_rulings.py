@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from engine.hands.cards import format_cards
-from ingest.replay import HandError, apply_action, build_state, replay
+from ingest.histories.replay import HandError, apply_action, build_state, replay
 
 # -- hand builders ---------------------------------------------------------------------------
 

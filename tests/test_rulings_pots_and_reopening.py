@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from ingest.fast_replay import prepare, replay_batch
-from ingest.phh import parse_hand_text, write_hand
-from ingest.replay import HandError, replay
-from ingest.rows import hand_id
+from ingest.histories.fast_replay import prepare, replay_batch
+from ingest.histories.phh import parse_hand_text, write_hand
+from ingest.histories.replay import HandError, replay
+from ingest.histories.rows import hand_id
 from tests.test_fast_replay import assert_both_ways_agree
 
 HOLE = ["d dh p1 AcAd", "d dh p2 KcKd", "d dh p3 QcQd", "d dh p4 JcJd"]

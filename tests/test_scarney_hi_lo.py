@@ -15,8 +15,8 @@ from analytics.exact import first_discards
 from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
 from engine.rules.games import GAMES
 from engine.rules.games.base import Structure
-from ingest.phh import iter_hands
-from ingest.replay import replay
+from ingest.histories.phh import iter_hands
+from ingest.histories.replay import replay
 from scooplab.cli import app
 from tests.test_betting_kernel import _assert_replays_to_the_same_rows
 from tests.test_discard_streets import assert_discards_agree_with_the_state_machine

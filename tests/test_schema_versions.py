@@ -17,10 +17,10 @@ from typer.testing import CliRunner
 
 import scooplab
 from analytics.db import QueryError, connect, run_query
-from ingest.pipeline import ingest
-from ingest.schema import SCHEMA_VERSION, VERSION_KEY, NewerSchemaError
-from ingest.simulation import SimSpec, simulate
-from ingest.warehouse import Warehouse
+from ingest.generation.simulation import SimSpec, simulate
+from ingest.histories.pipeline import ingest
+from ingest.storage.schema import SCHEMA_VERSION, VERSION_KEY, NewerSchemaError
+from ingest.storage.warehouse import Warehouse
 from scooplab.cli import app
 
 FIXTURE = Path(__file__).parent / "fixtures" / "warehouse-v2"
@@ -118,7 +118,7 @@ def test_upgrade_simulates_older_layout_runs_again_under_their_ids(tmp_path):
 
 
 def test_an_interrupted_upgrade_is_finished_by_the_next(tmp_path, monkeypatch):
-    from ingest import upgrade
+    from ingest.generation import upgrade
 
     simulate(SimSpec("holdem", 300, players=2, seed=3, shard_size=100), str(tmp_path), run_id="old")
     warehouse = Warehouse(tmp_path)

@@ -18,8 +18,8 @@ from engine.compiled.simulate import random_words, simulate_chunk, words_per_han
 from engine.hands.cards import SHORT, format_cards
 from engine.hands.evaluate import HIGH_CATEGORIES, count_ranking_categories, evaluate_high, high_category
 from engine.rules.games import GAMES
-from ingest.phh import iter_hands
-from ingest.replay import replay
+from ingest.histories.phh import iter_hands
+from ingest.histories.replay import replay
 from scooplab.cli import app
 from tests.test_betting_kernel import _assert_replays_to_the_same_rows
 

@@ -13,11 +13,11 @@ import pyarrow.compute as pc
 import pytest
 from typer.testing import CliRunner
 
-from ingest.export import export_hands
-from ingest.phh import iter_hands
-from ingest.replay import replay
-from ingest.simulation import SimSpec, simulate
-from ingest.warehouse import Warehouse
+from ingest.generation.simulation import SimSpec, simulate
+from ingest.histories.export import export_hands
+from ingest.histories.phh import iter_hands
+from ingest.histories.replay import replay
+from ingest.storage.warehouse import Warehouse
 from scooplab.cli import app
 from tests.patience import COMMAND_SECONDS, POLL_SECONDS
 
@@ -162,7 +162,7 @@ def test_the_command_line_takes_an_fsspec_url():
 
 
 def test_a_betting_run_is_not_resumed_with_another_generator(tmp_path, monkeypatch):
-    import ingest.simulation as simulation
+    import ingest.generation.simulation as simulation
 
     spec = SimSpec("holdem", 300, players=3, seed=4, mode="betting", policies=("random",))
     simulate(spec, str(tmp_path), run_id="g")

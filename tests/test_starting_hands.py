@@ -19,8 +19,8 @@ from engine.odds.situations import odds, situation
 from engine.odds.starting_hands import hand_features, starting_hands
 from engine.rules.games import GAMES, get_game
 from engine.rules.hand_classes import hand_classes
-from ingest.starting_hands import compute_and_store, stored, table_key
-from ingest.warehouse import Warehouse
+from ingest.generation.starting_hands import compute_and_store, stored, table_key
+from ingest.storage.warehouse import Warehouse
 from scooplab.cli import app
 
 runner = CliRunner()
@@ -169,7 +169,7 @@ def test_a_table_is_stored_once_and_read_by_plain_duckdb(tmp_path, monkeypatch):
                        f"read_parquet('{files[0]}') ORDER BY rank LIMIT 1").fetchall()  # fmt: skip
     assert plain[0][:3] == ("AA", 1, 6) and plain[0][4] < plain[0][3] < plain[0][5]
 
-    import ingest.starting_hands as module
+    import ingest.generation.starting_hands as module
 
     monkeypatch.setattr(module, "starting_hands", lambda *a, **k: pytest.fail("computed again"))
     out = runner.invoke(app, ["hands", "--data", str(tmp_path), "--samples", "1000", "--format", "json"])

@@ -6,10 +6,10 @@ from analytics.db import connect
 from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
 from engine.rules.games import GAMES
 from engine.rules.games.base import Structure
-from ingest.replay import Replay
-from ingest.rows import HandRows
-from ingest.simulation import SimSpec, simulate
-from ingest.warehouse import Warehouse
+from ingest.generation.simulation import SimSpec, simulate
+from ingest.histories.replay import Replay
+from ingest.histories.rows import HandRows
+from ingest.storage.warehouse import Warehouse
 from tests.test_simulate_agreement import play_through_state_machine
 
 COMPARED = [
@@ -135,7 +135,7 @@ def test_hands_files_written_before_the_seat_columns_existed_still_read(tmp_path
     """A replayed hand stored by an earlier scooplab lacks the newer columns: they read as null."""
     import pyarrow.parquet as pq
 
-    from ingest.pipeline import ingest
+    from ingest.histories.pipeline import ingest
     from tests.test_ingest import FIXTURES
 
     ingest([FIXTURES / "phh"], Warehouse(tmp_path), run_id="phh")

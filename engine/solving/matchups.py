@@ -18,7 +18,7 @@ from engine.rules.hand_classes import hand_classes
 from engine.rules.sim_layout import layout
 from engine.solving.pushfold import MATCHUP_SAMPLES, Matchups
 
-CHUNK = 100_000  # a change changes the sampled streams: raise ingest.pushfold.METHOD_VERSION
+CHUNK = 100_000  # a change changes the sampled streams: raise ingest.generation.pushfold.METHOD_VERSION
 PAIRING_LIMIT = 6_000  # starting hands paired one by one (Skœjarth: 3,276)
 
 

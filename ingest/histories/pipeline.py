@@ -23,10 +23,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ingest.phh import NOT_TEXT, RawHand, iter_hands
-from ingest.rows import Columns, HandRows, hand_id
-from ingest.schema import REJECTS, new_run_id, run_row, scooplab_version
-from ingest.warehouse import Warehouse, check_name
+from ingest.histories.phh import NOT_TEXT, RawHand, iter_hands
+from ingest.histories.rows import Columns, HandRows, hand_id
+from ingest.storage.schema import REJECTS, new_run_id, run_row, scooplab_version
+from ingest.storage.warehouse import Warehouse, check_name
 
 FLUSH_HANDS = 50_000  # hands per Parquet file (SCOOPLAB_INGEST_FILE_HANDS changes it: fewer, less memory)
 FILE_HANDS_VARIABLE = "SCOOPLAB_INGEST_FILE_HANDS"
@@ -142,13 +142,13 @@ class _Batches:
     """Hands on their way to the warehouse: compiled replay in batches, the state machine for the rest.
 
     A hand whose content is already stored is a duplicate. A hand the compiled replay hands
-    back, or cannot take, is replayed by ``ingest.replay``, which stores it or rejects it with
+    back, or cannot take, is replayed by ``ingest.histories.replay``, which stores it or rejects it with
     its reason. A later copy of a hand still waiting in a batch waits until the batch is done,
     so it counts as a duplicate exactly when the first copy was stored.
     """
 
     def __init__(self, warehouse: Warehouse, report: IngestReport, on_reject) -> None:
-        from ingest import fast_replay, replay  # the rules load only when hands are ingested
+        from ingest.histories import fast_replay, replay  # the rules load only when hands are ingested
 
         self.fast_replay, self.replay = fast_replay, replay
         self.warehouse, self.report, self.on_reject = warehouse, report, on_reject

@@ -22,7 +22,7 @@ import numpy as np
 
 from engine.rules.games import get_game
 from engine.rules.games.description import budget_line, card_budget
-from ingest.schema import (
+from ingest.storage.schema import (
     SEAT_LAYOUT,
     new_run_id,
     run_big_blind,
@@ -31,7 +31,7 @@ from ingest.schema import (
     scooplab_version,
     seat_policies,
 )
-from ingest.warehouse import Warehouse, check_name
+from ingest.storage.warehouse import Warehouse, check_name
 
 DEFAULT_SHARD_SIZE = 200_000
 CHUNK = 50_000  # hands simulated and written at a time: memory stays bounded
@@ -141,7 +141,7 @@ def summary_table(counts, run_id: str, variant: str, shard: int):
     """The summaries rows of one shard."""
     import pyarrow as pa
 
-    from ingest.schema import SUMMARIES
+    from ingest.storage.schema import SUMMARIES
 
     keys = sorted(counts)
     return pa.table(
@@ -173,8 +173,8 @@ def run_shard(spec: SimSpec, run_id: str, data: str, shard: int) -> int:
         from collections import Counter
 
         from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
-        from ingest.sim_rows import dictionary_columns, sim_hands
-        from ingest.sim_summary import summarize
+        from ingest.generation.sim_summary import summarize
+        from ingest.storage.sim_rows import dictionary_columns, sim_hands
 
         words = words_per_hand(game, spec.players, spec.options)
         counts: Counter = Counter()
@@ -191,7 +191,7 @@ def run_shard(spec: SimSpec, run_id: str, data: str, shard: int) -> int:
                 "summaries", game.name, run_id, summary_table(counts, run_id, game.name, shard), name=name
             )
         return count
-    from ingest.betting_sim import write_betting_shard
+    from ingest.generation.betting_sim import write_betting_shard
 
     write_betting_shard(spec, game, warehouse, run_id, shard, rng, first, count, name)
     return count
@@ -203,12 +203,12 @@ def warm_up(spec: SimSpec) -> None:
     game = get_game(spec.game)
     if spec.mode == "showdown":
         from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
-        from ingest.sim_rows import sim_hands
+        from ingest.storage.sim_rows import sim_hands
 
         u = random_words(spec.generator(0), 10, words_per_hand(game, spec.players, spec.options))
         sim_hands(simulate_chunk(game, spec.players, spec.stake, spec.options, u), "warm-up", 0, 0, 0)
     else:
-        import ingest.betting_sim  # noqa: F401
+        import ingest.generation.betting_sim  # noqa: F401
 
 
 @dataclass
@@ -245,7 +245,7 @@ def _pushfold_details(spec: SimSpec) -> dict[str, Any] | None:
         return None
     from engine.rules.games.base import Structure
     from engine.rules.pushfold_play import why_not_played
-    from ingest.pushfold import default_plan, matchup_key
+    from ingest.generation.pushfold import default_plan, matchup_key
 
     game = get_game(spec.game)
     if why_not_played(game, spec.options, spec.players, Structure(spec.structure), spec.depth):
@@ -356,7 +356,7 @@ def _run_shards(spec: SimSpec, warehouse: Warehouse, run_id: str, workers: int, 
 
     game = get_game(spec.game)
     if spec.mode == "betting" and "pushfold" in spec.policies:
-        from ingest.betting_sim import pushfold_chart
+        from ingest.generation.betting_sim import pushfold_chart
 
         pushfold_chart(spec, game, warehouse)
     warehouse.remove_temporary(game.name, run_id)  # left by an interrupted run of this id

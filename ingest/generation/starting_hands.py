@@ -18,8 +18,8 @@ import pyarrow as pa
 
 from engine.odds.starting_hands import HandTable, default_samples, starting_hands
 from engine.rules.games.base import GameSpec
-from ingest.schema import STARTING_HANDS, scooplab_version
-from ingest.warehouse import Warehouse
+from ingest.storage.schema import STARTING_HANDS, scooplab_version
+from ingest.storage.warehouse import Warehouse
 
 METHOD_VERSION = 1  # raise when the way a table is computed changes: old tables are then recomputed
 FILE = "table"

@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
-from ingest.warehouse import Warehouse
+from ingest.storage.warehouse import Warehouse
 
 
 def export_hands(warehouse: Warehouse, variant: str, out: str | Path, runs: list[str] | None = None) -> int:

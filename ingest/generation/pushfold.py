@@ -22,8 +22,8 @@ import pyarrow as pa
 from engine.hands.cards import format_cards
 from engine.rules.games.base import GameSpec
 from engine.solving.pushfold import TOLERANCE, Matchups, Plan, PushFold, called_equity, gains, solve
-from ingest.schema import BUCKET_POOL, CLASS_MATCHUPS, PUSHFOLD, scooplab_version
-from ingest.warehouse import Warehouse
+from ingest.storage.schema import BUCKET_POOL, CLASS_MATCHUPS, PUSHFOLD, scooplab_version
+from ingest.storage.warehouse import Warehouse
 
 BUCKETS = 20  # buckets of a game too big for classes, unless asked otherwise
 METHOD_VERSION = 2  # raise when the way matchups or solutions are computed changes

@@ -5,7 +5,7 @@ thousands of small files; anything else goes to ``tarfile``. Every byte read, co
 expanded, counts in a ``Budget``: an archive that expands past ``ARCHIVE_EXPANSION`` times its
 compressed size (beyond ``ARCHIVE_FLOOR``) raises ``ArchiveBomb`` naming the member being read
 (docs/reliability.md, "Bad input at scale"). Nothing here knows hand histories
-(``ingest.phh`` reads them from the members).
+(``ingest.histories.phh`` reads them from the members).
 """
 
 from __future__ import annotations

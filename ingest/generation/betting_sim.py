@@ -4,7 +4,7 @@ Each hand has blinds of half the big blind and the big blind, by default 2% of t
 with a starting bet: antes and the starting bet), no-limit, pot-limit or fixed-limit betting
 (fixed bets of the big blind, then twice it), stacks of ``stake`` chips and a policy per seat
 (the run's policies, repeated round the table). The compiled ``engine.compiled.betting_kernel.play_hands``
-deals and bets a chunk of hands and ``ingest.array_rows.settle`` settles their pots
+deals and bets a chunk of hands and ``ingest.storage.array_rows.settle`` settles their pots
 (compiled); the rows are then built column by column, with the hand's PHH text, so
 ``scooplab export`` writes it back and replaying it gives the same rows.
 """
@@ -25,11 +25,18 @@ from engine.rules.games import variant_code
 from engine.rules.games.base import GameSpec, Structure
 from engine.rules.pushfold_play import PushFoldChart
 from engine.rules.state import HandState
-from ingest import sim_rows
-from ingest.array_rows import Hands, actions_table, card_texts, players_table, settle, showdown_columns
-from ingest.phh import toml_value, write_hand
-from ingest.schema import HANDS, SEAT_ARRAYS
-from ingest.warehouse import Warehouse
+from ingest.histories.phh import toml_value, write_hand
+from ingest.storage import sim_rows
+from ingest.storage.array_rows import (
+    Hands,
+    actions_table,
+    card_texts,
+    players_table,
+    settle,
+    showdown_columns,
+)
+from ingest.storage.schema import HANDS, SEAT_ARRAYS
+from ingest.storage.warehouse import Warehouse
 
 
 def new_hand(game: GameSpec, players: int, stake: int, options: dict,
@@ -174,7 +181,7 @@ def batch_tables(
 def phh_texts(game: GameSpec, batch: Batch, stacks: np.ndarray, names: list[str], *, first: int,
               stake: int, options: dict, structure: Structure = Structure.NO_LIMIT) -> list[str]:  # fmt: skip
     """The PHH text of every hand, as ``write_hand(hand_fields(state))`` writes it."""
-    from ingest.record import hand_fields
+    from ingest.histories.record import hand_fields
 
     reference = new_hand(game, len(names), stake, options, structure, batch.big_blind)
     header_fields = hand_fields(reference)
@@ -220,7 +227,7 @@ def pushfold_chart(spec, game: GameSpec, warehouse: Warehouse, progress_of=None
     """What the run's ``pushfold`` seats play, and a line saying it: the equilibrium at the run's
     stack (read from the warehouse, or solved and stored there), or None and why it is ``tag``."""
     from engine.rules.pushfold_play import why_not_played
-    from ingest.pushfold import Solver, default_plan
+    from ingest.generation.pushfold import Solver, default_plan
 
     why = why_not_played(game, spec.options, spec.players, Structure(spec.structure), spec.depth)
     if why is not None:

@@ -24,7 +24,7 @@ from engine.compiled.simulate import ENDINGS, SimBatch
 from engine.hands.cards import Deck
 from engine.rules.games import variant_code
 from engine.rules.games.base import GameSpec
-from ingest.schema import HANDS
+from ingest.storage.schema import HANDS
 
 ALL_IN = "all-in"  # the structure column of showdown-mode hands
 

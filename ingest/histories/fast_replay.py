@@ -6,7 +6,7 @@ replays through the state machine as before. ``replay_batch`` replays a batch of
 hands of one game and options with ``engine.compiled.replay_kernel.replay_hands`` and returns the
 rows of the hands it accepted, plus the hands it hands back to the state machine (an
 illegal action, unknown cards, stacks that differ from ``finishing_stacks``...), whose
-verdict and message then come from ``ingest.replay`` as always. A test holds the rows of
+verdict and message then come from ``ingest.histories.replay`` as always. A test holds the rows of
 both paths equal on every real hand history and on random hands of every game.
 """
 
@@ -26,11 +26,11 @@ from engine.compiled import replay_kernel as rk
 from engine.rules.betting import bets_per_round, forced_bets
 from engine.rules.games import GAMES
 from engine.rules.games.base import GameSpec, Structure
-from ingest.array_rows import Hands, Settled, actions_table, players_table, settle, showdown_columns
-from ingest.phh import RawHand
-from ingest.replay import MAX_CHIPS, hand_number, hand_number_problem, unknown_field_notes
-from ingest.rows import REQUIRED_FIELDS, SORTED_JSON
-from ingest.schema import HANDS, SEAT_ARRAYS
+from ingest.histories.phh import RawHand
+from ingest.histories.replay import MAX_CHIPS, hand_number, hand_number_problem, unknown_field_notes
+from ingest.histories.rows import REQUIRED_FIELDS, SORTED_JSON
+from ingest.storage.array_rows import Hands, Settled, actions_table, players_table, settle, showdown_columns
+from ingest.storage.schema import HANDS, SEAT_ARRAYS
 
 
 @cache

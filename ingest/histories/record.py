@@ -1,4 +1,4 @@
-"""A finished hand state written as PHH fields (the inverse of ``ingest.replay``)."""
+"""A finished hand state written as PHH fields (the inverse of ``ingest.histories.replay``)."""
 
 from __future__ import annotations
 

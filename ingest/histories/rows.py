@@ -10,8 +10,8 @@ import pyarrow as pa
 
 from engine.hands.cards import format_cards
 from engine.rules.state import HandState
-from ingest.replay import Replay, hand_number
-from ingest.schema import ACTIONS, HANDS, PLAYERS, SEAT_ARRAYS
+from ingest.histories.replay import Replay, hand_number
+from ingest.storage.schema import ACTIONS, HANDS, PLAYERS, SEAT_ARRAYS
 
 NO_SEAT_ARRAYS = dict.fromkeys(SEAT_ARRAYS)
 

@@ -4,7 +4,7 @@ Betting-mode simulation (``engine.compiled.betting_kernel``) and fast replay
 (``engine.compiled.replay_kernel``) both end with per-hand, per-seat arrays and a flat list of
 recorded actions; this module settles their showdowns (``engine.compiled.betting_showdown``, or
 the games' Python rules) and turns them into ``players`` and ``actions`` rows and the
-showdown columns of ``hands``, exactly as ``ingest.rows.HandRows`` writes a replayed hand.
+showdown columns of ``hands``, exactly as ``ingest.histories.rows.HandRows`` writes a replayed hand.
 Seat arrays are (hands, width) with ``width`` the most seats of any hand; seats beyond a
 hand's own count are padding and produce no row.
 """
@@ -24,8 +24,8 @@ from engine.hands.rankings import RANKINGS
 from engine.rules.games.base import GameSpec, ShowdownInput
 from engine.rules.games.showdown import settle as settle_showdown
 from engine.rules.pots import claimants, pots_with_antes
-from ingest.schema import ACTIONS, PLAYERS
-from ingest.sim_rows import constant
+from ingest.storage.schema import ACTIONS, PLAYERS
+from ingest.storage.sim_rows import constant
 
 ACTION_KINDS = (*bk.ACTION_KINDS, "show", "muck")  # record kinds 0..9
 

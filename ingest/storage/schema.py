@@ -81,8 +81,8 @@ def check_version(metadata: dict[bytes, bytes] | None, where: str) -> None:
     >>> check_version({VERSION_KEY: b"3"}, "runs/x.parquet")
     Traceback (most recent call last):
     ...
-    ingest.schema.NewerSchemaError: runs/x.parquet was written by a newer scooplab (schema version 3; \
-this one reads versions 1 to 2): upgrade scooplab to read it
+    ingest.storage.schema.NewerSchemaError: runs/x.parquet was written by a newer scooplab \
+(schema version 3; this one reads versions 1 to 2): upgrade scooplab to read it
     """
     found = (metadata or {}).get(VERSION_KEY)
     if found is not None and not found.isdigit():

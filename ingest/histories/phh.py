@@ -9,7 +9,7 @@ member is read a block at a time, values nested deeper than ``MAX_NESTING`` and 
 than ``MAX_KEY_PARTS`` parts are rejected before anything recurses through them, and an
 archive that expands past ``ARCHIVE_EXPANSION`` times its compressed size (beyond
 ``ARCHIVE_FLOOR``) is a bomb: reading it stops with one reject naming it and its member
-(``ingest.archives`` reads archives; this module reads the hands of their members).
+(``ingest.histories.archives`` reads archives; this module reads the hands of their members).
 
 >>> hand = parse_hand_text('variant = "NT"\\nactions = ["d dh p1 AcAd"]', "x.phh", 0)
 >>> hand.fields["variant"], hand.error
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ingest.archives import READ_ERRORS, Member, members, printable_name
+from ingest.histories.archives import READ_ERRORS, Member, members, printable_name
 
 PHH_SUFFIXES = (".phh", ".phhs")
 _SECTION = re.compile(r"^\s*\[\s*([^\]\s]+)\s*\]\s*(#.*)?$")
@@ -374,7 +374,7 @@ def _section_hand(lines: list[str], size: int, source: str, index: int) -> RawHa
     return parse_hand_text(text, source, index)
 
 
-# -- archives: hands of their members (ingest.archives reads them) --------------------------------
+# -- archives: hands of their members (ingest.histories.archives reads them) --------------------------------
 
 
 def _hands_of_archive(path: Path, name: str) -> Iterator[RawHand]:

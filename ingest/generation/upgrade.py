@@ -16,8 +16,8 @@ import posixpath
 from collections.abc import Callable
 from typing import Any
 
-from ingest.schema import SEAT_LAYOUT, TABLES
-from ingest.warehouse import Warehouse
+from ingest.storage.schema import SEAT_LAYOUT, TABLES
+from ingest.storage.warehouse import Warehouse
 
 STAGING = ".upgrade"
 
@@ -31,7 +31,7 @@ def older_runs(warehouse: Warehouse) -> list[dict[str, Any]]:
 
 def spec_of(row: dict[str, Any]):
     """The settings a runs row records, as the simulation that wrote it was asked."""
-    from ingest.simulation import SimSpec
+    from ingest.generation.simulation import SimSpec
 
     game = row["sources"][0] if row["sources"] else row["variant"]
     return SimSpec(game=game, hands=int(row["hands"]), players=int(row["players"]), seed=int(row["seed"]),
@@ -64,7 +64,7 @@ def upgrade(data: str, workers: int = 1, on_run: Callable[[str], None] | None = 
 
 def _upgrade_run(warehouse: Warehouse, row: dict[str, Any], workers: int) -> None:
     from engine.rules.games import get_game
-    from ingest.simulation import simulate
+    from ingest.generation.simulation import simulate
 
     run, variant = row["run_id"], row["variant"]
     spec = spec_of(row)

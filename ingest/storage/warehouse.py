@@ -26,7 +26,7 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 from fsspec.implementations.local import LocalFileSystem
 
-from ingest.schema import TABLES, check_version, versioned
+from ingest.storage.schema import TABLES, check_version, versioned
 
 DEFAULT_DATA = Path("data/warehouse")
 _SAFE = re.compile(r"^[A-Za-z0-9._-]+$")
