@@ -279,11 +279,8 @@ def starting_hands(data: str, variant: str, players: int) -> pl.DataFrame:
 
 def compute_starting_hands(data: str, variant: str, players: int) -> str | None:
     """Compute and store a game's default starting-hand table, as ``scooplab hands``; None, or an error."""
-    from ingest.generation.starting_hands import compute_and_store
-    from ingest.storage.warehouse import Warehouse
-
     try:
-        compute_and_store(Warehouse(data), games()[variant], players, {})
+        Lab(data).compute_starting_hands(games()[variant], players)
     except (OSError, ValueError) as error:
         return str(error)
     starting_hands.clear()
@@ -313,32 +310,16 @@ def pushfold_chart(data: str, variant: str) -> pl.DataFrame:
     return chart(data, variant)
 
 
-def _plan(variant: str, plan: str | None):
-    """The plan a solution names (its ``plan`` column, JSON), or the game's default."""
-    from engine.solving.pushfold import Plan
-    from ingest.generation.pushfold import default_plan
-
-    return Plan.from_fields(json.loads(plan)) if plan else default_plan(games()[variant], {})
-
-
 def buckets_of(data: str, variant: str, plan: str) -> list[dict[str, Any]]:
     """A bucketed game's buckets under a stored plan: share, scores, an example hand."""
-    from ingest.generation.pushfold import Solver
-    from ingest.storage.warehouse import Warehouse
-
-    return Solver(Warehouse(data), games()[variant], {}, _plan(variant, plan)).bucket_summary()
+    return Lab(data).pushfold_buckets(games()[variant], plan)
 
 
 def solve_pushfold(data: str, variant: str, stacks: list[float], plan: str | None = None) -> str | None:
     """Solve and store a game's push/fold equilibria at ``stacks`` under a stored plan (JSON) or
     the game's default; None, or an error."""
-    from ingest.generation.pushfold import Solver
-    from ingest.storage.warehouse import Warehouse
-
     try:
-        solver = Solver(Warehouse(data), games()[variant], {}, _plan(variant, plan))
-        for stack in stacks:
-            solver.solution(float(stack), 0.0)
+        Lab(data).solve_pushfold(games()[variant], stacks, plan)
     except (OSError, ValueError, MemoryError) as error:
         return str(error)
     equilibrium_table.clear()

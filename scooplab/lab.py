@@ -208,7 +208,37 @@ class Lab:
         spot = situation(game, hands, board or {}, dead, options)
         return odds(game, spot, options, exact=exact, samples=samples, seed=seed, progress=progress).as_json()
 
+    def compute_starting_hands(self, variant: str | GameSpec, players: int) -> None:
+        """``scooplab hands``: compute a game's default starting-hand table and store it."""
+        from ingest.generation.starting_hands import compute_and_store
+
+        compute_and_store(_warehouse(self.data), _game(variant), players, {})
+        self._changed()
+
+    def solve_pushfold(
+        self, variant: str | GameSpec, stacks: Iterable[float], plan: str | None = None
+    ) -> None:
+        """``scooplab solve pushfold``: solve and store a game's heads-up push/fold equilibria at
+        ``stacks`` (big blinds), under a stored plan (its ``plan`` column, JSON) or the game's default."""
+        solver = self._pushfold_solver(variant, plan)
+        for stack in stacks:
+            solver.solution(float(stack), 0.0)
+        self._changed()
+
+    def pushfold_buckets(self, variant: str | GameSpec, plan: str | None = None) -> list[dict[str, Any]]:
+        """A bucketed game's buckets under a stored plan (JSON) or its default: share, scores, an
+        example hand each."""
+        return self._pushfold_solver(variant, plan).bucket_summary()
+
     # -- inside --------------------------------------------------------------------------------
+    def _pushfold_solver(self, variant: str | GameSpec, plan: str | None):
+        from engine.solving.pushfold import Plan
+        from ingest.generation.pushfold import Solver, default_plan
+
+        game = _game(variant)
+        chosen = Plan.from_fields(json.loads(plan)) if plan else default_plan(game, {})
+        return Solver(_warehouse(self.data), game, {}, chosen)
+
     def _connection(self) -> duckdb.DuckDBPyConnection:
         if self._sql is None:
             from analytics.db import read_only
@@ -238,10 +268,12 @@ def open(data: str | Path = "data/warehouse") -> Lab:
     return Lab(data)
 
 
-def _game(variant: str | Path) -> GameSpec:
+def _game(variant: str | Path | GameSpec) -> GameSpec:
+    """A game by name, by its description file, or as given."""
     from engine.rules.games import get_game
+    from engine.rules.games.base import GameSpec
 
-    return get_game(str(variant))
+    return variant if isinstance(variant, GameSpec) else get_game(str(variant))
 
 
 def _built_in(game: GameSpec) -> bool:

@@ -56,6 +56,7 @@ def test_the_tree_keeps_every_import_rule():
             "Analytics reads the warehouse",
         ),
         ("ingest/storage/schema.py", "from ingest.histories import phh", "Ingest's layers"),
+        ("dashboards/widgets.py", "from ingest.generation import pushfold", "The dashboard computes and"),
         (
             "dashboards/data.py",
             "from scooplab import cli",
