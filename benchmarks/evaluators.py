@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.hands.cards import SHORT, format_cards  # noqa: E402
-from engine.hands.evaluate import evaluate_high, evaluate_skoejarth  # noqa: E402
+from engine.hands.evaluate import evaluate_high, evaluate_seven_rank  # noqa: E402
 from engine.hands.low_hands import NO_LOW, evaluate_low  # noqa: E402
 from engine.rules.games import GAMES  # noqa: E402
 
@@ -133,8 +133,8 @@ def first_call_seconds(cache_dir: str | None) -> float:
     """Seconds for import + first evaluation of each kind in a new process."""
     code = (
         "import time; t = time.perf_counter(); import numpy as np;"
-        "from engine.hands.evaluate import evaluate_high, evaluate_skoejarth;"
-        "h = np.arange(7, dtype=np.int8).reshape(1, 7); evaluate_high(h); evaluate_skoejarth(h);"
+        "from engine.hands.evaluate import evaluate_high, evaluate_seven_rank;"
+        "h = np.arange(7, dtype=np.int8).reshape(1, 7); evaluate_high(h); evaluate_seven_rank(h);"
         "print(time.perf_counter() - t)"
     )
     env = dict(os.environ)
@@ -167,7 +167,7 @@ def main() -> None:
     rates = {
         "scooplab standard 7-card": best_rate(evaluate_high, seven, args.repeat),
         "scooplab standard 11-card": best_rate(evaluate_high, eleven, args.repeat),
-        "scooplab Skœjarth 7-card": best_rate(evaluate_skoejarth, skoejarth, args.repeat),
+        "scooplab Skœjarth 7-card": best_rate(evaluate_seven_rank, skoejarth, args.repeat),
         "scooplab short-deck 7-card": best_rate(
             lambda rows: evaluate_high(rows, SHORT, POKERKIT_SHORT_DECK), short, args.repeat
         ),

@@ -10,7 +10,7 @@ from engine.hands.cards import SKOEJARTH, parse_card_rows
 from engine.hands.evaluate import (
     SKOEJARTH_CATEGORIES,
     count_categories,
-    evaluate_skoejarth,
+    evaluate_seven_rank,
     skoejarth_category,
 )
 from tests.reference import assert_same_order, colex_index, skoejarth_reference_tables
@@ -49,7 +49,7 @@ def test_five_card_counts_follow_from_combinatorics():
 @pytest.mark.parametrize("tiebreak", ["highest_card", "kickers"])
 def test_every_five_card_hand_matches_the_reference(reference, tiebreak):
     hands, categories, highest, kickers = reference
-    ours = evaluate_skoejarth(hands, tiebreak)
+    ours = evaluate_seven_rank(hands, tiebreak)
     assert (skoejarth_category(ours) == categories).all()
     assert_same_order(ours, highest if tiebreak == "highest_card" else kickers)
     assert (np.bincount(categories, minlength=9) == count_categories("skoejarth", 5, tiebreak)).all()
@@ -71,7 +71,7 @@ def test_every_seven_card_set_matches_the_best_reference_subset(reference, all_s
         better = by_colex[index] > best
         best = np.where(better, by_colex[index], best)
         best_category = np.where(better, category_by_colex[index], best_category)
-    ours = evaluate_skoejarth(all_seven_card_sets, tiebreak)
+    ours = evaluate_seven_rank(all_seven_card_sets, tiebreak)
     assert (skoejarth_category(ours) == best_category).all()
     assert_same_order(ours, best)
     counts = np.bincount(best_category, minlength=9)
@@ -87,7 +87,7 @@ def test_the_ruling_facts_over_every_seven_card_set():
 
 
 def strengths(hands: list[str], tiebreak: str) -> list[int]:
-    return evaluate_skoejarth(parse_card_rows(hands, SKOEJARTH), tiebreak).tolist()
+    return evaluate_seven_rank(parse_card_rows(hands, SKOEJARTH), tiebreak).tolist()
 
 
 def test_highest_card_lets_the_top_card_beat_a_higher_pair():
@@ -150,8 +150,8 @@ def test_category_order_of_the_rules():
 
 def test_bad_input_is_named():
     with pytest.raises(ValueError, match="unknown Skœjarth tiebreak 'suits'"):
-        evaluate_skoejarth(np.zeros((1, 5), dtype=np.int8), "suits")
+        evaluate_seven_rank(np.zeros((1, 5), dtype=np.int8), "suits")
     with pytest.raises(ValueError, match="rows hold 8 cards, expected 5 to 7"):
-        evaluate_skoejarth(np.arange(8).reshape(1, 8))
+        evaluate_seven_rank(np.arange(8).reshape(1, 8))
     with pytest.raises(ValueError, match=r"row 0 \(\[0, 1, 2, 3, 28\]\) is not a valid hand"):
-        evaluate_skoejarth(np.array([[0, 1, 2, 3, 28]]))
+        evaluate_seven_rank(np.array([[0, 1, 2, 3, 28]]))

@@ -69,15 +69,15 @@ def test_scarney_flop_discards_and_dead_hands():
 def test_scarney_points_after_the_whole_bottom_board():
     from analytics.exact import points_after_board
     from engine.compiled.sim_kernels import T_FULL_BOARD_POINTS
-    from engine.hands.tables import SCARNEY_POINTS
+    from engine.hands.tables import CARD_POINTS
 
-    exact = points_after_board(tuple(SCARNEY_POINTS.tolist()))
+    exact = points_after_board(tuple(CARD_POINTS.tolist()))
     assert abs(sum(exact) - 1) < 1e-12
     batch = simulate("scarney", 4, 5)
     bottom_ranks = batch.boards[:, 1, :] >> 2  # the whole Bottom Board, dealt or not
     hole_ranks = batch.hole >> 2
     forced = (hole_ranks[:, :, :, None] == bottom_ranks[:, None, None, :]).any(axis=3)
-    points = np.where(forced, 0, SCARNEY_POINTS[hole_ranks]).sum(axis=2)  # (hands, seats)
+    points = np.where(forced, 0, CARD_POINTS[hole_ranks]).sum(axis=2)  # (hands, seats)
     # the kernel's tally counts exactly these, for every seat
     tally = batch.extra["tally"][T_FULL_BOARD_POINTS : T_FULL_BOARD_POINTS + 61]
     assert (tally == np.bincount(points.ravel(), minlength=61)).all()

@@ -33,10 +33,11 @@ def describe_high(strength: int, deck: Deck = STANDARD) -> str:
     return f"{name}, {' '.join(ranks)}"
 
 
-def describe_skoejarth(strength: int, tiebreak: str = "highest_card") -> str:
-    """Category and deciding ranks of a Skœjarth strength under a tiebreak rule.
+def describe_seven_rank(strength: int, tiebreak: str = "highest_card") -> str:
+    """Category and deciding ranks of a ``seven-rank`` strength (Skœjarth's ranking) under a tiebreak
+    rule.
 
-    >>> describe_skoejarth((6 << 20) | (6 << 16))
+    >>> describe_seven_rank((6 << 20) | (6 << 16))
     'Stairs, top card K'
     """
     category = (strength >> 20) & 15
@@ -52,5 +53,5 @@ def describe(ranking, strength: int, tiebreak: str = "highest_card", deck: Deck 
     from engine.hands.rankings import SEVEN_RANK
 
     if ranking.code == SEVEN_RANK:
-        return describe_skoejarth(strength, tiebreak)
+        return describe_seven_rank(strength, tiebreak)
     return describe_high(strength, deck or ranking.deck)

@@ -36,7 +36,7 @@ from engine.hands.strengths import (
 from engine.hands.strengths import (
     SKOEJARTH_CATEGORIES as SKOEJARTH_CATEGORIES,
 )
-from engine.hands.tables import SCARNEY_POINTS, SEVEN_RANK_TABLES, high_tables
+from engine.hands.tables import CARD_POINTS, SEVEN_RANK_TABLES, high_tables
 
 Places = tuple[int, ...] | None  # each category's place in a game's own order (None: the usual one)
 
@@ -172,25 +172,26 @@ def high_category(strength: np.ndarray | int) -> np.ndarray:
     return (np.asarray(strength) >> CATEGORY_SHIFT) & CATEGORY_MASK
 
 
-def evaluate_skoejarth(cards: np.ndarray, tiebreak: Tiebreak = "highest_card") -> np.ndarray:
-    """Strength of the best five-card Skœjarth hand in each row (5 to 7 cards).
+def evaluate_seven_rank(cards: np.ndarray, tiebreak: Tiebreak = "highest_card") -> np.ndarray:
+    """Strength of the best five-card hand of the ``seven-rank`` ranking (Skœjarth's: 28 cards, seven
+    ranks) in each row (5 to 7 cards).
 
     ``tiebreak`` is the rule option of RULINGS.md: ``highest_card`` (only the
     top card of the five-card hand breaks a tie within a category) or
     ``kickers`` (the category cards, then the remaining cards, high to low).
 
     >>> from engine.hands.cards import SKOEJARTH, parse_card_rows
-    >>> s = evaluate_skoejarth(parse_card_rows(["KbKcKoKs1b", "1b2c3o4s5b"], SKOEJARTH))
+    >>> s = evaluate_seven_rank(parse_card_rows(["KbKcKoKs1b", "1b2c3o4s5b"], SKOEJARTH))
     >>> [SKOEJARTH_CATEGORIES[c] for c in skoejarth_category(s)]
     ['Four Kings', 'Stairs']
     """
     if tiebreak not in SKOEJARTH_TIEBREAKS:
         expected = ", ".join(SKOEJARTH_TIEBREAKS)
         raise ValueError(f"unknown Skœjarth tiebreak {tiebreak!r}; expected one of {expected}")
-    rows = _as_rows(cards, "evaluate_skoejarth", 5, 7)
+    rows = _as_rows(cards, "evaluate_seven_rank", 5, 7)
     out = np.empty(rows.shape[0], dtype=np.int64)
     kernels.evaluate_rows(rows, out, SEVEN_RANK, tiebreak == "kickers", SEVEN_RANK_TABLES, SKOEJARTH.size, 7)
-    _check(out, (rows,), SKOEJARTH, "evaluate_skoejarth", "5 to 7 cards")
+    _check(out, (rows,), SKOEJARTH, "evaluate_seven_rank", "5 to 7 cards")
     return out
 
 
@@ -208,7 +209,7 @@ def low_points(cards: np.ndarray) -> np.ndarray:
     """
     rows = _as_rows(cards, "low_points", 0, 52)
     out = np.empty(rows.shape[0], dtype=np.int64)
-    kernels.low_points_rows(rows, SCARNEY_POINTS, out)
+    kernels.low_points_rows(rows, CARD_POINTS, out)
     bad = np.flatnonzero(out == INVALID)
     if bad.size:
         raise ValueError(f"low_points: row {int(bad[0])} holds an id that is not a standard card")

@@ -74,7 +74,7 @@ class Ranking:
             evaluate_high,
             evaluate_high_exactly_two,
             evaluate_high_using_hole,
-            evaluate_skoejarth,
+            evaluate_seven_rank,
         )
 
         deck = deck or self.deck
@@ -84,7 +84,7 @@ class Ranking:
             return evaluate_high_exactly_two(hole, board, deck, places)
         rows = np.concatenate([hole, board], axis=1)
         if self.code == SEVEN_RANK:
-            return evaluate_skoejarth(rows, tiebreak)  # type: ignore[arg-type]
+            return evaluate_seven_rank(rows, tiebreak)  # type: ignore[arg-type]
         return evaluate_high(rows, deck, places)
 
 
