@@ -20,10 +20,13 @@ _KEY = "SCOOPLAB_NUMBA_KEY"
 def source_key(folder: Path) -> str:
     """A hash of every Python source under ``folder``, subfolders included, by path and content: the
     name of the numba cache those sources compile into."""
+    sources = []
+    for parent, folders, files in os.walk(folder):  # never into __pycache__, where another process
+        folders[:] = [name for name in folders if name != "__pycache__"]  # may be removing old caches
+        sources += [Path(parent, name) for name in files if name.endswith(".py")]
     digest = hashlib.sha1()
-    for path in sorted(folder.rglob("*.py")):
-        if "__pycache__" not in path.parts:
-            digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+    for path in sorted(sources, key=lambda p: p.relative_to(folder).as_posix()):
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -19,7 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.patience import BROWSER_WAIT_MS, POLL_SECONDS, PROCESS_END_SECONDS, SERVER_START_SECONDS
+from tests.patience import (
+    BROWSER_WAIT_MS,
+    GRACEFUL_STOP_SECONDS,
+    POLL_SECONDS,
+    PROCESS_END_SECONDS,
+    SERVER_START_SECONDS,
+)
 from tests.scale_helpers import free_port, group_members
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,16 +79,17 @@ def dashboard_server(
 
 
 def stop_group(process: subprocess.Popen) -> None:
-    """SIGTERM to the process group ``process`` leads, SIGKILL if it is not gone in 20 s; reaped."""
-    for sig, wait in ((signal.SIGTERM, 20.0), (signal.SIGKILL, 10.0)):
-        with suppress(ProcessLookupError):  # the whole group is gone already
-            os.killpg(process.pid, sig)
-        try:
-            process.wait(timeout=wait)
-        except subprocess.TimeoutExpired:
-            continue
-        if not group_members(process.pid):
-            return
+    """SIGTERM to the process group ``process`` leads, SIGKILL to what is left of it after 20 s;
+    returns once the leader is reaped and no member is alive (each killed member ends at once)."""
+    with suppress(ProcessLookupError):  # the whole group is gone already
+        os.killpg(process.pid, signal.SIGTERM)
+    with suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=GRACEFUL_STOP_SECONDS)
+    deadline = time.monotonic() + PROCESS_END_SECONDS
+    while group_members(process.pid) and time.monotonic() < deadline:
+        with suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        time.sleep(POLL_SECONDS)
     process.wait(timeout=PROCESS_END_SECONDS)
 
 

@@ -21,5 +21,6 @@ POLL_SECONDS = 0.005  # how often a test looks for a file, a process or a port
 SERVER_START_SECONDS = 300.0  # a dashboard server, moto or a Dask cluster answers in 2-6 s here
 PAGE_RUN_SECONDS = 600.0  # AppTest's limit for one script run: the slowest page here takes ~12 s
 BROWSER_WAIT_MS = 300_000  # Playwright's limit for a page, heading or chart: each comes within ~10 s
+GRACEFUL_STOP_SECONDS = 20.0  # a server told to stop (SIGTERM) is gone in ~1 s here; then SIGKILL
 PROCESS_END_SECONDS = 60.0  # a process killed, or dying with its parent, is gone within milliseconds
 COMMAND_SECONDS = 600.0  # a command the tests run to its end takes at most ~25 s here

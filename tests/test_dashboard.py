@@ -288,7 +288,9 @@ def test_every_page_in_a_real_browser(warehouse, tmp_path):
     try:
         wait_for_port(port, SERVER_START_SECONDS)
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM, args=CHROMIUM_FLAGS, timeout=BROWSER_WAIT_MS
+            )
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.set_default_timeout(BROWSER_WAIT_MS)  # a safety bound: each page here comes within ~10 s
             # a fresh server's first visit through a deep link: the app's own navigation, no toolbar

@@ -60,7 +60,9 @@ def browser_draws(url: str) -> list[str]:
 
     wrong = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_FLAGS, timeout=BROWSER_WAIT_MS
+        )
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.set_default_timeout(BROWSER_WAIT_MS)

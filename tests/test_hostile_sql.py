@@ -76,7 +76,7 @@ def alive(pid: int) -> bool:
 
 
 def test_a_query_that_would_run_for_hours_is_cancelled_at_the_time_limit(warehouse):
-    quick, _, start_up, _ = scooplab_query("SELECT count(*) FROM hands", warehouse, "--format", "json")
+    quick, *_ = scooplab_query("SELECT count(*) FROM hands", warehouse, "--format", "json")
     assert quick.returncode == 0 and quick.stdout.strip() == '[{"count_star()": 2000}]'
     result, lines, seconds, _ = scooplab_query(HOURS, warehouse, "--timeout", "2")
     assert result.returncode == 2 and result.stdout == ""
@@ -84,9 +84,7 @@ def test_a_query_that_would_run_for_hours_is_cancelled_at_the_time_limit(warehou
         "scooplab: error: query cancelled after 2 s (the time limit; set SCOOPLAB_QUERY_TIMEOUT "
         "or scooplab query --timeout to change it)"
     ]
-    # not before the limit; and cancelled, not run to its end (weeks): 2 s and a start-up of ~1 s here,
-    # over 20 times below the bound
-    assert 2 <= seconds < 20 * (start_up + 2)
+    assert seconds >= 2  # not before the limit; the message says the limit cancelled it (else: weeks)
 
 
 @pytest.mark.parametrize("sql", GREEDY.values(), ids=GREEDY.keys())
@@ -111,12 +109,10 @@ def test_a_result_larger_than_the_memory_limit_is_refused_not_sent(warehouse):
 
 
 def test_the_library_raises_one_line_for_each_and_goes_on_serving(warehouse):
-    limits = QueryLimits(seconds=30, memory=100 * MB)
-    started = time.monotonic()
+    limits = QueryLimits(seconds=COMMAND_SECONDS, memory=100 * MB)
     with pytest.raises(QueryError, match=r"^query cancelled after 1\.5 s \(the time limit; "):
-        run_query(warehouse, HOURS, limits=QueryLimits(seconds=1.5))
-    # cancelled at the limit, not run to its end: ~2 s here (the limit and the process's start)
-    assert time.monotonic() - started < 60 and children() == []
+        run_query(warehouse, HOURS, limits=QueryLimits(seconds=1.5))  # else: weeks
+    assert children() == []
     with pytest.raises(QueryError, match=r"^query stopped at the memory limit of 100 MB \(set "):
         run_query_page(warehouse, GREEDY["aggregate"], 100, limits)
     assert children() == []
@@ -184,6 +180,9 @@ def test_the_console_shows_one_line_and_the_dashboard_goes_on_serving(warehouse,
         test.text_area[0].input(HOURS).run()
         assert not test.exception and len(test.error) == 1
         assert test.error[0].value.startswith("query cancelled after 1.5 s (the time limit; ")
+        # the queries that must finish or meet the memory limit get a time limit far above what they
+        # take (each query reads the server's environment as it starts)
+        monkeypatch.setenv("SCOOPLAB_QUERY_TIMEOUT", str(COMMAND_SECONDS))
         test.text_area[0].input(GREEDY["aggregate"]).run()
         assert [e.value for e in test.error] == [
             "query stopped at the memory limit of 100 MB (set SCOOPLAB_QUERY_MEMORY "

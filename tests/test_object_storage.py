@@ -112,8 +112,11 @@ def test_the_dashboard_on_object_storage(s3):
     assert made.returncode == 0
     # the server inherits the environment the s3 fixture set in this process
     with dashboard_server(DATA) as server, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_FLAGS, timeout=BROWSER_WAIT_MS
+        )
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(BROWSER_WAIT_MS)  # navigation, clicks and waits alike
         page.goto(f"{server.url}/skoejarth", wait_until="networkidle")
         page.get_by_text("20,000").first.wait_for(timeout=BROWSER_WAIT_MS)  # the game page's hand count
         page.goto(f"{server.url}/sql", wait_until="networkidle")
