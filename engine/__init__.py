@@ -20,13 +20,14 @@ _KEY = "SCOOPLAB_NUMBA_KEY"
 def source_key(folder: Path) -> str:
     """A hash of every Python source under ``folder``, subfolders included, by path and content: the
     name of the numba cache those sources compile into."""
-    sources = []
+    sources = {}  # by path relative to ``folder``
     for parent, folders, files in os.walk(folder):  # never into __pycache__, where another process
         folders[:] = [name for name in folders if name != "__pycache__"]  # may be removing old caches
-        sources += [Path(parent, name) for name in files if name.endswith(".py")]
+        sources |= {Path(parent, name).relative_to(folder).as_posix(): Path(parent, name)
+                    for name in files if name.endswith(".py")}  # fmt: skip
     digest = hashlib.sha1()
-    for path in sorted(sources, key=lambda p: p.relative_to(folder).as_posix()):
-        digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+    for name in sorted(sources):
+        digest.update(name.encode() + b"\0" + sources[name].read_bytes())
     return digest.hexdigest()[:16]
 
 

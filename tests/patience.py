@@ -17,6 +17,9 @@ else time to happen: it waits for the thing itself (a file, a marker, a page's s
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 POLL_SECONDS = 0.005  # how often a test looks for a file, a process or a port
 SERVER_START_SECONDS = 300.0  # a dashboard server, moto or a Dask cluster answers in 2-6 s here
 PAGE_RUN_SECONDS = 600.0  # AppTest's limit for one script run: the slowest page here takes ~12 s
@@ -24,3 +27,15 @@ BROWSER_WAIT_MS = 300_000  # Playwright's limit for a page, heading or chart: ea
 GRACEFUL_STOP_SECONDS = 20.0  # a server told to stop (SIGTERM) is gone in ~1 s here; then SIGKILL
 PROCESS_END_SECONDS = 60.0  # a process killed, or dying with its parent, is gone within milliseconds
 COMMAND_SECONDS = 600.0  # a command the tests run to its end takes at most ~25 s here
+
+
+def wait_until(done: Callable[[], object], seconds: float = COMMAND_SECONDS, *,
+               unless: Callable[[], object] | None = None) -> bool:  # fmt: skip
+    """Look every ``POLL_SECONDS`` until ``done()`` is true (True), or until ``unless()`` is true or
+    ``seconds`` have passed (False): the one waiting loop of the suite."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        if (unless is not None and unless()) or time.monotonic() >= deadline:
+            return False
+        time.sleep(POLL_SECONDS)
+    return True

@@ -9,7 +9,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -17,7 +16,7 @@ from pathlib import Path
 from ingest.storage.schema import TABLES
 from ingest.storage.warehouse import Warehouse
 from tests.conftest import INTERPRETER_HELPERS
-from tests.patience import POLL_SECONDS, PROCESS_END_SECONDS, SERVER_START_SECONDS
+from tests.patience import PROCESS_END_SECONDS, SERVER_START_SECONDS, wait_until
 
 BIN = Path(sys.executable).parent
 SCOOPLAB = [sys.executable, "-m", "scooplab.cli"]
@@ -30,14 +29,14 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def listens(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
 def wait_for_port(port: int, seconds: float = SERVER_START_SECONDS) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(POLL_SECONDS)
-    raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {seconds} s")
+    if not wait_until(lambda: listens(port), seconds):
+        raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {seconds} s")
 
 
 def start(args: Sequence[str], env: dict[str, str] | None = None, **kwargs) -> subprocess.Popen:

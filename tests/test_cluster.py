@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.patience import COMMAND_SECONDS, POLL_SECONDS, PROCESS_END_SECONDS, SERVER_START_SECONDS
+from tests.patience import (
+    COMMAND_SECONDS,
+    PROCESS_END_SECONDS,
+    SERVER_START_SECONDS,
+    wait_until,
+)
 from tests.scale_helpers import (
     BIN,
     SCOOPLAB,
@@ -60,9 +64,7 @@ def test_a_worker_killed_mid_run_changes_no_byte(tmp_path):
         client = start([*SCOOPLAB, *SIMULATE, "--data", str(cluster), "--executor", "dask",
                         "--scheduler", f"tcp://127.0.0.1:{port}"], stderr=subprocess.PIPE)  # fmt: skip
         with running(client):
-            deadline = time.monotonic() + COMMAND_SECONDS
-            while shards_written(cluster) < 2 and client.poll() is None and time.monotonic() < deadline:
-                time.sleep(POLL_SECONDS)
+            wait_until(lambda: shards_written(cluster) >= 2, unless=lambda: client.poll() is not None)
             before = shards_written(cluster)
             first.send_signal(signal.SIGKILL)  # a worker dies with shards still to do
             first.wait(timeout=PROCESS_END_SECONDS)

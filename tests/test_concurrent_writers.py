@@ -7,13 +7,12 @@ import json
 import os
 import signal
 import subprocess
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 from ingest.generation.simulation import SimSpec, simulate
 from ingest.histories.phh import iter_hands
 from ingest.storage.warehouse import Warehouse
-from tests.patience import COMMAND_SECONDS, POLL_SECONDS
+from tests.patience import COMMAND_SECONDS, wait_until
 from tests.scale_helpers import SCOOPLAB, running, start
 from tests.test_ingest import FIXTURES
 
@@ -82,9 +81,8 @@ def test_a_second_writer_of_a_run_is_refused_while_the_first_works(tmp_path):
     args = [*SCOOPLAB, "simulate", "--variant", "holdem", *hands, "--data", str(tmp_path), "--run-id", "same"]
     first = start(args, stderr=subprocess.PIPE)
     with running(first):
-        deadline = time.monotonic() + COMMAND_SECONDS
-        while lease_holder(tmp_path / ".leases" / "same.json") != first.pid and time.monotonic() < deadline:
-            time.sleep(POLL_SECONDS)  # the file exists before its holder is written into it
+        # the file exists before its holder is written into it
+        wait_until(lambda: lease_holder(tmp_path / ".leases" / "same.json") == first.pid)
         # the first writer is stopped (alive, holding its lease) while the second tries: it cannot
         # finish first, however fast it is and however slowly the second starts
         os.killpg(first.pid, signal.SIGSTOP)

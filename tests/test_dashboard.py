@@ -2,7 +2,6 @@
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 from contextlib import contextmanager
@@ -18,9 +17,8 @@ from ingest.generation.simulation import SimSpec, simulate
 from ingest.generation.starting_hands import compute_and_store
 from ingest.histories.pipeline import ingest
 from ingest.storage.warehouse import Warehouse
-from tests.dashboard_server import wait_for_script_run
-from tests.patience import BROWSER_WAIT_MS, PAGE_RUN_SECONDS, PROCESS_END_SECONDS, SERVER_START_SECONDS
-from tests.scale_helpers import free_port, wait_for_port
+from tests.dashboard_server import dashboard_server, wait_for_script_run
+from tests.patience import BROWSER_WAIT_MS, PAGE_RUN_SECONDS
 from tests.test_ingest import FIXTURES
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboards" / "app.py")
@@ -278,40 +276,31 @@ BROWSER_PAGES = [
 def test_every_page_in_a_real_browser(warehouse, tmp_path):
     from playwright.sync_api import sync_playwright
 
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "scooplab.cli", "dashboard", "--data", str(warehouse), "--port", str(port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )  # fmt: skip
     shots = Path(__file__).parent / "artifacts"
     shots.mkdir(exist_ok=True)
-    try:
-        wait_for_port(port, SERVER_START_SECONDS)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=CHROMIUM, args=CHROMIUM_FLAGS, timeout=BROWSER_WAIT_MS
-            )
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.set_default_timeout(BROWSER_WAIT_MS)  # a safety bound: each page here comes within ~10 s
-            # a fresh server's first visit through a deep link: the app's own navigation, no toolbar
-            page.goto(f"http://127.0.0.1:{port}/replayer", wait_until="networkidle")
-            page.get_by_role("heading", name="Hand replayer").first.wait_for()
-            nav = page.locator("[data-testid='stSidebarNav']")
-            assert nav.get_by_text("Compare runs").count() == 1
-            assert nav.get_by_text("app", exact=True).count() == 0
-            assert page.get_by_text("Deploy", exact=True).count() == 0
-            for path, title in BROWSER_PAGES:
-                page.goto(f"http://127.0.0.1:{port}/{path}", wait_until="networkidle")
-                page.get_by_role("heading", name=title).first.wait_for()
-                wait_for_script_run(page)  # the whole page is there: an exception would be too
-                assert page.locator("[data-testid='stException']").count() == 0, path
-                if path in ("", "scarney", "cry_me_a_river", "skoejarth", "holdem") or "starting" in path:
-                    page.locator("canvas, svg.marks").first.wait_for()
-                page.screenshot(path=str(shots / f"{path or 'overview'}.png"), full_page=True)
-            browser.close()
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)  # the server and anything it started
-        server.wait(timeout=PROCESS_END_SECONDS)
+    with dashboard_server(warehouse) as server, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_FLAGS, timeout=BROWSER_WAIT_MS
+        )
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(BROWSER_WAIT_MS)  # a safety bound: each page here comes within ~10 s
+        # a fresh server's first visit through a deep link: the app's own navigation, no toolbar
+        page.goto(f"{server.url}/replayer", wait_until="networkidle")
+        page.get_by_role("heading", name="Hand replayer").first.wait_for()
+        nav = page.locator("[data-testid='stSidebarNav']")
+        assert nav.get_by_text("Compare runs").count() == 1
+        assert nav.get_by_text("app", exact=True).count() == 0
+        assert page.get_by_text("Deploy", exact=True).count() == 0
+        for path, title in BROWSER_PAGES:
+            page.goto(f"{server.url}/{path}", wait_until="networkidle")
+            page.get_by_role("heading", name=title).first.wait_for()
+            wait_for_script_run(page)  # the whole page is there: an exception would be too
+            assert page.locator("[data-testid='stException']").count() == 0, path
+            if path in ("", "scarney", "cry_me_a_river", "skoejarth", "holdem") or "starting" in path:
+                page.locator("canvas, svg.marks").first.wait_for()
+            page.screenshot(path=str(shots / f"{path or 'overview'}.png"), full_page=True)
+        browser.close()
+    port = server.url.rsplit(":", 1)[1]
     assert subprocess.run(["pgrep", "-f", f"--server.port {port}"], capture_output=True).stdout == b""
 
 

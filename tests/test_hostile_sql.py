@@ -21,7 +21,7 @@ from analytics.db import run_query, run_query_page
 from analytics.sandbox import HEADROOM, QUERY_PROCESS, QueryError, QueryLimits
 from ingest.generation.simulation import SimSpec, simulate
 from scooplab.cli import app
-from tests.patience import COMMAND_SECONDS, PAGE_RUN_SECONDS, POLL_SECONDS, PROCESS_END_SECONDS
+from tests.patience import COMMAND_SECONDS, PAGE_RUN_SECONDS, PROCESS_END_SECONDS, wait_until
 from tests.scale_helpers import children_of, command_line, cpu_seconds
 from tests.test_dashboard import APP, keeping_main
 
@@ -125,16 +125,17 @@ def test_the_library_raises_one_line_for_each_and_goes_on_serving(warehouse):
 def test_the_query_process_ends_with_the_process_that_started_it(warehouse):
     command = [SCOOPLAB, "query", HOURS, "--data", str(warehouse), "--timeout", "3600"]
     with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as cli:
-        try:  # two CPU seconds into the query come within ~4 s here, loaded or not
-            deadline = time.monotonic() + COMMAND_SECONDS
-            while not (query := children(cli.pid)) or cpu_seconds(query[0]) < 2:  # well into the query
-                assert time.monotonic() < deadline and cli.poll() is None
-                time.sleep(POLL_SECONDS)
+        query: list[int] = []
+
+        def well_into_the_query() -> bool:  # two CPU seconds in: within ~4 s here, loaded or not
+            query[:] = children(cli.pid)
+            return bool(query) and cpu_seconds(query[0]) >= 2
+
+        try:
+            assert wait_until(well_into_the_query, unless=lambda: cli.poll() is not None)
         finally:
             cli.kill()  # as a dashboard server killed with its query running
-    deadline = time.monotonic() + PROCESS_END_SECONDS  # it gets SIGKILL from the kernel at once
-    while alive(query[0]) and time.monotonic() < deadline:
-        time.sleep(POLL_SECONDS)
+    wait_until(lambda: not alive(query[0]), PROCESS_END_SECONDS)  # the kernel sends it SIGKILL at once
     try:
         assert not alive(query[0])
     finally:

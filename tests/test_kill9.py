@@ -22,7 +22,7 @@ from ingest.generation.simulation import SimSpec, simulate
 from ingest.histories.export import export_hands
 from ingest.histories.pipeline import FILE_HANDS_VARIABLE
 from ingest.storage.warehouse import Warehouse
-from tests.patience import COMMAND_SECONDS, POLL_SECONDS, PROCESS_END_SECONDS
+from tests.patience import COMMAND_SECONDS, PROCESS_END_SECONDS, wait_until
 from tests.scale_helpers import (
     SCOOPLAB,
     group_members,
@@ -98,12 +98,6 @@ def hands_files(data: Path) -> int:
     return len(glob.glob(str(data / "hands" / "variant=*" / "run=r" / "*.parquet")))
 
 
-def wait_until(done, process, seconds: float = COMMAND_SECONDS) -> None:
-    deadline = time.monotonic() + seconds
-    while not done() and process.poll() is None and time.monotonic() < deadline:
-        time.sleep(POLL_SECONDS)
-
-
 def wait_for_a_moment(case: str, data: Path, process, reference: tuple[float, int], rng: random.Random,
                       after_files: int = 0, latest: float = 1.0) -> None:  # fmt: skip
     """Wait for a random moment of the command's work: once a random number of the hands files it
@@ -112,10 +106,10 @@ def wait_for_a_moment(case: str, data: Path, process, reference: tuple[float, in
     ingest starts again from nothing: first the files of the run it replaces go."""
     seconds, total = reference
     if case == "ingest":
-        wait_until(lambda: hands_files(data) == 0, process)
+        wait_until(lambda: hands_files(data) == 0, unless=lambda: process.poll() is not None)
     low = min(max(hands_files(data), after_files), total - 1)
     target = rng.randint(low, max(low, min(total - 1, int(latest * total))))
-    wait_until(lambda: hands_files(data) >= target, process)
+    wait_until(lambda: hands_files(data) >= target, unless=lambda: process.poll() is not None)
     time.sleep(rng.uniform(0, seconds / total / 2))
 
 
@@ -163,15 +157,13 @@ def test_workers_end_with_a_simulation_killed_alone(tmp_path):
     args[args.index("--hands") + 1] = "2400000"
     process = start(args)
     with running(process):
-        wait_until(lambda: hands_files(tmp_path) > 0, process)
+        wait_until(lambda: hands_files(tmp_path) > 0, unless=lambda: process.poll() is not None)
         workers = set(group_members(process.pid)) - {process.pid}
         helpers = [pid for pid in workers if not interpreter_helper(pid)]
         assert helpers and process.poll() is None  # a spawned helper (the command works too), still at work
         os.kill(process.pid, signal.SIGKILL)
         process.wait()
-        deadline = time.monotonic() + PROCESS_END_SECONDS  # the kernel kills them at once
-        while set(group_members(process.pid)) & workers and time.monotonic() < deadline:
-            time.sleep(POLL_SECONDS)
+        wait_until(lambda: not set(group_members(process.pid)) & workers, PROCESS_END_SECONDS)  # at once
         assert not set(group_members(process.pid)) & workers
 
 

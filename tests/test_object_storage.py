@@ -8,12 +8,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import time
 
 import pytest
 
 from tests.dashboard_server import dashboard_server
-from tests.patience import BROWSER_WAIT_MS, COMMAND_SECONDS, POLL_SECONDS, SERVER_START_SECONDS
+from tests.patience import BROWSER_WAIT_MS, COMMAND_SECONDS, SERVER_START_SECONDS, wait_until
 from tests.scale_helpers import (
     BIN,
     SCOOPLAB,
@@ -87,12 +86,7 @@ def test_a_run_killed_on_object_storage_leaves_nothing_counted(s3):
             "--seed", "4", "--run-id", "killed"]  # fmt: skip
     process = start([*SCOOPLAB, *args, "--data", DATA], env=s3)
     with running(process):
-        deadline = time.monotonic() + COMMAND_SECONDS
-        while (
-            not any("/hands/" in key and "run=killed/" in key for key in objects())
-            and time.monotonic() < deadline
-        ):
-            time.sleep(POLL_SECONDS)
+        wait_until(lambda: any("/hands/" in key and "run=killed/" in key for key in objects()))
         kill_group(process)
     from analytics.db import connect
 

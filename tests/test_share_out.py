@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ingest.processes import share_out
-from tests.patience import COMMAND_SECONDS, POLL_SECONDS
+from tests.patience import wait_until
 from tests.scale_helpers import children_of, interpreter_helper
 
 
@@ -35,11 +35,8 @@ def mark(folder: str, seconds: float, item: int) -> tuple[int, int]:
 
 def wait_for(path: Path) -> None:
     """Wait until ``path`` exists (another process makes it); a safety bound ends a broken test."""
-    deadline = time.monotonic() + COMMAND_SECONDS
-    while not path.exists():
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"{path} never came")
-        time.sleep(POLL_SECONDS)
+    if not wait_until(path.exists):
+        raise TimeoutError(f"{path} never came")
 
 
 def after_a_helper(folder: str, parent: int, item: int) -> tuple[int, int]:
@@ -47,11 +44,13 @@ def after_a_helper(folder: str, parent: int, item: int) -> tuple[int, int]:
     work whatever a helper's start-up takes."""
     done = mark(folder, 0, item)
     if os.getpid() == parent and item == 0:
-        deadline = time.monotonic() + COMMAND_SECONDS
-        while not any(f.read_text() != str(parent) for f in Path(folder).iterdir() if f.stat().st_size):
-            assert time.monotonic() < deadline, "no helper did an item"
-            time.sleep(POLL_SECONDS)
+        assert wait_until(lambda: helper_did_one(folder, parent)), "no helper did an item"
     return done
+
+
+def helper_did_one(folder: str, parent: int) -> bool:
+    """Whether a file of ``mark``'s names another process than ``parent`` (files being written: not yet)."""
+    return any(f.read_text() != str(parent) for f in Path(folder).iterdir() if f.stat().st_size)
 
 
 def in_helper(folder: str, parent: int, what: str, item: int) -> int:

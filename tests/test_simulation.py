@@ -5,7 +5,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from dataclasses import asdict
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from ingest.histories.phh import iter_hands
 from ingest.histories.replay import replay
 from ingest.storage.warehouse import Warehouse
 from scooplab.cli import app
-from tests.patience import COMMAND_SECONDS, POLL_SECONDS
+from tests.patience import wait_until
 
 
 def shard_bytes(root: Path) -> dict[str, bytes]:
@@ -70,9 +69,8 @@ def test_a_run_killed_midway_resumes_to_the_same_rows(tmp_path):
     process = subprocess.Popen([sys.executable, *args, "--data", str(killed)], stderr=subprocess.DEVNULL)
     hands_folder = killed / "hands" / "variant=holdem" / "run=k9"
     # killed once 3 of 30 shards are written: 27 shards (~1.3 s here) are left, hundreds of polls
-    deadline = time.monotonic() + COMMAND_SECONDS
-    while time.monotonic() < deadline and len(list(hands_folder.glob("shard-*.parquet"))) < 3:
-        time.sleep(POLL_SECONDS)
+    wait_until(lambda: len(list(hands_folder.glob("shard-*.parquet"))) >= 3,
+               unless=lambda: process.poll() is not None)  # fmt: skip
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     done_before = len(list(hands_folder.glob("shard-*.parquet")))

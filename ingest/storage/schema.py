@@ -9,8 +9,6 @@ from typing import Any
 
 import pyarrow as pa
 
-from engine.rules.betting import blinds_of
-
 HANDS = pa.schema(
     [
         ("hand_id", pa.string()),
@@ -350,7 +348,11 @@ def run_structure(run: dict[str, Any]) -> str | None:
 def run_big_blind(run: dict[str, Any]) -> int | None:
     """A betting-mode run's big blind from its runs-table row (older runs: 2% of the stake)."""
     found = json.loads(run.get("details") or "{}").get("big_blind")
-    return int(found) if found else blinds_of(int(run.get("stake") or 100))[1]
+    if found:
+        return int(found)
+    from engine.rules.betting import blinds_of  # the games' descriptions load with it: not at start-up
+
+    return blinds_of(int(run.get("stake") or 100))[1]
 
 
 def seat_policies(policies: list[str], players: int) -> list[str]:
