@@ -23,13 +23,19 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
+    from contextlib import AbstractContextManager
 
     import duckdb
     import polars as pl
+    import pyarrow as pa
 
     from engine.rules.games.base import GameSpec
+    from engine.solving.pushfold_plan import Plan
+    from ingest.generation.simulation import SimSpec
 
     Runs = str | Iterable[str] | None  # one run id, several, or (None) every run
+    # ``progress_of(label, unit)``: a context manager giving ``progress(done so far, total)`` (or None)
+    ProgressOf = Callable[[str, str], AbstractContextManager[Callable[[int, int], None] | None]]
 
 FRAMES = ("hands", "players", "actions", "runs", "rejects")  # views ``frame`` serves by name
 
@@ -157,6 +163,21 @@ class Lab:
             raise ValueError(f"run {run_id!r} has hands of {len(found)} games {where} (needs exactly one)")
         return found[0]
 
+    def simulation_spec(self, variant: str | GameSpec, hands: int, *, players: int = 6, seed: int = 0,
+                        mode: str = "showdown", rule: dict[str, Any] | None = None, stake: int = 100,
+                        policies: Iterable[str] = ("tag",), structure: str = "", big_blind: int = 0,
+                        shard_size: int | None = None) -> SimSpec:  # fmt: skip
+        """The checked settings of the run ``simulate`` makes of these arguments (a ValueError says
+        what is wrong with them), before anything is simulated."""
+        from ingest.generation.simulation import DEFAULT_SHARD_SIZE, SimSpec
+
+        game = _game(variant)
+        named = game.name if _built_in(game) else game.source  # a described game: its file, for workers
+        return SimSpec(game=named, hands=hands, players=players, seed=seed, mode=mode,
+                       options=_rules(game, rule), stake=stake, shard_size=shard_size or DEFAULT_SHARD_SIZE,
+                       policies=tuple(policies), structure=structure,
+                       big_blind=big_blind).check()  # fmt: skip
+
     def simulate(self, variant: str, hands: int, *, players: int = 6, seed: int = 0, mode: str = "showdown",
                  rule: dict[str, Any] | None = None, stake: int = 100, policies: Iterable[str] = ("tag",),
                  structure: str = "", big_blind: int = 0, shard_size: int | None = None,
@@ -165,17 +186,50 @@ class Lab:
                  ) -> dict[str, Any]:  # fmt: skip
         """``scooplab simulate --format json``: simulate (or resume) a run into the warehouse;
         ``progress(hands)`` hears of each finished shard."""
-        from ingest.generation.simulation import DEFAULT_SHARD_SIZE, SimSpec, simulate
+        from ingest.generation.simulation import simulate
 
         game = _game(variant)
-        named = game.name if _built_in(game) else game.source  # a described game: its file, for workers
-        spec = SimSpec(game=named, hands=hands, players=players, seed=seed, mode=mode,
-                       options=_rules(game, rule), stake=stake, shard_size=shard_size or DEFAULT_SHARD_SIZE,
-                       policies=tuple(policies), structure=structure,
-                       big_blind=big_blind).check()  # fmt: skip
+        spec = self.simulation_spec(game, hands, players=players, seed=seed, mode=mode, rule=rule,
+                                    stake=stake, policies=policies, structure=structure,
+                                    big_blind=big_blind, shard_size=shard_size)  # fmt: skip
         report = simulate(spec, self.data, run_id, workers, executor, scheduler, on_progress=progress)
         self._changed()
         return report.summary() | {"seed": spec.seed, "variant": game.name}
+
+    def pushfold_chart(self, spec: SimSpec, run_id: str | None = None,
+                       progress_of: ProgressOf | None = None) -> str | None:  # fmt: skip
+        """What a betting-mode run's ``pushfold`` seats play, in one line (None when no seat plays
+        ``pushfold``): the heads-up equilibrium at the run's stack, solved and stored first when it
+        is not stored yet (``simulate`` would do it inside its first shard). A ``run_id`` already
+        stored with other settings raises ValueError before anything is solved."""
+        if spec.mode != "betting" or "pushfold" not in spec.policies:
+            return None
+        from ingest.generation.betting_sim import pushfold_chart
+        from ingest.generation.simulation import check_resume
+
+        warehouse = _warehouse(self.data)
+        if run_id:
+            check_resume(spec, warehouse, run_id)
+        line = pushfold_chart(spec, _game(spec.game), warehouse, progress_of)[1]
+        self._changed()
+        return line
+
+    def upgrade(self, workers: int = 1, on_run: Callable[[str], None] | None = None,
+                on_failure: Callable[[str], None] | None = None) -> list[str]:  # fmt: skip
+        """``scooplab upgrade``: simulate the runs an older scooplab stored (``older_runs``) again
+        under their ids; the ids upgraded. ``on_run(run_id)`` hears of each before it starts, and
+        ``on_failure(line)`` of each that cannot be, with the reason (the others go on)."""
+        from ingest.generation.upgrade import upgrade
+
+        upgraded = upgrade(self.data, workers, on_run=on_run, on_failure=on_failure)
+        self._changed()
+        return upgraded
+
+    def older_runs(self) -> list[str]:
+        """The ids of the runs stored in an older layout, which ``upgrade`` simulates again."""
+        from ingest.generation.upgrade import older_runs
+
+        return [row["run_id"] for row in older_runs(_warehouse(self.data))]
 
     def ingest(self, *paths: str | Path, run_id: str | None = None,
                on_reject: Callable[[str], None] | None = None,
@@ -195,6 +249,46 @@ class Lab:
         self._changed()
         return report.summary() | {"rejected_hands": rejected}
 
+    def reject_reasons(self, run_id: str, limit: int = 5) -> list[tuple[str, int]]:
+        """The commonest reasons an ingest rejected hands, with how many each, commonest first."""
+        from analytics.db import connect
+
+        connection = connect(self.data, tables=None)
+        try:
+            return connection.sql(
+                f"SELECT reason, count(*) FROM rejects WHERE run_id = $run GROUP BY 1 ORDER BY 2 DESC, 1 "
+                f"LIMIT {int(limit)}",
+                params={"run": run_id},
+            ).fetchall()
+        finally:
+            connection.close()
+
+    def export(self, out: str | Path, written: str = "phh", variant: str | GameSpec | None = None,
+               run: Runs = None, table: str | None = None, relative: bool = False) -> int:  # fmt: skip
+        """``scooplab export``: stored hands written for other tools (``written``: ``phh``, one game's
+        hands; ``duckdb``, a database of the views; ``parquet``, a copy of some runs' files; ``csv``,
+        one view, ``table``, ``hands`` by default). How many were written: hands, views, files or
+        rows."""
+        from analytics import export
+
+        runs = [run] if isinstance(run, str) else run
+        name = _game(variant).name if variant else None
+        if written == "phh":
+            from ingest.histories.export import export_hands
+
+            if name is None:
+                raise ValueError("a PHH export is of one game: give its variant")
+            return export_hands(_warehouse(self.data), name, out, runs=runs)
+        if written == "duckdb":
+            return export.export_duckdb(self.data, out, relative=relative)
+        if written == "parquet":
+            if not runs:
+                raise ValueError("a Parquet export copies some runs: give them")
+            return export.export_parquet(self.data, out, runs, name)
+        if written == "csv":
+            return export.export_csv(self.data, table or "hands", out, name, runs)
+        raise ValueError(f"no export format {written!r}: phh, duckdb, parquet or csv")
+
     def odds(self, variant: str, hands: list[str], board: dict[str, str] | None = None, dead: str = "", *,
              rule: dict[str, Any] | None = None, exact: bool | None = None, samples: int | None = None,
              seed: int = 0, progress: Callable[[int, int], None] | None = None,
@@ -208,19 +302,109 @@ class Lab:
         spot = situation(game, hands, board or {}, dead, options)
         return odds(game, spot, options, exact=exact, samples=samples, seed=seed, progress=progress).as_json()
 
-    def compute_starting_hands(self, variant: str | GameSpec, players: int) -> None:
-        """``scooplab hands``: compute a game's default starting-hand table and store it."""
-        from ingest.generation.starting_hands import compute_and_store
+    def evaluate(self, variant: str | GameSpec, cards: list[str], rule: dict[str, Any] | None = None
+                 ) -> dict[str, Any]:  # fmt: skip
+        """``scooplab eval --format json``: one hand's category, description and strength (and its
+        low points and low hand where the game has them). ``cards`` is one list of cards, or for a
+        game whose hole cards play apart from the board (a low share, a hole-card rule) two: the
+        hole cards, then the board. Needs no warehouse."""
+        game = _game(variant)
+        options = game.resolve_options(_rules(game, rule))
+        return {"game": game.name, "cards": "".join(cards)} | _evaluation(game, cards, options)
 
-        compute_and_store(_warehouse(self.data), _game(variant), players, {})
+    def rankings(self, variant: str | GameSpec, cards: int = 7, rule: dict[str, Any] | None = None
+                 ) -> dict[str, Any]:  # fmt: skip
+        """``scooplab rankings --format json``: how many of every ``cards``-card set of the game's deck
+        make each category (its best five cards), weakest first in the game's order, and the weaker
+        categories each is more common than. Needs no warehouse."""
+        from math import comb
+
+        from engine.hands.evaluate import count_ranking_categories
+        from engine.hands.rankings import RANKINGS, categories_in_order
+
+        game = _game(variant)
+        options = game.resolve_options(_rules(game, rule))
+        ranking = RANKINGS[game.ranking]
+        places = game.category_places(options)
+        tie_rule = game.tiebreak.value(options) or "highest_card"
+        counts = count_ranking_categories(ranking.code, cards, tie_rule, game.deck, places)
+        total = comb(game.deck.size, cards)
+        if int(counts.sum()) != total:
+            raise RuntimeError(f"internal error: {int(counts.sum())} sets counted, expected {total}")
+        rows = []
+        order = categories_in_order(places, len(ranking.categories))
+        for place, category in enumerate(order):
+            count = int(counts[category])
+            rarer = [ranking.categories[w] for w in order[:place] if 0 < int(counts[w]) < count]
+            rows.append({"category": ranking.categories[category], "rank": place, "count": count,
+                         "probability": count / total, "more_common_than": rarer})  # fmt: skip
+        return {"game": game.name, "cards": cards, "total": total, "categories": rows}
+
+    def starting_hands(self, variant: str | GameSpec, players: int = 2, *, rule: dict[str, Any] | None = None,
+                       samples: int | None = None, seed: int = 0, recompute: bool = False,
+                       progress_of: ProgressOf | None = None) -> pa.Table:  # fmt: skip
+        """``scooplab hands``: a game's starting-hand table against ``players`` - 1 random hands
+        (``docs/odds.md``), the one stored for these settings, or computed and stored (always with
+        ``recompute``); ``samples`` by default as many as the game needs."""
+        from engine.odds.starting_hands import default_samples
+        from engine.rules.hand_classes import hand_classes
+        from ingest.generation.starting_hands import compute_and_store, stored
+
+        game = _game(variant)
+        options = game.resolve_options(_rules(game, rule))
+        warehouse = _warehouse(self.data)
+        rows = None if recompute else stored(warehouse, game, players, options, samples, seed)
+        if rows is not None:
+            return rows
+        unit = "runouts" if hand_classes(game, options) is not None else "deals"
+        with (progress_of or _no_progress)("starting hands", unit) as progress:
+            rows = compute_and_store(warehouse, game, players, options,
+                                     samples or default_samples(game, options), seed, progress)  # fmt: skip
         self._changed()
+        return rows
 
-    def solve_pushfold(
-        self, variant: str | GameSpec, stacks: Iterable[float], plan: str | None = None
-    ) -> None:
+    def compute_starting_hands(self, variant: str | GameSpec, players: int) -> None:
+        """``scooplab hands --recompute``: compute a game's default starting-hand table and store it."""
+        self.starting_hands(variant, players, recompute=True)
+
+    def pushfold_plan(self, variant: str | GameSpec, rule: dict[str, Any] | None = None, *, buckets: int = 0,
+                      samples: int | None = None, pool: int | None = None, runouts: int | None = None,
+                      seed: int = 0) -> Plan:  # fmt: skip
+        """How push/fold is solved (``engine.solving.pushfold_plan.Plan``): over starting-hand
+        classes, ``samples`` runouts a pair of them, or over ``buckets`` of hands by equity, fixed
+        by a ``pool`` of sampled hands scored on ``runouts`` runouts each. ``buckets`` 0: classes
+        where the game allows, else its default number of buckets."""
+        from engine.solving.pushfold_plan import Plan
+        from ingest.generation.pushfold import default_plan
+
+        game = _game(variant)
+        buckets = buckets or default_plan(game, _rules(game, rule)).buckets
+        pool = Plan.pool if pool is None else pool
+        most = min(99, pool // 10)  # a bucket holds ten pool hands at least
+        if buckets and not 2 <= buckets <= most:
+            raise ValueError(f"--buckets {buckets}: between 2 and {most} for a pool of {pool:,} hands")
+        if buckets:
+            return Plan.bucketed(buckets, pool, Plan.runouts if runouts is None else runouts, seed)
+        return Plan(Plan.samples if samples is None else samples, seed)
+
+    def pushfold(self, variant: str | GameSpec, stacks: Iterable[float], ante: float = 0.0, *,
+                 rule: dict[str, Any] | None = None, plan: Plan | str | None = None,
+                 progress_of: ProgressOf | None = None) -> dict[str, Any]:  # fmt: skip
+        """``scooplab solve pushfold``: the heads-up push/fold equilibria at ``stacks`` (big blinds
+        each, ``ante`` too), read or solved and stored, under ``plan`` (``pushfold_plan``, a stored
+        plan's JSON, or the game's default): ``solutions``, per stack one row a class or bucket, and
+        ``buckets``, a bucketed plan's buckets (else None)."""
+        solver = self._pushfold_solver(variant, plan, rule, progress_of)
+        # created_at left out: turning zoned timestamps into Python objects loads pandas (0.3 s)
+        solutions = [solver.solution(float(s), ante).drop_columns(["created_at"]).to_pylist() for s in stacks]
+        self._changed()
+        return {"solutions": solutions, "buckets": solver.bucket_summary() if solver.plan.buckets else None}
+
+    def solve_pushfold(self, variant: str | GameSpec, stacks: Iterable[float], plan: str | None = None,
+                       progress_of: ProgressOf | None = None) -> None:  # fmt: skip
         """``scooplab solve pushfold``: solve and store a game's heads-up push/fold equilibria at
         ``stacks`` (big blinds), under a stored plan (its ``plan`` column, JSON) or the game's default."""
-        solver = self._pushfold_solver(variant, plan)
+        solver = self._pushfold_solver(variant, plan, progress_of=progress_of)
         for stack in stacks:
             solver.solution(float(stack), 0.0)
         self._changed()
@@ -230,14 +414,37 @@ class Lab:
         example hand each."""
         return self._pushfold_solver(variant, plan).bucket_summary()
 
+    def pushfold_comparison(self, variants: Iterable[str | GameSpec] | None = None, compute: bool = False,
+                            progress_of: ProgressOf | None = None) -> dict[str, Any]:  # fmt: skip
+        """``scooplab stats --equilibrium --format json``: the stored heads-up push/fold equilibria of
+        some games (every built-in game by default) at 5, 10 and 15 big blinds, a row a game and
+        stack (``docs/equilibrium.md``), and the ``missing`` ones; ``compute`` solves those first."""
+        from analytics.equilibrium import STACKS, comparison, missing
+        from engine.rules.games import GAMES
+
+        chosen = [variants] if isinstance(variants, str) else list(variants or [])
+        games = {game.name: game for game in map(_game, chosen)} if chosen else dict(GAMES)
+        names = list(games)
+        rows = comparison(self.data, names)
+        if compute and missing(rows, names):
+            absent = missing(rows, names)
+            for name in dict.fromkeys(v for v, _ in absent):
+                self.solve_pushfold(games[name], [s for v, s in absent if v == name], progress_of=progress_of)
+            rows = comparison(self.data, names)
+        return {"stacks": list(STACKS), "rows": rows, "missing": missing(rows, names)}
+
     # -- inside --------------------------------------------------------------------------------
-    def _pushfold_solver(self, variant: str | GameSpec, plan: str | None):
+    def _pushfold_solver(self, variant: str | GameSpec, plan: Plan | str | None,
+                         rule: dict[str, Any] | None = None,
+                         progress_of: ProgressOf | None = None):  # fmt: skip
         from engine.solving.pushfold import Plan
         from ingest.generation.pushfold import Solver, default_plan
 
         game = _game(variant)
-        chosen = Plan.from_fields(json.loads(plan)) if plan else default_plan(game, {})
-        return Solver(_warehouse(self.data), game, {}, chosen)
+        options = game.resolve_options(_rules(game, rule))
+        if isinstance(plan, str):
+            plan = Plan.from_fields(json.loads(plan))
+        return Solver(_warehouse(self.data), game, options, plan or default_plan(game, options), progress_of)
 
     def _connection(self) -> duckdb.DuckDBPyConnection:
         if self._sql is None:
@@ -299,3 +506,84 @@ def _rules(game: GameSpec, rule: dict[str, Any] | None) -> dict[str, Any]:
             raise ValueError(f"rule {name!r}: {game.title} rule options are {known}")
         options[name] = option.parse(value) if isinstance(value, str) else value
     return options
+
+
+def _no_progress(label: str, unit: str) -> AbstractContextManager[None]:
+    """A ``progress_of`` that shows nothing."""
+    from contextlib import nullcontext
+
+    return nullcontext(None)
+
+
+def _evaluation(game: GameSpec, cards: list[str], options: dict[str, Any]) -> dict[str, Any]:
+    """``Lab.evaluate`` of resolved options: the hand read (one card list, or hole cards and a
+    board where they play apart) and evaluated under the game's ranking and rule set."""
+    import numpy as np
+
+    from engine.hands.describe import describe
+    from engine.hands.rankings import RANKINGS
+
+    game = game.under(options)  # the shares of the rule set asked for
+    ranking = RANKINGS[game.ranking]
+    hole_use = game.hole_use.value(options)
+    if game.low_half or game.hole_use.option is not None or hole_use != "any":
+        hole, board = _hole_and_board(game, cards)
+    else:
+        hole, board = _one_hand(game, ranking, cards), np.zeros((1, 0), np.int8)
+    tiebreak = game.tiebreak.value(options)
+    places = game.category_places(options)
+    strength = int(ranking.evaluate(hole, board, hole_use, tiebreak, game.deck, places)[0])
+    result: dict[str, Any] = {
+        "category": ranking.category_name(strength),
+        "description": describe(ranking, strength, tiebreak, game.deck),
+        "strength": strength,
+    }
+    if game.tiebreak.option:
+        result["tiebreak"] = tiebreak
+    if game.hole_use.option:
+        result[game.hole_use.option] = options[game.hole_use.option]
+    if game.low_share:
+        points = next(s.points for s in game.shares if s.points)
+        result["low_points"] = int(sum(points[c >> 2] for c in hole[0] if c >= 0))
+    if game.low_hands:
+        from engine.hands.low_hands import describe_low, evaluate_low
+
+        qualifier = next(s.qualifier for s in game.shares if s.qualifier)
+        result["low"] = describe_low(int(evaluate_low(hole, board, hole_use, qualifier)[0]))
+    return result
+
+
+def _hole_and_board(game: GameSpec, cards: list[str]):
+    """The hole cards and the board of a game whose hole cards play apart, as one row each."""
+    import numpy as np
+
+    from engine.hands.cards import parse_card_rows
+
+    board_name = game.boards[game.community_boards[0]].name.title()
+    if len(cards) != 2:
+        raise ValueError(f"{game.title} takes two card lists: the remaining hole cards, then the "
+                         f"{board_name} Board")  # fmt: skip
+    n_hole = sum(s.hole_cards for s in game.streets)
+    n_board = sum(s.board_cards for s in game.streets)
+    hole = parse_card_rows(cards[:1], game.deck, width=n_hole)
+    board = parse_card_rows(cards[1:], game.deck)
+    if not (hole >= 0).any():
+        raise ValueError(f"a {game.title} hand with no hole cards left is dead: it cannot win")
+    if board.shape[1] != n_board:
+        raise ValueError(f"the {game.title} {board_name} Board holds {n_board} cards at showdown, "
+                         f"{cards[1]!r} has {board.shape[1]}")  # fmt: skip
+    every = np.hstack([hole, board])[0]
+    if len(set(every[every >= 0].tolist())) != int((every >= 0).sum()):
+        raise ValueError("a card appears twice")
+    return hole, board
+
+
+def _one_hand(game: GameSpec, ranking, cards: list[str]):
+    """The cards of a game whose hand is any five of them, as one row."""
+    from engine.hands.cards import parse_cards
+
+    every = parse_cards("".join(cards), game.deck)
+    if not 5 <= len(every) <= ranking.max_cards:
+        raise ValueError(f"{''.join(cards)!r} has {len(every)} cards; a {game.name} hand is evaluated "
+                         f"from 5 to {ranking.max_cards} cards")  # fmt: skip
+    return every[None, :]

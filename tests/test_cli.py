@@ -178,7 +178,7 @@ def test_stats_of_an_unknown_run_and_a_zero_stake_name_the_problem(tmp_path):
 
 def test_stats_brief_shows_only_game_wide_rates_and_a_first_run_says_it_compiles(tmp_path, capsys):
     from ingest.generation.simulation import SimSpec, simulate
-    from scooplab.cli import compiling_notice
+    from scooplab.cli.common import compiling_notice
 
     simulate(SimSpec("holdem", 2_000, players=3, seed=1), str(tmp_path), run_id="h")
     result = invoke("stats", "--variant", "holdem", "--brief", "--data", str(tmp_path))

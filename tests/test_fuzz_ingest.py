@@ -26,7 +26,7 @@ from ingest.histories import archives, phh
 from ingest.histories.phh import MAX_HAND_BYTES, hands_from_text, iter_hands, parse_hand_text
 from ingest.histories.rows import hand_id
 from ingest.storage.warehouse import Warehouse
-from scooplab.cli import MAX_REJECTS_SHOWN
+from scooplab.cli.ingest import MAX_REJECTS_SHOWN
 from tests.fuzz_phh import (
     KINDS,
     REJECT,

@@ -8,35 +8,29 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from scooplab.common import (
-    DataOption,
-    OutputFormat,
-    RuleFlag,
-    VariantOption,
-    console,
-    fail,
-    game_named,
-    rule_options,
-)
+from scooplab.cli.common import fail, game_named, rule_options
+from scooplab.cli.options import DEFAULT_DATA, DataFolder, Format, OutputFormat, RuleFlag, Variant
+from scooplab.cli.output import console, progress_of
 
 FIGURES = ("equity", "win", "tie", "scoop", "dead")
 
 
+Players = Annotated[int, typer.Option("--players", "-n", help="Players all in: a hand, N-1 random.")]
+Samples = Annotated[
+    int | None,
+    typer.Option("--samples", min=100, help="Runouts a class (games of up to 3 hole cards), or deals."),
+]
+Seed = Annotated[int, typer.Option(help="The seed of the sampled runouts.")]
+Feature = Annotated[str | None, typer.Option(help="Show one feature's table (pairs, aces...).")]
+Top = Annotated[int | None, typer.Option(min=1, help="Show the best TOP rows of each table.")]
+Recompute = Annotated[bool, typer.Option("--recompute", help="Compute again even if stored.")]
+
+
 def hands_command(
-    variant: VariantOption = "holdem",
-    players: Annotated[int, typer.Option("--players", "-n", help="Players all in: a hand, N-1 random.")] = 2,
-    samples: Annotated[
-        int | None,
-        typer.Option("--samples", min=100, help="Runouts a class (games of up to 3 hole cards), or deals."),
-    ] = None,
-    seed: Annotated[int, typer.Option(help="The seed of the sampled runouts.")] = 0,
-    rule: RuleFlag = None,
-    data: DataOption = "data/warehouse",
-    feature: Annotated[str | None, typer.Option(help="Show one feature's table (pairs, aces...).")] = None,
-    top: Annotated[int | None, typer.Option(min=1, help="Show the best TOP rows of each table.")] = None,
-    recompute: Annotated[bool, typer.Option("--recompute", help="Compute again even if stored.")] = False,
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.table,
-) -> None:
+    variant: Variant = "holdem", players: Players = 2, samples: Samples = None, seed: Seed = 0,
+    rule: RuleFlag = None, data: DataFolder = DEFAULT_DATA, feature: Feature = None, top: Top = None,
+    recompute: Recompute = False, output: Format = OutputFormat.table,
+) -> None:  # fmt: skip
     """Every starting hand ranked by its all-in equity against N-1 random hands, with how often it
     wins, ties and scoops, its share of each part of the pot (high and low halves, each board)
     and, with a discard board, how often it dies; 95% intervals beside every figure.
@@ -53,9 +47,8 @@ def hands_command(
     * `scooplab hands --variant cry-me-a-river --players 6`
     * `scooplab hands --variant scarney --feature aces`
     """
-    from engine.odds.starting_hands import FEATURES, default_samples
-    from ingest.generation.starting_hands import stored
-    from ingest.storage.warehouse import Warehouse
+    from engine.odds.starting_hands import FEATURES
+    from scooplab.lab import Lab
 
     game = game_named(variant)
     options = game.resolve_options(rule_options(game, rule))
@@ -64,11 +57,8 @@ def hands_command(
     if feature is not None and feature not in FEATURES:
         fail(f"--feature {feature!r}: the features are {', '.join(FEATURES)}")
     try:
-        warehouse = Warehouse(data)
-        rows = None if recompute else stored(warehouse, game, players, options, samples, seed)
-        if rows is None:
-            total = samples or default_samples(game, options)
-            rows = _compute(warehouse, game, players, options, total, seed)
+        rows = Lab(data).starting_hands(game, players, rule=options, samples=samples, seed=seed,
+                                        recompute=recompute, progress_of=progress_of)  # fmt: skip
     except (OSError, ValueError) as error:
         fail(str(error))
     records = rows.to_pylist()
@@ -78,16 +68,6 @@ def hands_command(
         typer.echo(json.dumps(_as_json(game, players, options, records, rows), default=str))
         return
     _print(game, records, top)
-
-
-def _compute(warehouse, game, players, options, samples, seed):
-    from engine.rules.hand_classes import hand_classes
-    from ingest.generation.starting_hands import compute_and_store
-    from scooplab.output import progress_of
-
-    unit = "runouts" if hand_classes(game, options) is not None else "deals"
-    with progress_of("starting hands", unit) as progress:
-        return compute_and_store(warehouse, game, players, options, samples, seed, progress)
 
 
 TABLE_FIELDS = ("variant", "options", "players", "method", "samples", "seed")
@@ -136,8 +116,3 @@ def _print_kind(kind: str, rows: list[dict]) -> None:
 def _figure(value: float, low: float, high: float) -> str:
     margin = (high - low) / 2
     return f"{value:.2%}" + (f" [dim]±{margin:.2%}[/]" if margin > 0 else "")
-
-
-def register(app: typer.Typer) -> None:
-    """Add ``hands`` to the command line."""
-    app.command("hands")(hands_command)

@@ -10,17 +10,9 @@ import typer
 from rich.table import Table
 
 from engine.solving.pushfold_plan import Plan
-from scooplab.common import (
-    DataOption,
-    OutputFormat,
-    RuleFlag,
-    TableFormat,
-    VariantOption,
-    console,
-    fail,
-    game_named,
-    rule_options,
-)
+from scooplab.cli.common import fail, game_named, rule_options
+from scooplab.cli.options import DEFAULT_DATA, DataFolder, Format, OutputFormat, RuleFlag, Variant
+from scooplab.cli.output import console, progress_of
 
 solve_app = typer.Typer(help="Solve a game: equilibrium strategies.", no_args_is_help=True)
 MAX_STACKS = 400
@@ -55,25 +47,27 @@ def parse_stacks(text: str) -> list[float]:
     return stacks
 
 
+Stack = Annotated[str, typer.Option(help="Big blinds each (10), or a sweep FROM:TO:STEP (1:20:0.5).")]
+Ante = Annotated[float, typer.Option(min=0, help="Each player's ante, in big blinds.")]
+HeadsUp = Annotated[int, typer.Option(help="Players: push/fold is heads-up (2).")]
+Samples = Annotated[int, typer.Option(min=100, help="Sampled runouts a pair of classes.")]
+Buckets = Annotated[
+    int,
+    typer.Option(
+        min=0, max=99, help="Buckets of hands by equity (0: classes where the game allows, else 20)."
+    ),
+]
+Pool = Annotated[int, typer.Option(min=500, max=200_000, help="Bucketed: sampled hands fixing the buckets.")]
+Runouts = Annotated[int, typer.Option(min=20, max=10_000, help="Bucketed: runouts a hand is scored on.")]
+Seed = Annotated[int, typer.Option(min=0, help="The seed of the sampled runouts.")]
+
+
 @solve_app.command("pushfold")
 def pushfold_command(
-    variant: VariantOption = "holdem",
-    stack: Annotated[
-        str, typer.Option(help="Big blinds each (10), or a sweep FROM:TO:STEP (1:20:0.5).")
-    ] = "10",
-    ante: Annotated[float, typer.Option(min=0, help="Each player's ante, in big blinds.")] = 0.0,
-    players: Annotated[int, typer.Option(help="Players: push/fold is heads-up (2).")] = 2,
-    samples: Annotated[int, typer.Option(min=100, help="Sampled runouts a pair of classes.")] = 4_000,
-    buckets: Annotated[int, typer.Option(
-        min=0, max=99, help="Buckets of hands by equity (0: classes where the game allows, else 20).")] = 0,
-    pool: Annotated[int, typer.Option(
-        min=500, max=200_000, help="Bucketed: sampled hands fixing the buckets.")] = Plan.pool,
-    runouts: Annotated[int, typer.Option(
-        min=20, max=10_000, help="Bucketed: runouts a hand is scored on.")] = Plan.runouts,
-    seed: Annotated[int, typer.Option(min=0, help="The seed of the sampled runouts.")] = 0,
-    rule: RuleFlag = None,
-    data: DataOption = "data/warehouse",
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.table,
+    variant: Variant = "holdem", stack: Stack = "10", ante: Ante = 0.0, players: HeadsUp = 2,
+    samples: Samples = 4_000, buckets: Buckets = 0, pool: Pool = Plan.pool, runouts: Runouts = Plan.runouts,
+    seed: Seed = 0, rule: RuleFlag = None, data: DataFolder = DEFAULT_DATA,
+    output: Format = OutputFormat.table,
 ) -> None:  # fmt: skip
     """The heads-up push/fold equilibrium: the small blind goes all in or folds, the big blind
     calls or folds. Per starting-hand class the probability of each, the small blind's value in
@@ -94,41 +88,34 @@ def pushfold_command(
     * `scooplab solve pushfold --variant cry-me-a-river --stack 1:20:0.5`
     * `scooplab solve pushfold --variant scarney --stack 10 --buckets 20`
     """
-    from ingest.generation.pushfold import default_plan
+    from scooplab.lab import Lab
 
     game = game_named(variant)
     options = game.resolve_options(rule_options(game, rule))
     if players != 2:
         fail(f"--players {players}: push/fold is solved heads-up (--players 2)")
-    buckets = buckets or default_plan(game, options).buckets
+    lab = Lab(data)
     try:
-        most = min(99, pool // 10)  # a bucket holds ten pool hands at least
-        if buckets and not 2 <= buckets <= most:
-            raise ValueError(f"--buckets {buckets}: between 2 and {most} for a pool of {pool:,} hands")
-        plan = Plan.bucketed(buckets, pool, runouts, seed) if buckets else Plan(samples, seed)
-        stacks = parse_stacks(stack)
-        if not math.isfinite(ante) or min(stacks) < 1 + ante:
-            raise ValueError(
-                f"--ante {ante:g}: each stack must cover the big blind and the ante ({1 + ante:g} bb)"
-            )
-        solver, rows = _solutions(game, options, plan, stacks, ante, data)
-        summary = solver.bucket_summary() if buckets else None
+        plan = lab.pushfold_plan(game, options, buckets=buckets, samples=samples, pool=pool, runouts=runouts,
+                                 seed=seed)  # fmt: skip
+        stacks = _stacks(stack, ante)
+        solved = lab.pushfold(game, stacks, ante, rule=options, plan=plan, progress_of=progress_of)
     except (OSError, ValueError, MemoryError) as error:
         fail(str(error))
     if ":" not in stack:
-        _one(game, rows[0], summary, output)
+        _one(game, solved["solutions"][0], solved["buckets"], output)
     else:
-        _sweep(game, stacks, rows, summary, output)
+        _sweep(game, stacks, solved["solutions"], solved["buckets"], output)
 
 
-def _solutions(game, options, plan, stacks, ante, data):
-    from ingest.generation.pushfold import Solver
-    from ingest.storage.warehouse import Warehouse
-    from scooplab.output import progress_of
-
-    solver = Solver(Warehouse(data), game, options, plan, progress_of)
-    # created_at left out: turning zoned timestamps into Python objects loads pandas (0.3 s)
-    return solver, [solver.solution(s, ante).drop_columns(["created_at"]).to_pylist() for s in stacks]
+def _stacks(stack: str, ante: float) -> list[float]:
+    """The stacks ``--stack`` names, each covering the big blind and ``--ante``."""
+    stacks = parse_stacks(stack)
+    if not math.isfinite(ante) or min(stacks) < 1 + ante:
+        raise ValueError(
+            f"--ante {ante:g}: each stack must cover the big blind and the ante ({1 + ante:g} bb)"
+        )
+    return stacks
 
 
 def _full(first: dict) -> dict | None:
@@ -267,67 +254,3 @@ def _grid(game, cells: dict[str, str], title: str) -> None:
             row.append(cells.get(name, ""))
         table.add_row(row_rank, *row)
     console.print(table)
-
-
-def equilibrium_table(data: str, variant: str | None, compute: bool, output: TableFormat) -> None:
-    """``scooplab stats --equilibrium``: the push/fold comparison table across games and stacks."""
-    import duckdb
-
-    from analytics.equilibrium import STACKS, comparison, missing
-    from engine.rules.games import GAMES
-
-    games = {game.name: game for game in [game_named(variant)]} if variant else dict(GAMES)
-    names = list(games)
-    try:
-        rows = comparison(data, names)
-        if compute and missing(rows, names):
-            _compute_missing(data, games, missing(rows, names))
-            rows = comparison(data, names)
-    except (OSError, ValueError, MemoryError, duckdb.Error) as error:
-        fail(" ".join(str(error).split()))
-    absent = missing(rows, names)
-    if output is TableFormat.json:
-        typer.echo(json.dumps({"stacks": list(STACKS), "rows": rows, "missing": absent}, default=str))
-        return
-    if output is TableFormat.csv:
-        from scooplab.output import write_rows
-
-        write_rows(rows, output)
-        return
-    table = Table(title="Heads-up push/fold equilibria (small blind all in or fold, big blind call or fold)")
-    for column in ("game", "bb", "pushed", "called", "SB value (bb)", "exploitability (bb)", "best hand",
-                   "its equity when called"):  # fmt: skip
-        table.add_column(column, justify="left" if column in ("game", "best hand") else "right")
-    for r in rows:
-        exploit = f"{r['exploitability']:.4f}"
-        if r["abstraction"] == "buckets":
-            exploit += f" (real hands {r['full_exploitability_low']:.3f}-{r['full_exploitability_high']:.3f})"
-        called = "" if r["best_called_equity"] is None else f"{100 * r['best_called_equity']:.1f}%"
-        table.add_row(games[r["variant"]].title, f"{r['stack']:g}",
-                      f"{100 * r['pushed']:.1f}%", f"{100 * r['called']:.1f}%", f"{r['value']:+.3f}", exploit,
-                      r["best_hand"], called)  # fmt: skip
-    console.print(table)
-    if absent:
-        todo = ", ".join(f"{v} {s:g}" for v, s in absent)
-        console.print(
-            f"not solved yet: {todo}; `scooplab stats --equilibrium --compute` solves them", highlight=False
-        )
-
-
-def _compute_missing(data: str, games: dict, absent: list[tuple[str, float]]) -> None:
-    from ingest.generation.pushfold import Solver, default_plan
-    from ingest.storage.warehouse import Warehouse
-    from scooplab.output import progress_of
-
-    warehouse = Warehouse(data)
-    for variant in dict.fromkeys(v for v, _ in absent):
-        game = games[variant]
-        options = game.resolve_options({})
-        solver = Solver(warehouse, game, options, default_plan(game, options), progress_of)
-        for _, stack in [(v, s) for v, s in absent if v == variant]:
-            solver.solution(stack, 0.0)
-
-
-def register(app: typer.Typer) -> None:
-    """Add ``solve`` to the command line."""
-    app.add_typer(solve_app, name="solve")

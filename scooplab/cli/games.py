@@ -7,25 +7,21 @@ names a game.
 from __future__ import annotations
 
 import json
-from math import comb
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from scooplab.common import OutputFormat, RuleFlag, console, fail, game_named, rule_options
+from scooplab.cli.common import fail, game_named, rule_options
+from scooplab.cli.options import Format, GameName, OutputFormat, RuleFlag, Tiebreak
+from scooplab.cli.output import console
 
 variants_app = typer.Typer(
     help="The games scooplab plays, their rule options, and a check of a description file.",
     invoke_without_command=True,
     no_args_is_help=False,
 )
-
-GameOption = Annotated[
-    str,
-    typer.Option("--game", "-g", help="A game: a built-in name (`scooplab variants`) or a description file."),
-]
 
 
 def _option_text(option) -> str:
@@ -81,7 +77,7 @@ def _order_facts(game) -> list[str]:
 @variants_app.callback()
 def variants_command(
     ctx: typer.Context,
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.table,
+    output: Format = OutputFormat.table,
 ) -> None:
     """List the games: what each has, its PHH codes and its rule options with defaults.
 
@@ -153,13 +149,13 @@ def _rule_flags(game, tiebreak: str | None, must_use_hole_card: bool) -> dict:
 
 def eval_command(
     cards: Annotated[list[str], typer.Argument(help="Cards, e.g. `AhKh QhJhTh2c3d`; or HOLE BOARD.")],
-    game: GameOption = "holdem",
-    tiebreak: Annotated[str | None, typer.Option(help="The tie rule, for games that have one.")] = None,
+    game: GameName = "holdem",
+    tiebreak: Tiebreak = None,
     must_use_hole_card: Annotated[
         bool, typer.Option("--must-use-hole-card", help="The high hand uses a hole card (games with it).")
     ] = False,
     rule: RuleFlag = None,
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.table,
+    output: Format = OutputFormat.table,
 ) -> None:
     """Evaluate one hand: its category, deciding ranks and strength (and low points where a game has them).
 
@@ -173,14 +169,14 @@ def eval_command(
     * `scooplab eval --game skoejarth --tiebreak kickers Kb1c2o 3s4b5c6o`
     * `scooplab eval --game short-deck --rule trips_beat_straight=off 6c6d6h 7s8c9dTh`
     """
-    from engine.hands.cards import CardError
+    from scooplab.lab import Lab
 
     spec = game_named(game)
     asked = rule_options(spec, rule) | _rule_flags(spec, tiebreak, must_use_hole_card)
     options = spec.resolve_options(asked)
     try:
-        result = {"game": spec.name, "cards": "".join(cards)} | _evaluate(spec, cards, options)
-    except (CardError, ValueError) as error:
+        result = Lab().evaluate(spec, cards, options)
+    except ValueError as error:  # a card that is not one (CardError), or the wrong number of them
         fail(str(error))
     if output is OutputFormat.json:
         typer.echo(json.dumps(result))
@@ -191,68 +187,12 @@ def eval_command(
     console.print(table)
 
 
-def _evaluate(spec, cards: list[str], options: dict) -> dict:
-    import numpy as np
-
-    from engine.hands.cards import parse_card_rows, parse_cards
-    from engine.hands.describe import describe
-    from engine.hands.rankings import RANKINGS
-
-    spec = spec.under(options)  # the shares of the rule set asked for
-    ranking = RANKINGS[spec.ranking]
-    hole_use = spec.hole_use.value(options)
-    apart = spec.low_half or spec.hole_use.option is not None or hole_use != "any"
-    board_name = spec.boards[spec.community_boards[0]].name.title()
-    if apart:
-        if len(cards) != 2:
-            fail(f"{spec.title} takes two card lists: the remaining hole cards, then the {board_name} Board")
-        n_hole = sum(s.hole_cards for s in spec.streets)
-        n_board = sum(s.board_cards for s in spec.streets)
-        hole = parse_card_rows(cards[:1], spec.deck, width=n_hole)
-        board = parse_card_rows(cards[1:], spec.deck)
-        if not (hole >= 0).any():
-            fail(f"a {spec.title} hand with no hole cards left is dead: it cannot win")
-        if board.shape[1] != n_board:
-            fail(f"the {spec.title} {board_name} Board holds {n_board} cards at showdown, {cards[1]!r} has "
-                 f"{board.shape[1]}")  # fmt: skip
-        all_cards = np.hstack([hole, board])[0]
-        if len(set(all_cards[all_cards >= 0].tolist())) != int((all_cards >= 0).sum()):
-            fail("a card appears twice")
-    else:
-        all_cards = parse_cards("".join(cards), spec.deck)
-        if not 5 <= len(all_cards) <= ranking.max_cards:
-            fail(f"{''.join(cards)!r} has {len(all_cards)} cards; a {spec.name} hand is evaluated from 5 to "
-                 f"{ranking.max_cards} cards")  # fmt: skip
-        hole, board = all_cards[None, :], np.zeros((1, 0), np.int8)
-    tiebreak = spec.tiebreak.value(options)
-    places = spec.category_places(options)
-    strength = int(ranking.evaluate(hole, board, hole_use, tiebreak, spec.deck, places)[0])
-    result: dict[str, object] = {
-        "category": ranking.category_name(strength),
-        "description": describe(ranking, strength, tiebreak, spec.deck),
-        "strength": strength,
-    }
-    if spec.tiebreak.option:
-        result["tiebreak"] = tiebreak
-    if spec.hole_use.option:
-        result[spec.hole_use.option] = options[spec.hole_use.option]
-    if spec.low_share:
-        points = next(s.points for s in spec.shares if s.points)
-        result["low_points"] = int(sum(points[c >> 2] for c in hole[0] if c >= 0))
-    if spec.low_hands:
-        from engine.hands.low_hands import describe_low, evaluate_low
-
-        qualifier = next(s.qualifier for s in spec.shares if s.qualifier)
-        result["low"] = describe_low(int(evaluate_low(hole, board, hole_use, qualifier)[0]))
-    return result
-
-
 def rankings_command(
-    game: GameOption = "skoejarth",
+    game: GameName = "skoejarth",
     cards: Annotated[int, typer.Option("--cards", "-k", min=5, max=7, help="Cards per set, 5 to 7.")] = 7,
-    tiebreak: Annotated[str | None, typer.Option(help="The tie rule, for games that have one.")] = None,
+    tiebreak: Tiebreak = None,
     rule: RuleFlag = None,
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.table,
+    output: Format = OutputFormat.table,
 ) -> None:
     """Exact category frequencies over every card set of a game's deck, and whether rank follows rarity.
 
@@ -267,30 +207,18 @@ def rankings_command(
     * `scooplab rankings --game holdem --cards 5 --format json`
     * `scooplab rankings --game short-deck --rule trips_beat_straight=off`
     """
-    from engine.hands.evaluate import count_ranking_categories
-    from engine.hands.rankings import RANKINGS, categories_in_order
+    from scooplab.lab import Lab
 
     spec = game_named(game)
     options = spec.resolve_options(rule_options(spec, rule) | _rule_flags(spec, tiebreak, False))
-    ranking = RANKINGS[spec.ranking]
-    places = spec.category_places(options)
-    tie_rule = spec.tiebreak.value(options) or "highest_card"
-    counts = count_ranking_categories(ranking.code, cards, tie_rule, spec.deck, places)
-    total = comb(spec.deck.size, cards)
-    if int(counts.sum()) != total:
-        fail(f"internal error: {int(counts.sum())} sets counted, expected {total}")
-    rows = []
-    names = ranking.categories
-    order = categories_in_order(places, len(names))
-    for place, category in enumerate(order):
-        count = int(counts[category])
-        rarer = [names[weaker] for weaker in order[:place] if 0 < int(counts[weaker]) < count]
-        rows.append({"category": names[category], "rank": place, "count": count, "probability": count / total,
-                     "more_common_than": rarer})  # fmt: skip
+    try:
+        result = Lab().rankings(spec, cards, options)
+    except RuntimeError as error:  # the sets counted are not every set of the deck
+        fail(str(error))
     if output is OutputFormat.json:
-        typer.echo(json.dumps({"game": spec.name, "cards": cards, "total": total, "categories": rows}))
+        typer.echo(json.dumps(result))
         return
-    _print_rankings(spec.name, cards, total, rows)
+    _print_rankings(spec.name, cards, result["total"], result["categories"])
 
 
 def _print_rankings(name: str, cards: int, total: int, rows: list[dict]) -> None:
@@ -310,10 +238,3 @@ def _print_rankings(name: str, cards: int, total: int, rows: list[dict]) -> None
         one_in = f"{1 / probability:,.1f}" if probability else "-"
         table.add_row(row["category"], f"{count:,}", f"{probability:.6f}", one_in, note)
     console.print(table)
-
-
-def register(app: typer.Typer) -> None:
-    """Add ``variants``, ``eval`` and ``rankings`` to the command line."""
-    app.add_typer(variants_app, name="variants")
-    app.command("eval")(eval_command)
-    app.command("rankings")(rankings_command)

@@ -1,5 +1,5 @@
-"""How the commands write: rows as a table, JSON lines or CSV on standard output, and progress bars
-on standard error (on a terminal only)."""
+"""How the commands write: the console, rows as a table, JSON lines or CSV on standard output, and
+progress bars on standard error (on a terminal only)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from scooplab.common import TableFormat, console
+from scooplab.cli.options import TableFormat
+
+console = Console(width=None if sys.stdout.isatty() else 140)
 
 
 def write_rows(rows: list[dict], output: TableFormat, title: str = "") -> None:

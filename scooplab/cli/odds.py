@@ -8,14 +8,16 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from scooplab.common import OutputFormat, RuleFlag, VariantOption, console, fail, game_named, rule_options
+from scooplab.cli.common import fail, game_named, rule_options
+from scooplab.cli.options import Format, OutputFormat, RuleFlag, Variant
+from scooplab.cli.output import console, progress_of
 
 HAND_HELP = "A player's hole cards (`AhKh`, `Ah??`, `random`); once per player, in seat order."
 
 
 def odds_command(
     hand: Annotated[list[str], typer.Option("--hand", help=HAND_HELP)],
-    variant: VariantOption = "holdem",
+    variant: Variant = "holdem",
     board: Annotated[
         list[str] | None, typer.Option("--board", help="Known cards of a board: NAME=CARDS (top=AhKd2c).")
     ] = None,
@@ -24,7 +26,7 @@ def odds_command(
     samples: Annotated[int | None, typer.Option("--samples", min=1, help="Sample this many runouts.")] = None,
     seed: Annotated[int, typer.Option(help="The seed of sampled runouts.")] = 0,
     rule: RuleFlag = None,
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.table,
+    output: Format = OutputFormat.table,
 ) -> None:
     """Each player's share of the pot (equity), of each part of it, and how often they win, tie,
     scoop (and die, with a discard board), all in from here to the showdown.
@@ -41,23 +43,12 @@ def odds_command(
     """
     from engine.odds.situations import OddsError
     from scooplab.lab import Lab
-    from scooplab.output import progress_of
 
     if exact and samples is not None:
         fail("--exact and --samples exclude each other")
     game = game_named(variant)
     options = game.resolve_options(rule_options(game, rule))
-    boards = {}
-    for item in board or []:
-        name, equals, cards = item.partition("=")
-        if not equals and len(game.boards) == 1:  # one board: its name may be left out
-            name, cards = game.board_names[0], item
-        elif not equals:
-            names = ", ".join(game.board_names)
-            fail(f"--board {item!r}: write NAME=CARDS; the boards of {game.title}: {names}")
-        if name.strip() in boards:
-            fail(f"--board {item!r}: board {name.strip()} is given twice (give its known cards once)")
-        boards[name.strip()] = cards
+    boards = _boards(game, board or [])
     try:
         with progress_of("odds", "runouts") as progress:
             result = Lab().odds(variant, hand, boards, dead, rule=options, exact=True if exact else None,
@@ -68,6 +59,23 @@ def odds_command(
         typer.echo(json.dumps(result))
         return
     _print(game, result)
+
+
+def _boards(game, given: list[str]) -> dict[str, str]:
+    """The known cards of each board, from ``--board NAME=CARDS`` (the name may be left out of a
+    game with one board)."""
+    boards = {}
+    for item in given:
+        name, equals, cards = item.partition("=")
+        if not equals and len(game.boards) == 1:  # one board: its name may be left out
+            name, cards = game.board_names[0], item
+        elif not equals:
+            names = ", ".join(game.board_names)
+            fail(f"--board {item!r}: write NAME=CARDS; the boards of {game.title}: {names}")
+        if name.strip() in boards:
+            fail(f"--board {item!r}: board {name.strip()} is given twice (give its known cards once)")
+        boards[name.strip()] = cards
+    return boards
 
 
 def _print(game, result: dict) -> None:
@@ -99,8 +107,3 @@ def _print(game, result: dict) -> None:
     if result.get("boards_survive"):
         survive = ", ".join(f"{name} {rate:.2%}" for name, rate in result["boards_survive"].items())
         console.print(f"boards surviving the kill: {survive}", highlight=False)
-
-
-def register(app: typer.Typer) -> None:
-    """Add ``odds`` to the command line."""
-    app.command("odds")(odds_command)

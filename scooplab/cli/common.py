@@ -1,48 +1,15 @@
-"""What every command shares: the console, the one-line error, output formats, the --variant option."""
+"""What every command shares besides its options: the one-line error, the game a ``--variant``
+names, its ``--rule`` options read, and the notice that the kernels compile on a first run."""
 
 from __future__ import annotations
 
-import sys
-from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
 
 if TYPE_CHECKING:
     from engine.rules.games.base import GameSpec
-
-console = Console(width=None if sys.stdout.isatty() else 140)
-
-VariantOption = Annotated[
-    str,
-    typer.Option(
-        "--variant", "-v", help="A game: a built-in name (`scooplab variants`) or a description file (.toml)."
-    ),
-]
-
-
-class OutputFormat(StrEnum):
-    table = "table"
-    json = "json"
-
-
-class TableFormat(StrEnum):
-    table = "table"
-    json = "json"
-    csv = "csv"
-
-
-RuleFlag = Annotated[
-    list[str] | None, typer.Option("--rule", help="A rule option KEY=VALUE (repeatable; see `variants`).")
-]
-
-DataOption = Annotated[
-    str,
-    typer.Option(
-        "--data", "-d", help="The warehouse: a folder or an fsspec URL (s3://...).", envvar="SCOOPLAB_DATA"
-    ),
-]
 
 
 def fail(message: str) -> None:
@@ -75,3 +42,14 @@ def rule_options(game: GameSpec, rule: list[str] | None) -> dict[str, Any]:
         except ValueError as error:
             fail(f"--rule {item!r}: {error}")
     return options
+
+
+def compiling_notice(*modules: str) -> None:
+    """Say so on standard error when numba has no cached machine code for these engine modules yet."""
+    import os
+
+    import engine  # noqa: F401  (points numba's cache at the folder of these sources)
+
+    cache = Path(os.environ["NUMBA_CACHE_DIR"])  # numba keeps its cache there, in subfolders
+    if not all(any(cache.glob(f"**/{module}.*.nbi")) for module in modules):
+        typer.echo("compiling the kernels (first run only, about a minute)…", err=True)

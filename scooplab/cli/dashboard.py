@@ -1,0 +1,41 @@
+"""``scooplab dashboard``: the Streamlit dashboard (``dashboards/``) served over a warehouse."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from scooplab.cli.options import DEFAULT_DATA, DataFolder
+
+
+def dashboard_command(
+    data: DataFolder = DEFAULT_DATA,
+    port: Annotated[int, typer.Option("--port", help="Port to serve on.")] = 8501,
+    host: Annotated[str, typer.Option("--host", help="Address to serve on.")] = "127.0.0.1",
+    open_browser: Annotated[bool, typer.Option("--open/--no-open", help="Open a browser tab.")] = False,
+) -> None:
+    """Serve the Streamlit dashboard over a warehouse (on 127.0.0.1 unless told otherwise).
+
+    Examples:
+
+    * `scooplab dashboard`
+    * `scooplab dashboard --data /tmp/warehouse --port 8600`
+    """
+    import os
+
+    app_file = Path(__file__).resolve().parents[2] / "dashboards" / "app.py"
+    environment = dict(os.environ, SCOOPLAB_DATA=str(data))
+    typer.echo(f"scooplab dashboard: http://{host}:{port} (warehouse {data}); Ctrl-C stops it", err=True)
+    command = [
+        sys.executable, "-m", "streamlit", "run", str(app_file), "--server.port", str(port),
+        "--server.address", host, "--server.headless", "true" if not open_browser else "false",
+        "--browser.gatherUsageStats", "false", "--theme.base", "light", "--client.toolbarMode", "viewer",
+        # under many sessions (docs/reliability.md): no scan of every module for each new session, no
+        # full garbage collection holding the lock of every session after each page
+        "--server.fileWatcherType", "none", "--runner.postScriptGC", "false",
+    ]  # fmt: skip
+    # the server replaces this process: one process to stop, and nothing left behind when it is
+    os.execve(sys.executable, command, environment)

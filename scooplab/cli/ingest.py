@@ -1,0 +1,175 @@
+"""Hand histories in and out: ``scooplab ingest`` (PHH files into the warehouse) and ``scooplab
+export`` (stored hands as PHH, a DuckDB database, Parquet files or CSV)."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from scooplab.cli.common import compiling_notice, fail, game_named
+from scooplab.cli.options import DEFAULT_DATA, DataFolder, Format, OutputFormat, Runs
+from scooplab.cli.output import console, progress_bar
+
+MAX_REJECTS_SHOWN = 20
+
+
+Paths = Annotated[list[Path], typer.Argument(help="PHH files (.phh, .phhs), folders or .tar.gz archives.")]
+RunId = Annotated[str | None, typer.Option("--run-id", help="Name of this run (default: new).")]
+Described = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--variant", "-v", help="A game described in a file whose PHH codes the hands use (repeatable)."
+    ),
+]
+
+
+def ingest_command(
+    paths: Paths, data: DataFolder = DEFAULT_DATA, run_id: RunId = None, output: Format = OutputFormat.table,
+    variant: Described = None,
+) -> None:  # fmt: skip
+    """Replay and check PHH hand histories, and store them in the warehouse.
+
+    Every hand is replayed by the rules; a hand that breaks one is rejected with
+    a one-line reason (file, hand, action) and the rest of the batch goes on.
+    A hand already stored is recognised and not stored twice. The same --run-id again
+    finishes an interrupted ingest (its earlier files are replaced) and does nothing
+    after a complete one of the same files.
+
+    Exit codes: 0 hands were stored (or were already); 2 nothing to read (a missing
+    path, a folder without hand histories), no run recorded; 3 every hand was rejected.
+
+    Examples:
+
+    * `scooplab ingest ../shared/data/phh/pluribus.tar.gz`
+    * `scooplab ingest hands/ --data /tmp/warehouse --format json`
+    * `scooplab ingest my-game.phhs --variant my-game.toml` (a game described in a file)
+    """
+    from scooplab.lab import Lab
+
+    for described in variant or []:
+        game_named(described)  # known by its PHH codes from now on
+    _check_paths(paths)
+    shown = 0
+
+    def on_reject(message: str) -> None:
+        nonlocal shown
+        shown += 1
+        if shown <= MAX_REJECTS_SHOWN:
+            typer.echo(f"rejected: {message}", err=True)
+
+    lab = Lab(data)
+    try:
+        compiling_notice("replay_kernel", "betting_showdown")
+        with progress_bar("ingesting") as tick:
+            report = lab.ingest(*paths, run_id=run_id, on_reject=on_reject, on_hand=tick)
+    except (ValueError, OSError) as error:
+        fail(str(error))
+    if shown > MAX_REJECTS_SHOWN:
+        typer.echo(f"... and {shown - MAX_REJECTS_SHOWN} more rejected (all are in the rejects table)",
+                   err=True)  # fmt: skip
+    _print_report(lab, report, output)
+
+
+def _check_paths(paths: list[Path]) -> None:
+    """Fail unless every path exists and holds hand histories."""
+    from ingest.histories.phh import has_hand_histories
+
+    for path in paths:
+        if not path.exists():
+            fail(f"no such file or folder: {path}")
+        if not has_hand_histories(path):
+            fail(f"no hand histories (.phh, .phhs, .tar.gz) in {path}")
+
+
+def _print_report(lab, report: dict, output: OutputFormat) -> None:
+    """What an ingest did (its rejected hands were shown as they came), and its exit code."""
+    report.pop("rejected_hands")
+    run = report["run_id"]
+    if report["replaced_files"]:
+        typer.echo(f"scooplab: run {run} was interrupted; its {report['replaced_files']} earlier files "
+                   "were replaced", err=True)  # fmt: skip
+    if report["complete_before"]:
+        typer.echo(f"scooplab: run {run} is a complete ingest of these paths; nothing to do", err=True)
+    if output is OutputFormat.json:
+        typer.echo(json.dumps(report))
+    else:
+        console.print(f"run [bold]{run}[/]: {report['hands']:,} hands stored, {report['rejected']:,} "
+                      f"rejected, {report['duplicates']:,} already in {lab.data}")  # fmt: skip
+    if report["rejected"]:
+        for reason, count in lab.reject_reasons(run):
+            typer.echo(f"  {count:>7,}  {reason}", err=True)
+        typer.echo(f'the reasons: scooplab query "SELECT reason, count(*) FROM rejects WHERE run_id = '
+                   f"'{run}' GROUP BY 1 ORDER BY 2 DESC\"", err=True)  # fmt: skip
+    if report["rejected"] and not report["hands"] and not report["duplicates"]:
+        typer.echo("scooplab: every hand was rejected", err=True)
+        raise typer.Exit(3)
+    if not report["rejected"] + report["hands"] + report["duplicates"]:
+        fail("no hands were found in the files given")
+
+
+class ExportFormat(StrEnum):
+    phh = "phh"
+    duckdb = "duckdb"
+    parquet = "parquet"
+    csv = "csv"
+
+
+def export_command(
+    out: Annotated[Path, typer.Option("--out", "-o", help="The file (phh, duckdb, csv) or the folder.")],
+    variant: Annotated[str | None, typer.Option(
+        "--variant", "-v", help="A game (phh: required; parquet, csv: only its hands).")] = None,
+    written: Annotated[ExportFormat, typer.Option("--format", help="What to write.")] = ExportFormat.phh,
+    data: DataFolder = DEFAULT_DATA,
+    run: Runs = None,
+    table: Annotated[str | None, typer.Option("--table", help="csv: which view (default hands).")] = None,
+    relative: Annotated[bool, typer.Option(
+        "--relative", help="duckdb: name the Parquet files relative to the database's folder.")] = False,
+) -> None:  # fmt: skip
+    """Write stored hands for other tools: PHH (ingesting it gives the same rows), a DuckDB
+    database of the views, a copy of some runs' Parquet files, or one view as CSV.
+
+    A DuckDB export lists today's files (export again after new runs); the DuckDB CLI, DBeaver
+    or any DuckDB client opens it (docs/python-api.md).
+
+    Examples:
+
+    * `scooplab export --variant holdem --out holdem.phhs`
+    * `scooplab export --variant scarney --run sim-1 --out scarney.phhs`
+    * `scooplab export --format duckdb --out lab.duckdb` then `duckdb lab.duckdb`
+    * `scooplab export --format parquet --run demo-scarney --out /tmp/scarney-lab`
+    * `scooplab export --format csv --table players --variant holdem --out players.csv`
+    """
+    from scooplab.lab import Lab
+
+    _check_export(written, data, variant, run, table, relative)
+    name = game_named(variant).name if variant else None
+    if written is ExportFormat.phh and name is None:
+        fail("--variant: which game's hands? (PHH export is of one game)")
+    if written is ExportFormat.parquet and not run:
+        fail("--run: which runs to copy? (repeatable)")
+    try:
+        count = Lab(data).export(out, written.value, name, run, table, relative)
+    except (ValueError, OSError) as error:
+        fail(" ".join(str(error).split()))
+    said = {ExportFormat.phh: f"{count:,} {name} hands written to {out}",
+            ExportFormat.duckdb: f"{count} views over {data} in {out} (open it with any DuckDB client)",
+            ExportFormat.parquet: f"{count:,} Parquet files of {', '.join(run or [])} copied to {out}",
+            ExportFormat.csv: f"{count:,} rows of {table or 'hands'} written to {out}"}  # fmt: skip
+    console.print(said[written])
+
+
+def _check_export(written: ExportFormat, data: str, variant, run, table, relative: bool) -> None:
+    """Fail on an option the format does not use, or a local warehouse that is not there."""
+    meaningless = {"--variant": variant and written is ExportFormat.duckdb,
+                   "--run": run and written is ExportFormat.duckdb,
+                   "--table": table and written is not ExportFormat.csv,
+                   "--relative": relative and written is not ExportFormat.duckdb}  # fmt: skip
+    for option, given in meaningless.items():
+        if given:
+            fail(f"{option} means nothing for --format {written.value} (see `scooplab export --help`)")
+    if written is not ExportFormat.phh and "://" not in str(data) and not Path(data).is_dir():
+        fail(f"no warehouse at {data} (--data names the folder)")
