@@ -28,6 +28,7 @@ from engine.hands.cards import DECKS, Deck
 from engine.hands.rankings import RANKINGS, categories_in_order
 from engine.rules.games import GAMES
 from engine.rules.games.base import GameSpec
+from ingest.storage.schema import current_summary_count
 from ingest.storage.warehouse import Warehouse
 
 QUERIES = Path(__file__).parent / "queries"
@@ -68,16 +69,6 @@ def summarized_runs(data: str | Path, variant: str, runs: list[str]) -> list[str
     )  # fmt: skip
 
 
-# summaries written before the statistics were named after concepts: read under their new names
-RENAMED_QUERIES = {"scarney_seats": "discard_seats", "scarney_remaining": "discard_remaining",
-                   "cry_kills": "kills", "skoejarth_fan": "best_hole_card"}  # fmt: skip
-# and counts written before forced discards were kept for any number of streets
-RENAMED_COUNTS = {("discard_seats", "", "dead_on_flop"): ("discard_seats", "", "dead_on_first_street")} | {
-    ("discard_seats", "", f"{name}_discards"): ("discard_streets", str(number), "discards")
-    for number, name in enumerate(("flop", "turn", "river"), start=1)
-}
-
-
 class Counts:
     """Statistic counts: complete showdown-mode runs from their stored summaries, the rest by SQL."""
 
@@ -86,9 +77,7 @@ class Counts:
         self.stored: dict[tuple[str, str, str], int] = {}
         if summarized:
             for row in query(con, "summaries", variant, runs, only=summarized):
-                name = RENAMED_QUERIES.get(row["query"], row["query"])
-                where = (name, row["key"], row["column"])
-                where = RENAMED_COUNTS.get(where, where)
+                where = current_summary_count(row["query"], row["key"], row["column"])
                 self.stored[where] = self.stored.get(where, 0) + int(row["value"])
 
     def rows(self, name: str, key: str | None = None, sql: bool = True) -> list[dict[str, Any]]:

@@ -9,7 +9,6 @@ import json
 import os
 import random
 import re
-import tomllib
 from typing import Any
 
 import polars as pl
@@ -185,8 +184,8 @@ def hand(data: str, hand_id: str) -> tuple[dict | None, pl.DataFrame, pl.DataFra
         return None, pl.DataFrame(), pl.DataFrame()
     players = cursor.sql("SELECT * FROM players WHERE hand_id = $id ORDER BY seat", params=params).pl()
     actions = cursor.sql(
-        "SELECT street, seat, action, amount, cards, board, automatic FROM actions WHERE hand_id = $id "
-        "ORDER BY seq",
+        "SELECT street, seat, action, amount, cards, board, automatic, stack_after, pot_after FROM actions "
+        "WHERE hand_id = $id ORDER BY seq",
         params=params,
     ).pl()
     return hands.row(0, named=True), players, actions
@@ -206,17 +205,6 @@ REPLAYER_FILTERS = {
     "a split pot": "split",
     "replayed hand histories": "source = 'phh'",
 }
-
-
-def antes_of(hand: dict[str, Any]) -> dict[int, int]:
-    """Each seat's ante, from the hand's PHH text (heads-up reversed, as the rules read it); {} if none."""
-    try:
-        antes = tomllib.loads(hand.get("phh") or "").get("antes") or []
-    except (tomllib.TOMLDecodeError, AttributeError):
-        return {}
-    if not isinstance(antes, list) or not all(isinstance(a, int) for a in antes):
-        return {}
-    return dict(enumerate(reversed(antes) if len(antes) == 2 else antes))
 
 
 def random_hand(data: str, condition: str) -> str | None:

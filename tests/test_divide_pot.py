@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from engine.compiled.core import NO_VALUE, compile_rules, divide_pot, one_share_pot
+from engine.compiled.core import NO_VALUE, PotWinnings, SeatScratch, compile_rules, divide_pot, one_share_pot
 from engine.rules.games import GAMES
 
 
@@ -18,8 +18,9 @@ def _both(amount, among, high, rules):
     unused = np.zeros(n, np.int64)
     board_won = np.zeros((n, high.shape[0]), np.int64)
     no_low, boards_alive = np.full(n, NO_VALUE, np.int64), np.ones(high.shape[0], np.bool_)
-    general = divide_pot(amount, among, high, no_low, boards_alive, rules, general_won, unused, unused,
-                         board_won, winners, paid, np.zeros(n, np.int64))  # fmt: skip
+    into = PotWinnings(general_won, unused, unused, board_won)
+    general = divide_pot(amount, among, high, no_low, boards_alive, rules, into,
+                         SeatScratch(winners, paid, np.zeros(n, np.int64)))  # fmt: skip
     return fast, won, general, general_won
 
 
@@ -43,7 +44,7 @@ def test_one_share_pot_pays_what_divide_pot_pays(game, scores, among_bits, amoun
     among = np.array([(among_bits >> s) & 1 == 1 for s in range(n)])
     if not among.any():
         among[0] = True
-    rules = compile_rules(GAMES[game], {}).args
+    rules = compile_rules(GAMES[game], {})
     high = np.tile(np.array(scores, np.int64), (len(GAMES[game].boards), 1))
     fast, won, general, general_won = _both(amount, among, high, rules)
     assert won.tolist() == general_won.tolist()

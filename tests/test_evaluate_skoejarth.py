@@ -7,12 +7,9 @@ import numpy as np
 import pytest
 
 from engine.hands.cards import SKOEJARTH, parse_card_rows
-from engine.hands.evaluate import (
-    SKOEJARTH_CATEGORIES,
-    count_categories,
-    evaluate_seven_rank,
-    skoejarth_category,
-)
+from engine.hands.evaluate import SEVEN_RANK_CATEGORIES as SKOEJARTH_CATEGORIES
+from engine.hands.evaluate import count_categories, evaluate_seven_rank
+from engine.hands.evaluate import seven_rank_category as skoejarth_category
 from tests.reference import assert_same_order, colex_index, skoejarth_reference_tables
 
 CATEGORY = {name: index for index, name in enumerate(SKOEJARTH_CATEGORIES)}

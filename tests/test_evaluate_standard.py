@@ -5,6 +5,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 
+from engine.hands import evaluate
 from engine.hands.cards import NO_CARD, parse_card_rows
 from engine.hands.evaluate import (
     HIGH_CATEGORIES,
@@ -12,15 +13,23 @@ from engine.hands.evaluate import (
     evaluate_high,
     evaluate_high_using_hole,
     high_category,
-    low_points,
 )
 from engine.hands.kernels import all_combinations
+from engine.rules.games import get_game
 from tests.reference import (
     STANDARD_CATEGORY_COUNTS_5,
     STANDARD_CATEGORY_COUNTS_7,
     assert_same_order,
     standard_five_keys,
 )
+
+# the points Scarney's description gives its lowest-points share
+SCARNEY_POINTS = next(share.points for share in get_game("scarney").shares if share.points)
+
+
+def low_points(cards: np.ndarray) -> np.ndarray:
+    """``evaluate.low_points`` under Scarney's points."""
+    return evaluate.low_points(cards, SCARNEY_POINTS)
 
 
 @pytest.fixture(scope="module")

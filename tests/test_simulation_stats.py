@@ -69,15 +69,17 @@ def test_scarney_flop_discards_and_dead_hands():
 def test_scarney_points_after_the_whole_bottom_board():
     from analytics.exact import points_after_board
     from engine.compiled.sim_kernels import T_FULL_BOARD_POINTS
-    from engine.hands.tables import CARD_POINTS
+    from engine.rules.games import get_game
 
-    exact = points_after_board(tuple(CARD_POINTS.tolist()))
+    # the points of each rank, as Scarney's description gives its lowest-points share
+    points_by_rank = np.array(next(s.points for s in get_game("scarney").shares if s.points))
+    exact = points_after_board(tuple(points_by_rank.tolist()))
     assert abs(sum(exact) - 1) < 1e-12
     batch = simulate("scarney", 4, 5)
     bottom_ranks = batch.boards[:, 1, :] >> 2  # the whole Bottom Board, dealt or not
     hole_ranks = batch.hole >> 2
     forced = (hole_ranks[:, :, :, None] == bottom_ranks[:, None, None, :]).any(axis=3)
-    points = np.where(forced, 0, CARD_POINTS[hole_ranks]).sum(axis=2)  # (hands, seats)
+    points = np.where(forced, 0, points_by_rank[hole_ranks]).sum(axis=2)  # (hands, seats)
     # the kernel's tally counts exactly these, for every seat
     tally = batch.extra["tally"][T_FULL_BOARD_POINTS : T_FULL_BOARD_POINTS + 61]
     assert (tally == np.bincount(points.ravel(), minlength=61)).all()

@@ -25,7 +25,7 @@ WITH wide AS (
 wide_outcomes AS (
     SELECT
         * EXCLUDE (strengths),
-        showdown AND len(list_filter(strengths, lambda x: x >= 0 AND (x >> 20) & 15 = (list_max(strengths) >> 20) & 15)) > 1
+        showdown AND len(list_filter(strengths, lambda x: x >= 0 AND strength_category(x) = strength_category(list_max(strengths)))) > 1
             AS category_tie
     FROM wide
 ),
@@ -38,14 +38,14 @@ raw AS (
         CASE WHEN h.showdown THEN bool_or(p.won_high > 0 AND p.won_low > 0) END AS high_low_same,
         CASE WHEN h.showdown THEN bool_or(p.won_low > 0) END AS low_paid,
         CAST(len(h.surviving_boards) AS TINYINT) AS surviving,
-        h.showdown AND count(*) FILTER (WHERE p.showdown AND (p.high_strength >> 20) & 15 = w.best_category) > 1
+        h.showdown AND count(*) FILTER (WHERE p.showdown AND strength_category(p.high_strength) = w.best_category) > 1
             AS category_tie
     FROM hands_raw AS h
     JOIN variants AS v ON v.variant = h.variant
     JOIN players_raw AS p USING (hand_id)
     JOIN (
         SELECT hand_id,
-            (max(high_strength) FILTER (WHERE showdown) >> 20) & 15 AS best_category
+            strength_category(max(high_strength) FILTER (WHERE showdown)) AS best_category
         FROM players_raw GROUP BY hand_id
     ) AS w USING (hand_id)
     WHERE h.seat_hole IS NULL

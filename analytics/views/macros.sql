@@ -6,3 +6,6 @@ CREATE OR REPLACE MACRO chosen_run(run_id, runs, skip) AS
 CREATE OR REPLACE MACRO cards_with_fate(dealt, fates, fate) AS
     array_to_string(list_transform(list_filter(range(len(fates)), lambda j: fates[j + 1] = fate),
                                    lambda j: substr(dealt, 2 * j + 1, 2)), '');
+-- The category of a packed hand strength (engine.hands.strengths: CATEGORY_SHIFT and CATEGORY_MASK):
+-- its index in the ranking's category order.
+CREATE OR REPLACE MACRO strength_category(strength) AS (strength >> 20) & 15;

@@ -1,6 +1,7 @@
 -- seat_actions: the actions of showdown-mode simulated hands, which are not stored row by row:
 -- each seat puts its stake in (an automatic post), and in a game with a discard-trigger board
--- the forced discards of each street follow, street by street, seat by seat.
+-- the forced discards of each street follow, street by street, seat by seat. Each seat's stake is
+-- its whole stack, so its stack after is 0 and the pot after counts the stakes posted so far.
 WITH seats AS (
     SELECT
         h.hand_id, h.run_id, h.variant, h.n_players, h.big_blind, v.streets,
@@ -15,11 +16,12 @@ posts AS (
     SELECT hand_id, run_id, variant, CAST(seat AS SMALLINT) AS seq,
         streets[1] AS street,
         seat, 'post' AS action, big_blind AS amount, CAST(NULL AS VARCHAR) AS cards,
-        CAST(NULL AS TINYINT) AS board, true AS automatic
+        CAST(NULL AS TINYINT) AS board, true AS automatic,
+        CAST(0 AS BIGINT) AS stack_after, CAST((seat + 1) * big_blind AS BIGINT) AS pot_after
     FROM seats
 ),
 discards AS (
-    SELECT hand_id, run_id, variant, n_players, seat, street_number, streets,
+    SELECT hand_id, run_id, variant, n_players, big_blind, seat, street_number, streets,
         cards_with_fate(dealt, fate, street_number) AS cards
     FROM seats, range(1, len(seats.streets)) AS numbers(street_number)
     WHERE fate IS NOT NULL
@@ -30,6 +32,7 @@ SELECT hand_id, run_id, variant,
     CAST(n_players - 1 + row_number() OVER (PARTITION BY hand_id ORDER BY street_number, seat) AS SMALLINT) AS seq,
     streets[street_number + 1] AS street,
     seat, 'discard' AS action, CAST(NULL AS BIGINT) AS amount, cards,
-    CAST(NULL AS TINYINT) AS board, false AS automatic
+    CAST(NULL AS TINYINT) AS board, false AS automatic,
+    CAST(0 AS BIGINT) AS stack_after, CAST(n_players * big_blind AS BIGINT) AS pot_after
 FROM discards
 WHERE cards <> ''

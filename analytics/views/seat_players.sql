@@ -47,7 +47,7 @@ SELECT
     chips AS finishing_stack,
     chips - big_blind AS net,
     chips AS won,
-    CASE WHEN at_showdown THEN categories[((strength >> 20) & 15) + 1] END AS high_category,
+    CASE WHEN at_showdown THEN categories[strength_category(strength) + 1] END AS high_category,
     CASE WHEN at_showdown THEN CAST(strength AS BIGINT) END AS high_strength,
     CASE WHEN at_showdown THEN low END AS low_points,
     CASE WHEN low_chips IS NOT NULL AND showdown THEN chips - low_chips ELSE 0 END AS won_high,

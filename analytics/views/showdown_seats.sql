@@ -17,7 +17,7 @@ WITH wide AS (
 SELECT
     hand_id, run_id, variant, source, structure, CAST(seat AS TINYINT) AS seat,
     CAST(strength AS BIGINT) AS strength,
-    CAST((strength >> 20) & 15 AS TINYINT) AS category,
+    CAST(strength_category(strength) AS TINYINT) AS category,
     CASE WHEN low_chips IS NOT NULL THEN chips - low_chips > 0 ELSE chips > 0 END AS won,
     coalesce(low_chips > 0, false) AS won_low,
     low AS low_points
@@ -27,7 +27,7 @@ UNION ALL
 SELECT
     p.hand_id, p.run_id, p.variant, h.source, h.structure, p.seat,
     p.high_strength AS strength,
-    CAST((p.high_strength >> 20) & 15 AS TINYINT) AS category,
+    CAST(strength_category(p.high_strength) AS TINYINT) AS category,
     -- a seat with chips of a high or a low half (the rule set's shares) won the high one or not;
     -- other winnings (a pot of a game without halves) count whole
     CASE WHEN p.won_high + p.won_low > 0 THEN p.won_high > 0 ELSE p.won > 0 END AS won,

@@ -44,7 +44,12 @@ seats = {row["seat"]: row["player"] or f"p{row['seat'] + 1}" for row in rows}
 st.markdown("Stacks: " + " · ".join(f"{seats[r['seat']]} {r['starting_stack']:,}" for r in rows))
 streets = [(street.name, street.board_cards) for street in game.streets] if game else []
 starting = {r["seat"]: r["starting_stack"] for r in rows}
-told = {street.name: street for street in story.tell(starting, actions.to_dicts(), data.antes_of(hand))}
+action_rows = actions.to_dicts()
+if not story.has_stacks_and_pots(action_rows):
+    st.info(f"Run {hand['run_id']} was stored before the actions recorded each stack and pot: its pots "
+            "and all-in marks are not shown. Ingest its files (or simulate it) again into a new warehouse "
+            "to see them.")  # fmt: skip
+told = {street.name: street for street in story.tell(starting, action_rows)}
 dealt = 0
 for street, cards in streets:
     boards = []

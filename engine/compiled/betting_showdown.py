@@ -9,11 +9,15 @@ compares the rows.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from engine.compiled.core import (
     NO_VALUE,
+    PotWinnings,
+    SeatScratch,
     award,
     best_of,
     board_key_of,
@@ -131,98 +135,147 @@ def claimants(eligible, contender, muck_order, among) -> int:
     return live
 
 
-@njit(cache=True)
-def settle_hands(
-    rules, showdown, contributed, antes_paid, folded, muck_order, hole, hole_n, boards, board_n,
-    won, strength, low, won_high, won_low, board_won, triple, survivors, split,
-):  # fmt: skip
-    """Settle every hand with ``showdown[h]``: chips won and each seat's showdown facts.
+class HandsAtShowdown(NamedTuple):
+    """Hands as they reach the showdown, one row per hand (seats past a hand's table are folded).
 
-    ``rules`` is ``engine.compiled.core.Rules.args``. ``folded`` marks the seats out of the pots,
-    ``muck_order`` (0, or k for the k-th muck) the seats that mucked: they win a pot only
-    when every claimant of it mucked, the last alone. A pot no claimant holds a hand for
-    goes whole to its claimants. ``strength``/``low`` hold -1 for seats without a showdown
-    hand; ``survivors`` is a bit mask of surviving boards; the other outputs start at zero.
+    ``showdown[h]``: settle hand h. ``muck_order`` is 0, or k for the k-th muck: a seat that mucked
+    wins a pot only when every claimant of it mucked, the last alone.
     """
-    community, points = rules[5], rules[8]
-    n = contributed.shape[1]
-    n_boards = boards.shape[1]
-    amounts = np.zeros(2 * n + 2, dtype=np.int64)
-    eligible = np.zeros((2 * n + 2, n), dtype=np.bool_)
-    contender = np.zeros(n, dtype=np.bool_)
-    among = np.zeros(n, dtype=np.bool_)
-    winners = np.zeros(n, dtype=np.bool_)
-    paid = np.zeros(n, dtype=np.int64)
-    per_board = np.full((n_boards, n), NO_VALUE, dtype=np.int64)
-    alive = np.zeros(n_boards, dtype=np.bool_)
-    last = np.zeros(n_boards, dtype=np.int64)
+
+    showdown: np.ndarray  # (hands,) bool
+    contributed: np.ndarray  # (hands, seats)
+    antes_paid: np.ndarray  # (hands, seats)
+    folded: np.ndarray  # (hands, seats) bool: out of the pots
+    muck_order: np.ndarray  # (hands, seats)
+    hole: np.ndarray  # (hands, seats, cards)
+    hole_n: np.ndarray  # (hands, seats)
+    boards: np.ndarray  # (hands, boards, cards)
+    board_n: np.ndarray  # (hands, boards)
+
+
+class Settlement(NamedTuple):
+    """What ``settle_hands`` writes, one row per hand; every array starts at zero but ``strength``
+    and ``low`` (-1: no showdown hand). ``survivors`` is a bit mask of the surviving boards."""
+
+    won: np.ndarray
+    strength: np.ndarray
+    low: np.ndarray
+    won_high: np.ndarray
+    won_low: np.ndarray
+    board_won: np.ndarray
+    triple: np.ndarray
+    survivors: np.ndarray
+    split: np.ndarray
+
+
+class SettleWork(NamedTuple):
+    """One hand's pots and seats while it is settled."""
+
+    amounts: np.ndarray  # (pots,) chips of each pot
+    eligible: np.ndarray  # (pots, seats) bool
+    contender: np.ndarray  # (seats,) bool: in, and not mucked
+    among: np.ndarray  # (seats,) bool: a pot's claimants
+    per_board: np.ndarray  # (boards, seats) each seat's hand on each board
+    alive: np.ndarray  # (boards,) bool: the board survives
+    last: np.ndarray  # (boards,) each board's last card
+    hole_keys: np.ndarray  # (seats,)
+    board_keys: np.ndarray  # (boards,)
+    holding: np.ndarray  # (seats,) bool: holds a hand
+    scratch: SeatScratch
+
+
+@njit(cache=True)
+def _settle_work(n, n_boards) -> SettleWork:
+    scratch = SeatScratch(np.zeros(n, np.bool_), np.zeros(n, np.int64), np.zeros(n, np.int64))
+    return SettleWork(
+        np.zeros(2 * n + 2, np.int64), np.zeros((2 * n + 2, n), np.bool_), np.zeros(n, np.bool_),
+        np.zeros(n, np.bool_), np.full((n_boards, n), NO_VALUE, np.int64), np.zeros(n_boards, np.bool_),
+        np.zeros(n_boards, np.int64), np.zeros(n, np.int64), np.zeros(n_boards, np.int64),
+        np.zeros(n, np.bool_), scratch,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def _seat_hands(h, hands, rules, out, work, first) -> None:
+    """Each contender's hand on each community board, its points, the surviving boards, the lows."""
+    n, n_boards = hands.contributed.shape[1], hands.boards.shape[1]
+    hole_n, board_n = hands.hole_n[h], hands.board_n[h]
+    for s in range(n):  # each seat's hole cards as a key, once a hand
+        work.hole_keys[s] = board_key_of(hands.hole[h, s], hole_n[s])
+    for b in range(n_boards):
+        work.last[b] = hands.boards[h, b, max(board_n[b] - 1, 0)]
+        work.board_keys[b] = board_key_of(hands.boards[h, b], board_n[b])
+        for s in range(n):
+            work.per_board[b, s] = NO_VALUE
+            if rules.community[b] and work.contender[s] and hole_n[s] > 0:
+                work.per_board[b, s] = seat_strength(work.hole_keys[s], hole_n[s], work.board_keys[b],
+                                                     hands.boards[h], b, board_n[b], rules)  # fmt: skip
+    for s in range(n):
+        if rules.low_share and work.per_board[first, s] != NO_VALUE:
+            total = 0
+            for i in range(hole_n[s]):
+                total += rules.points[hands.hole[h, s, i] >> 2]
+            out.low[h, s] = total
+    surviving(rules, work.last, work.alive)
+    for b in range(n_boards):
+        if work.alive[b]:
+            out.survivors[h] |= 1 << b
+    if rules.low_hands:  # each seat's best ace-to-five low on a surviving board
+        for s in range(n):
+            work.holding[s] = work.per_board[first, s] != NO_VALUE
+        seat_lows(work.hole_keys, work.holding, work.board_keys, work.alive, rules, out.low[h])
+
+
+@njit(cache=True)
+def _divide_pots(h, pots, hands, rules, out, work, first) -> None:
+    """Each pot to its claimants holding hands by the game's shares; a pot no claimant holds a hand
+    for goes whole to its claimants."""
+    into = PotWinnings(out.won[h], out.won_high[h], out.won_low[h], out.board_won[h])
+    among, muck_order = work.among, hands.muck_order[h]
+    for p in range(pots):
+        claimants(work.eligible[p], work.contender, muck_order, among)
+        has_hand = 0
+        for s in range(among.shape[0]):
+            among[s] = among[s] and work.per_board[first, s] != NO_VALUE
+            has_hand += among[s]
+        if has_hand == 0:  # no claimant holds a hand: they share the pot
+            claimants(work.eligible[p], work.contender, muck_order, among)
+            award(work.amounts[p], among, out.won[h], work.scratch.paid)
+            continue
+        outcome = divide_pot(work.amounts[p], among, work.per_board, out.low[h], work.alive, rules, into,
+                             work.scratch)  # fmt: skip
+        out.split[h] |= outcome == 1
+
+
+@njit(cache=True)
+def settle_hands(rules, hands, out) -> None:
+    """Settle every hand of ``hands`` (a ``HandsAtShowdown``) with ``showdown[h]`` into ``out`` (a
+    ``Settlement``): chips won and each seat's showdown facts, under ``rules``
+    (``engine.compiled.core.Rules``)."""
+    n, n_boards = hands.contributed.shape[1], hands.boards.shape[1]
+    work = _settle_work(n, n_boards)
     first = 0
-    while not community[first]:
+    while not rules.community[first]:
         first += 1
-    has_points, low_hands = rules[11], rules[13]
-    board_shares = rules[10]
-    scratch = np.zeros(n, dtype=np.int64)
-    hole_keys = np.zeros(n, dtype=np.int64)
-    board_keys = np.zeros(n_boards, dtype=np.int64)
-    holding = np.zeros(n, dtype=np.bool_)
-    for h in range(showdown.shape[0]):
-        if not showdown[h]:
+    for h in range(hands.showdown.shape[0]):
+        if not hands.showdown[h]:
             continue
         for s in range(n):
-            contender[s] = not folded[h, s] and muck_order[h, s] == 0
-        pots = build_pots(contributed[h], antes_paid[h], folded[h], amounts, eligible)
-        hand_boards = boards[h]
-        for s in range(n):  # each seat's hole cards as a key, once a hand
-            hole_keys[s] = board_key_of(hole[h, s], hole_n[h, s])
-        for b in range(n_boards):  # each contender's hand on each community board
-            last[b] = boards[h, b, max(board_n[h, b] - 1, 0)]
-            board_key = board_key_of(boards[h, b], board_n[h, b])
-            for s in range(n):
-                per_board[b, s] = NO_VALUE
-                if not community[b] or not contender[s] or hole_n[h, s] == 0:
-                    continue
-                per_board[b, s] = seat_strength(
-                    hole_keys[s], hole_n[h, s], board_key, hand_boards, b, board_n[h, b], rules
-                )
-        for s in range(n):
-            if has_points and per_board[first, s] != NO_VALUE:
-                total = 0
-                for i in range(hole_n[h, s]):
-                    total += points[hole[h, s, i] >> 2]
-                low[h, s] = total
-        surviving(rules, last, alive)
-        for b in range(n_boards):
-            if alive[b]:
-                survivors[h] |= 1 << b
-        if low_hands:  # each seat's best ace-to-five low on a surviving board
-            for s in range(n):
-                holding[s] = per_board[first, s] != NO_VALUE
-            for b in range(n_boards):
-                board_keys[b] = board_key_of(boards[h, b], board_n[h, b])
-            seat_lows(hole_keys, holding, board_keys, alive, rules, low[h])
-        for p in range(pots):
-            claimants(eligible[p], contender, muck_order[h], among)
-            has_hand = 0
-            for s in range(n):
-                among[s] = among[s] and per_board[first, s] != NO_VALUE
-                has_hand += among[s]
-            if has_hand == 0:  # no claimant holds a hand: they share the pot
-                claimants(eligible[p], contender, muck_order[h], among)
-                award(amounts[p], among, won[h], paid)
-                continue
-            outcome = divide_pot(amounts[p], among, per_board, low[h], alive, rules, won[h], won_high[h],
-                                 won_low[h], board_won[h], winners, paid, scratch)  # fmt: skip
-            split[h] |= outcome == 1
+            work.contender[s] = not hands.folded[h, s] and hands.muck_order[h, s] == 0
+        pots = build_pots(hands.contributed[h], hands.antes_paid[h], hands.folded[h], work.amounts,
+                          work.eligible)  # fmt: skip
+        _seat_hands(h, hands, rules, out, work, first)
+        _divide_pots(h, pots, hands, rules, out, work, first)
         for s in range(n):  # each seat's hand: its best on a surviving board
             best = NO_VALUE
             for b in range(n_boards):
-                if community[b] and alive[b]:
-                    best = max(best, per_board[b, s])
-            strength[h, s] = best
-        if board_shares and contender.sum() > 1:
-            seat = sole_best_everywhere(per_board, community, contender, winners)
+                if rules.community[b] and work.alive[b]:
+                    best = max(best, work.per_board[b, s])
+            out.strength[h, s] = best
+        if rules.board_shares and work.contender.sum() > 1:
+            seat = sole_best_everywhere(work.per_board, rules.community, work.contender, work.scratch.winners)
             if seat >= 0:
-                triple[h, seat] = True
+                out.triple[h, seat] = True
 
 
 @njit(cache=True)

@@ -1,7 +1,7 @@
 """The compiled rules core: a described game as codes and arrays, and the numba functions that read them.
 
-``compile_rules`` turns a ``GameSpec`` and its options into ``Rules``; its ``args`` tuple
-is what every compiled path takes (showdown-mode simulation, betting-mode settlement,
+``compile_rules`` turns a ``GameSpec`` and its options into ``Rules``, the one named structure
+every compiled path takes (showdown-mode simulation, betting-mode settlement,
 compiled replay). The functions here are the rules themselves: evaluate a seat's hand
 under the ranking and hole-card use, kill boards, and divide one pot among its shares.
 No function here names a game; ``engine.rules.games.showdown`` is the readable reference.
@@ -15,8 +15,7 @@ No function here names a game; ``engine.rules.games.showdown`` is the readable r
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -41,9 +40,8 @@ NO_VALUE = -1
 MAX_BOARDS = 3  # boards a game may deal
 
 
-@dataclass(frozen=True)
-class Rules:
-    """A game under its options, as the compiled core reads it."""
+class Rules(NamedTuple):
+    """A game under its options, as the compiled core reads it (one structure every kernel takes)."""
 
     ranking: int
     kickers: bool
@@ -51,8 +49,8 @@ class Rules:
     kill: int
     discard_board: int  # -1: none
     community: np.ndarray  # (boards,) bool: the board makes hands
-    share_kind: np.ndarray  # (shares,) SHARE_HIGH or SHARE_POINTS
-    share_board: np.ndarray  # (shares,) board index, or EACH_SURVIVING_BOARD
+    share_kind: np.ndarray  # (shares,) SHARE_HIGH, SHARE_POINTS or SHARE_LOW
+    share_board: np.ndarray  # (shares,) board index, EACH_SURVIVING_BOARD or ANY_SURVIVING_BOARD
     points: np.ndarray  # (ranks,) low points of each rank
     tables: tuple
     board_shares: bool  # boards take shares of their own: per-board chips and the triple scoop
@@ -61,14 +59,28 @@ class Rules:
     low_hands: bool  # some share goes to the best ace-to-five low
     low_allowed: int  # the ace-to-five rank mask a low may hold (engine.hands.low_hands.qualifying_ranks)
 
-    @property
-    def args(self) -> tuple:
-        """The tuple the compiled functions take."""
-        return (
-            self.ranking, self.kickers, self.hole_use, self.kill, self.discard_board, self.community,
-            self.share_kind, self.share_board, self.points, self.tables, self.board_shares, self.low_share,
-            self.one_share, self.low_hands, self.low_allowed,
-        )  # fmt: skip
+
+class PotWinnings(NamedTuple):
+    """Where ``divide_pot`` adds one hand's chips: each seat's total, its high and low parts (a game
+    with a low half), and its chips per board (a game whose boards take shares)."""
+
+    won: np.ndarray  # (seats,)
+    won_high: np.ndarray  # (seats,)
+    won_low: np.ndarray  # (seats,)
+    board_won: np.ndarray  # (seats, boards)
+
+
+class SeatScratch(NamedTuple):
+    """Room the pot functions work in, one value per seat: winners marked, chips paid, scores."""
+
+    winners: np.ndarray  # (seats,) bool
+    paid: np.ndarray  # (seats,) int64
+    scores: np.ndarray  # (seats,) int64
+
+
+def seat_scratch(n_seats: int) -> SeatScratch:
+    """Fresh ``SeatScratch`` for ``n_seats`` seats."""
+    return SeatScratch(np.zeros(n_seats, np.bool_), np.zeros(n_seats, np.int64), np.zeros(n_seats, np.int64))
 
 
 def compile_rules(game: GameSpec, options: Mapping[str, Any]) -> Rules:
@@ -201,7 +213,7 @@ def seat_lows(hole_keys, alive, board_keys, board_alive, rules, out) -> None:
     """``out[s]``: seat s's best qualifying ace-to-five low on any surviving community board
     (``NO_VALUE``: none), under the game's hole-card use (any five cards, or exactly two hole
     cards and three board cards)."""
-    community, exactly_two, allowed = rules[5], rules[2] == EXACTLY_TWO, rules[14]
+    community, exactly_two, allowed = rules.community, rules.hole_use == EXACTLY_TWO, rules.low_allowed
     for s in range(alive.shape[0]):
         out[s] = NO_VALUE
         if not alive[s]:
@@ -228,11 +240,20 @@ def seat_strength(hole_key, n_hole, board_key, boards, b, n_board, rules) -> int
     inlined ``key_strength`` loop and call ``restricted_strengths`` otherwise: in numba, that
     keeps the common loop fastest.)
     """
-    if rules[2] == HOLE_ANY:  # (no early return: inlined, one costs the caller's loop its speed)
-        value = key_strength(hole_key | board_key, rules[0], rules[1], rules[9])
+    if rules.hole_use == HOLE_ANY:  # (no early return: inlined, one costs the caller's loop its speed)
+        value = key_strength(hole_key | board_key, rules.ranking, rules.kickers, rules.tables)
     else:
         value = one_seat_restricted(
-            rules[2], hole_key, n_hole, board_key, boards, b, n_board, rules[0], rules[1], rules[9]
+            rules.hole_use,
+            hole_key,
+            n_hole,
+            board_key,
+            boards,
+            b,
+            n_board,
+            rules.ranking,
+            rules.kickers,
+            rules.tables,
         )
     return value
 
@@ -244,7 +265,7 @@ def surviving(rules, last_cards, alive) -> int:
     Boards that make no hands always survive. Under the lowest-river-rank kill, the community
     boards whose last card has the lowest rank die; all of one rank: the highest suit lives.
     """
-    kill, community = rules[3], rules[5]
+    kill, community = rules.kill, rules.community
     n = alive.shape[0]
     lowest, highest, same = 99, -1, True
     first_rank = -1
@@ -271,7 +292,7 @@ def surviving(rules, last_cards, alive) -> int:
 def count_parts(rules, alive, low_claimed) -> int:
     """How many parts a pot splits into: one per share, a per-board share once per surviving board,
     a best-low share only when some claimant holds a qualifying low (``low_claimed``)."""
-    community, share_kind, share_board = rules[5], rules[6], rules[7]
+    community, share_kind, share_board = rules.community, rules.share_kind, rules.share_board
     parts = 0
     for k in range(share_board.shape[0]):
         if share_board[k] != EACH_SURVIVING_BOARD:
@@ -315,8 +336,9 @@ def board_key_of(board, n_board) -> int:
 
 
 @njit(cache=True, inline="always")
-def award(amount, winners, won, paid) -> None:
-    """Split ``amount`` among ``winners`` (a seat mask), odd chips from seat 0; ``paid`` gets the shares."""
+def share_out(amount, winners, paid) -> None:
+    """``paid[s]``: seat s's share of ``amount`` split among ``winners`` (a seat mask), odd chips from
+    seat 0 (``engine.rules.pots.split_among_seats``); 0 for the other seats."""
     count = 0
     for s in range(winners.shape[0]):
         count += winners[s]
@@ -327,8 +349,15 @@ def award(amount, winners, won, paid) -> None:
         paid[s] = 0
         if winners[s]:
             paid[s] = share + (1 if k < odd else 0)
-            won[s] += paid[s]
             k += 1
+
+
+@njit(cache=True, inline="always")
+def award(amount, winners, won, paid) -> None:
+    """``share_out`` and add the shares to ``won``."""
+    share_out(amount, winners, paid)
+    for s in range(winners.shape[0]):
+        won[s] += paid[s]
 
 
 @njit(cache=True, inline="always")
@@ -390,24 +419,43 @@ def one_share_pot(amount, among, scores, won, winners, paid) -> int:
     return 2 if count == 1 else 1
 
 
+@njit(cache=True, inline="always")
+def _credit(chips, seat, low_part, on_board, b, halves, into) -> None:
+    """Add one part's ``chips`` to ``seat``: its total, its high or low half, its board's chips."""
+    into.won[seat] += chips
+    if low_part:
+        into.won_low[seat] += chips
+    elif halves:
+        into.won_high[seat] += chips
+    if on_board:
+        into.board_won[seat, b] += chips
+
+
+@njit(cache=True, inline="always")
+def _low_claimed(rules, among, low) -> bool:
+    """Whether a best-low share is a part of this pot: some seat of ``among`` holds a qualifying low."""
+    claimed = False
+    if rules.low_hands:
+        for s in range(among.shape[0]):
+            claimed = claimed or (among[s] and low[s] >= 0)
+    return claimed
+
+
 @njit(cache=True)
-def divide_pot(amount, among, high, low, alive, rules, won, won_high, won_low, board_won,
-               winners, paid, scratch) -> int:  # fmt: skip
+def divide_pot(amount, among, high, low, alive, rules, into, scratch) -> int:
     """Divide one pot among its shares, each to the best of the seats ``among`` (all holding hands).
 
-    ``won_high``/``won_low`` get the high and low parts in a game with a low share.
-    Parts are equal, odd chips to the parts in order (shares in order, a per-board share's
-    boards in board order). ``high[b, s]`` is seat s's hand on board b, ``low[s]`` its points or
-    its best qualifying low (``NO_VALUE``: none); ``scratch`` is room for one score per seat.
+    ``into`` is a ``PotWinnings`` (``won_high``/``won_low`` get the high and low parts in a game
+    with a low half, ``board_won`` each board's part where boards take shares); ``scratch`` a
+    ``SeatScratch``. Parts are equal, odd chips to the parts in order (shares in order, a
+    per-board share's boards in board order). ``high[b, s]`` is seat s's hand on board b,
+    ``low[s]`` its points or its best qualifying low (``NO_VALUE``: none).
     Returns 1 if some part was split among tied hands, 2 if one seat won
     every part alone (a scoop of this pot), 0 otherwise.
     """
-    community, share_kind, share_board = rules[5], rules[6], rules[7]
-    board_shares, halves = rules[10], rules[11] or rules[13]  # per-board chips; won_high / won_low
-    low_claimed = False
-    if rules[13]:  # a best-low share: is it a part of this pot?
-        for s in range(among.shape[0]):
-            low_claimed = low_claimed or (among[s] and low[s] >= 0)
+    community, share_kind, share_board = rules.community, rules.share_kind, rules.share_board
+    halves = rules.low_share or rules.low_hands
+    low_claimed = _low_claimed(rules, among, low)
     n_parts = count_parts(rules, alive, low_claimed)
     base = amount // n_parts
     odd = amount - base * n_parts
@@ -417,43 +465,30 @@ def divide_pot(amount, among, high, low, alive, rules, won, won_high, won_low, b
     for k in range(share_kind.shape[0]):
         if share_kind[k] == SHARE_LOW and not low_claimed:
             continue  # no qualifying low: the other shares divide the pot
-        first, last = share_board[k], share_board[k] + 1
-        if first == EACH_SURVIVING_BOARD:
-            first, last = 0, alive.shape[0]
-        elif first == ANY_SURVIVING_BOARD:
-            first, last = 0, 1
+        across = share_board[k] == ANY_SURVIVING_BOARD
+        each = share_board[k] == EACH_SURVIVING_BOARD
+        first, last = (
+            (0, alive.shape[0]) if each else (0, 1) if across else (share_board[k], share_board[k] + 1)
+        )
+        low_part = share_kind[k] != SHARE_HIGH
+        on_board = rules.board_shares and not low_part and not across
         for b in range(first, last):
-            if share_board[k] == EACH_SURVIVING_BOARD and not (alive[b] and community[b]):
+            if each and not (alive[b] and community[b]):
                 continue
             chips = base + (1 if part < odd else 0)
             part += 1
-            low_part = share_kind[k] != SHARE_HIGH
-            on_board = board_shares and not low_part and share_board[k] != ANY_SURVIVING_BOARD
-            across = share_board[k] == ANY_SURVIVING_BOARD
             scores = part_scores(share_kind[k], ANY_SURVIVING_BOARD if across else b, high, low, alive,
-                                 community, scratch)  # fmt: skip
+                                 community, scratch.scores)  # fmt: skip
             target, count, seat = best_score(scores, among, low_part)
             if count == 1:  # one winner: no split to work out
-                won[seat] += chips
+                _credit(chips, seat, low_part, on_board, b, halves, into)
                 sole = seat if sole in (-1, seat) else -2
-                if low_part:
-                    won_low[seat] += chips
-                elif halves:
-                    won_high[seat] += chips
-                if on_board:
-                    board_won[seat, b] += chips
                 continue
             split = True
             sole = -2
-            mark_best(scores, among, target, winners)
-            award(chips, winners, won, paid)
-            for s in range(winners.shape[0]):
-                if not winners[s]:
-                    continue
-                if low_part:
-                    won_low[s] += paid[s]
-                elif halves:
-                    won_high[s] += paid[s]
-                if on_board:
-                    board_won[s, b] += paid[s]
+            mark_best(scores, among, target, scratch.winners)
+            share_out(chips, scratch.winners, scratch.paid)
+            for s in range(among.shape[0]):
+                if scratch.winners[s]:
+                    _credit(scratch.paid[s], s, low_part, on_board, b, halves, into)
     return 1 if split else (2 if sole >= 0 else 0)

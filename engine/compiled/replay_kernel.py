@@ -3,214 +3,196 @@
 ``replay_hands`` reads each hand's action texts (one ASCII buffer for a batch) and applies
 them as ``engine.rules.state.HandState`` does (deals, posts, turn order, bet sizes of every
 structure, short all-ins, raise caps, uncalled bets, shows and mucks), recording every
-action the same way. It covers games without forced discards (no discard-trigger board).
-It never explains a failure: a hand it cannot take (an illegal action, an unknown card, a
-comment, anything unusual) is marked ``FALLBACK`` and the caller replays
-it through the state machine, which accepts it or names what is wrong. The showdown is
-``engine.compiled.betting_showdown.settle_hands``. Tests compare every row with the state machine's.
+action the same way. The hand in play and its betting moves are ``engine.compiled.hand_state``
+and ``engine.compiled.betting_moves``, shared with betting-mode play. It covers games without
+forced discards (no discard-trigger board). It never explains a failure: a hand it cannot take
+(an illegal action, an unknown card, a comment, anything unusual) is marked ``FALLBACK`` and the
+caller replays it through the state machine, which accepts it or names what is wrong. The
+showdown is ``engine.compiled.betting_showdown.settle_hands``. Tests compare every row with the
+state machine's.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from engine.compiled.betting_kernel import (
-    BET,
-    CALL,
-    CHECK,
+from engine.compiled.betting_moves import after_action, check_or_call, fold, raise_to, raise_window
+from engine.compiled.hand_state import (
+    BOARD_DUE,
+    COUNT,
     DEAL,
-    FIXED_LIMIT,
-    FOLD,
-    HAND_ACTIONS,
+    ENDING,
+    LABEL,
     MAX_BOARD,
     MAX_CARDS,
-    RAISE,
+    MUCK,
+    N_LIVE,
+    NEXT,
+    ONE_LEFT,
+    PHASE,
+    ROUND_OVER,
+    SHOW,
+    STREET,
+    Table,
     betting_needed,
-    first_to_act,
-    full_raise,
-    next_pending,
+    end_round,
+    new_hand,
+    open_betting,
     post_forced_bets,
-    raise_bounds_to,
     record,
     refund_uncalled,
-    reopened_for,
-    round_min_of,
+    reset_hand,
 )
 from engine.compiled.sim_kernels import SHOWDOWN, UNCONTESTED
 
-SHOW, MUCK = 8, 9  # action kinds beyond engine.compiled.betting_kernel.ACTION_KINDS
 OK, FALLBACK = 0, 1
 DEAL_PHASE, BET_PHASE, SHOWDOWN_PHASE, OVER = 0, 1, 2, 3
-# scalars of a hand (``sc``)
-PHASE, STREET, N_LIVE, NEXT, RAISES, LAST_INC, BOARD_DUE, ENDING, COUNT = range(9)
-# per-seat rows (``ss``)
-STACK, BET_, CONTRIB, ANTE, FOLDED, MUCKED, DUE, PENDING, HAS_ACTED, ACTED, N_HOLE = range(11)
-# hand settings (``cfg``)
+# hand settings (a row of ``ReplayInput.settings``)
 N, STRUCT, MIN_BET, SMALL_BET, BIG_BET, START_BET, CAP = range(7)
 SPACE, SLASH = 32, 47
 
 
-@njit(cache=True, inline="always")
-def _record(rec, rec_cards, sc, seat, kind, amount, cards, n_cards, board, automatic):
-    sc[COUNT] = record(
-        rec, rec_cards, sc[COUNT], sc[STREET], seat, kind, amount, cards, n_cards, board, automatic
-    )
+class ReplayInput(NamedTuple):
+    """A batch of hands to replay: hand h has the actions ``hand_actions[h]:hand_actions[h + 1]``,
+    each the bytes ``text[action_bounds[a, 0]:action_bounds[a, 1]]``; ``settings[h]`` holds N,
+    STRUCT, MIN_BET, SMALL_BET, BIG_BET, START_BET and CAP; ``antes``/``blinds``/``stacks`` are per
+    hand and seat (forced bets already in the state machine's seat order); ``card_table`` maps two
+    ASCII characters to a card (-1: not a card)."""
+
+    text: np.ndarray
+    hand_actions: np.ndarray
+    action_bounds: np.ndarray
+    settings: np.ndarray
+    antes: np.ndarray
+    blinds: np.ndarray
+    stacks: np.ndarray
+    card_table: np.ndarray
+    double_raise: bool
 
 
-@njit(cache=True, inline="always")
-def _max_bet(ss, n):
-    top = ss[BET_, 0]
-    for s in range(1, n):
-        top = max(top, ss[BET_, s])
-    return top
+class ReplayedHands(NamedTuple):
+    """What ``replay_hands`` writes: ``status[h]`` (``OK`` or ``FALLBACK``), the records of OK hands
+    (``rec[hand_start[h]:hand_start[h + 1]]``, laid out as ``engine.compiled.hand_state`` says) and
+    their seats where ``HandState.finish`` starts."""
+
+    rec: np.ndarray
+    rec_cards: np.ndarray
+    hand_start: np.ndarray
+    status: np.ndarray
+    ending: np.ndarray
+    stacks: np.ndarray
+    contributed: np.ndarray
+    antes: np.ndarray
+    folded: np.ndarray
+    mucked: np.ndarray
+    hole: np.ndarray
+    hole_n: np.ndarray
+    boards: np.ndarray
+    board_n: np.ndarray
+
+
+class ReplayWork(NamedTuple):
+    """One hand being replayed: the hand, its boards, the cards seen, and room to parse an action."""
+
+    hand: object  # engine.compiled.hand_state.Hand
+    boards: np.ndarray  # (boards, MAX_BOARD) int8
+    board_n: np.ndarray  # (boards,)
+    seen: np.ndarray  # (cards,) bool
+    cards: np.ndarray  # (MAX_CARDS,) int8
+    tokens: np.ndarray  # (5, 2): (start, end) of an action's words
+    all_cards: np.ndarray  # (boards * MAX_BOARD,) int8
 
 
 @njit(cache=True)
-def _close_uncontested(sc, ss, n):
-    refund_uncalled(ss[BET_], ss[CONTRIB], ss[STACK], n)
-    sc[PHASE] = OVER
-    sc[ENDING] = UNCONTESTED
+def _close_uncontested(hand, n) -> None:
+    refund_uncalled(hand, n)
+    hand.at[PHASE] = OVER
+    hand.at[ENDING] = UNCONTESTED
 
 
 @njit(cache=True)
-def _close_round(sc, ss, n, n_streets) -> bool:
+def _close_round(hand, n, n_streets) -> bool:
     """``HandState._next_street``: uncalled bets back, bets cleared; True when a street follows."""
-    refund_uncalled(ss[BET_], ss[CONTRIB], ss[STACK], n)
-    ss[BET_, :n] = 0
-    ss[PENDING, :n] = 0
-    sc[NEXT] = -1
-    if sc[STREET] + 1 >= n_streets:
-        sc[PHASE] = SHOWDOWN_PHASE
-        sc[ENDING] = SHOWDOWN
+    end_round(hand, n)
+    at = hand.at
+    at[NEXT] = -1
+    if at[STREET] + 1 >= n_streets:
+        at[PHASE] = SHOWDOWN_PHASE
+        at[ENDING] = SHOWDOWN
         return False
-    sc[STREET] += 1
+    at[STREET] += 1
+    at[LABEL] = at[STREET]
     return True
 
 
 @njit(cache=True)
-def _start_street(sc, ss, cfg, game, blinds):
+def _start_street(table, streets, hand) -> None:
     """``HandState._start_deals``: what the street deals is due, or its betting starts, or it ends."""
-    street_hole, street_board = game[0], game[1]
-    n = cfg[N]
+    seats, at = hand.seats, hand.at
     while True:
-        street = sc[STREET]
-        sc[PHASE] = DEAL_PHASE
-        for s in range(n):
-            ss[DUE, s] = 0 if ss[FOLDED, s] else street_hole[street]
-        sc[BOARD_DUE] = street_board[street]
-        if not _maybe_start_betting(sc, ss, cfg, game, blinds):
+        at[PHASE] = DEAL_PHASE
+        for s in range(table.n):
+            seats.due[s] = 0 if seats.folded[s] else streets.hole[at[STREET]]
+        at[BOARD_DUE] = streets.board[at[STREET]]
+        if not _maybe_start_betting(table, streets, hand):
             return
-        if not _close_round(sc, ss, n, street_hole.shape[0]):
+        if not _close_round(hand, table.n, streets.hole.shape[0]):
             return
 
 
 @njit(cache=True)
-def _maybe_start_betting(sc, ss, cfg, game, blinds):
+def _maybe_start_betting(table, streets, hand) -> bool:
     """Start the betting when nothing is due; True when the street must end at once."""
-    n = cfg[N]
-    if sc[PHASE] != DEAL_PHASE or sc[BOARD_DUE] > 0:
+    seats, at = hand.seats, hand.at
+    if at[PHASE] != DEAL_PHASE or at[BOARD_DUE] > 0:
         return False
-    for s in range(n):
-        if ss[DUE, s] > 0:
+    for s in range(table.n):
+        if seats.due[s] > 0:
             return False
-    if sc[N_LIVE] <= 1:
-        _close_uncontested(sc, ss, n)
+    if at[N_LIVE] <= 1:
+        _close_uncontested(hand, table.n)
         return False
-    if not game[2][sc[STREET]] or not betting_needed(ss[FOLDED], ss[STACK], ss[BET_], n):
+    if not streets.betting[at[STREET]] or not betting_needed(seats, table.n):
         return True
-    sc[PHASE] = BET_PHASE
-    for s in range(n):
-        ss[PENDING, s] = not ss[FOLDED, s] and ss[STACK, s] > 0
-        ss[HAS_ACTED, s] = 0
-    sc[RAISES] = 0
-    first = 0
-    if sc[STREET] == 0:
-        first = first_to_act(blinds, cfg[START_BET], n)
-        if cfg[START_BET] > 0:
-            ss[PENDING, 0] = 0
-    else:
-        sc[LAST_INC] = 0
-    sc[NEXT] = next_pending(ss[PENDING], first - 1, n)
+    at[PHASE] = BET_PHASE
+    open_betting(table, hand)
     return False
 
 
 @njit(cache=True)
-def _after_action(sc, ss, cfg, game, blinds, seat, raised):
-    n = cfg[N]
-    if not raised:
-        ss[PENDING, seat] = 0
-        ss[HAS_ACTED, seat] = 1
-        ss[ACTED, seat] = _max_bet(ss, n)
-    if sc[N_LIVE] == 1:
-        _close_uncontested(sc, ss, n)
-        return
-    any_pending = False
-    for s in range(n):
-        any_pending = any_pending or ss[PENDING, s] != 0
-    if any_pending:
-        sc[NEXT] = next_pending(ss[PENDING], seat, n)
-    elif _close_round(sc, ss, n, game[0].shape[0]):
-        _start_street(sc, ss, cfg, game, blinds)
+def _after(table, streets, hand, seat, raised) -> None:
+    """``HandState._after_action``, and the next street when the round closes."""
+    after = after_action(hand, table.n, seat, raised)
+    if after == ONE_LEFT:
+        _close_uncontested(hand, table.n)
+    elif after == ROUND_OVER and _close_round(hand, table.n, streets.hole.shape[0]):
+        _start_street(table, streets, hand)
 
 
 @njit(cache=True)
-def _close_idle_round(sc, ss, cfg, game, blinds):
+def _close_idle_round(table, streets, hand) -> None:
     """``HandState._close_idle_round``: end a round whose seats to act can only check."""
-    n = cfg[N]
-    idle = sc[PHASE] == BET_PHASE and not betting_needed(ss[FOLDED], ss[STACK], ss[BET_], n)
-    if idle and _close_round(sc, ss, n, game[0].shape[0]):
-        _start_street(sc, ss, cfg, game, blinds)
+    idle = hand.at[PHASE] == BET_PHASE and not betting_needed(hand.seats, table.n)
+    if idle and _close_round(hand, table.n, streets.hole.shape[0]):
+        _start_street(table, streets, hand)
 
 
 @njit(cache=True)
-def _round_min(sc, cfg, game):
-    """``HandState._limits().min_bet``."""
-    big_street = game[4][sc[STREET]]
-    return round_min_of(cfg[STRUCT], cfg[START_BET], cfg[MIN_BET], cfg[SMALL_BET], cfg[BIG_BET], big_street)
-
-
-@njit(cache=True)
-def _bet_or_raise(sc, ss, cfg, game, blinds, seat, to, double_raise, rec, rec_cards, cards) -> bool:
-    n = cfg[N]
-    current = _max_bet(ss, n)
-    if game[3][sc[STREET]]:
-        return False  # a call-only round
-    if cfg[CAP] >= 0 and sc[RAISES] >= cfg[CAP]:
+def _bet_or_raise(table, streets, hand, seat, to, cards) -> bool:
+    """``HandState.bet_or_raise``; False when the size or the turn is not allowed."""
+    allowed, low, high = raise_window(table, streets, hand, seat)
+    seats = hand.seats
+    all_in = seats.bets[seat] + seats.stacks[seat]
+    current = 0
+    for s in range(table.n):
+        current = max(current, seats.bets[s])
+    if not allowed or to <= current or to > all_in or (to < low and to != all_in) or to > high:
         return False
-    round_min = _round_min(sc, cfg, game)
-    fixed = cfg[STRUCT] == FIXED_LIMIT
-    if ss[HAS_ACTED, seat] and not reopened_for(fixed, current, ss[ACTED, seat], sc[LAST_INC], round_min):
-        return False
-    others = False
-    for s in range(n):
-        others = others or (s != seat and not ss[FOLDED, s] and ss[STACK, s] > 0)
-    if not others or to <= current:
-        return False
-    all_in = ss[BET_, seat] + ss[STACK, seat]
-    if to > all_in:
-        return False
-    pot = 0
-    for s in range(n):
-        pot += ss[CONTRIB, s]
-    low, high = raise_bounds_to(cfg[STRUCT], current, sc[LAST_INC], round_min, double_raise, ss[BET_, seat],
-                                all_in, pot)  # fmt: skip
-    if (to < low and to != all_in) or to > high:
-        return False
-    put = to - ss[BET_, seat]
-    ss[STACK, seat] -= put
-    ss[BET_, seat] += put
-    ss[CONTRIB, seat] += put
-    _record(rec, rec_cards, sc, seat, RAISE if current else BET, to, cards, 0, -1, 0)
-    if full_raise(fixed, current, to, sc[LAST_INC], round_min, double_raise):
-        sc[RAISES] += 1
-        sc[LAST_INC] = to - current
-        ss[HAS_ACTED, :n] = 0
-    ss[HAS_ACTED, seat] = 1
-    ss[ACTED, seat] = to
-    for s in range(n):
-        ss[PENDING, s] = s != seat and not ss[FOLDED, s] and ss[STACK, s] > 0
-    _after_action(sc, ss, cfg, game, blinds, seat, True)
+    raise_to(table, streets, hand, seat, to, cards)
+    _after(table, streets, hand, seat, True)
     return True
 
 
@@ -279,227 +261,260 @@ def _add_new_cards(seen, cards, count) -> bool:
 
 
 @njit(cache=True)
-def _apply(text, start, end, sc, ss, cfg, game, blinds, hole, boards, board_n, seen, card_table,
-           n_boards, double_raise, rec, rec_cards, cards, tokens, all_cards) -> bool:  # fmt: skip
-    """Apply one action text; False when the hand needs the state machine."""
-    n = cfg[N]
+def _tokenize(text, start, end, tokens) -> int:
+    """Split an action into at most five words (``tokens``); -1 when it has more or a comment."""
     i = _skip_space(text, start, end)
-    if i == end:
-        return True  # an empty action does nothing
     count = 0
     while i < end:
         if count == 5:
-            return False
+            return -1
         stop = _token_end(text, i, end)
         tokens[count, 0], tokens[count, 1] = i, stop
         count += 1
         i = _skip_space(text, stop, end)
     for t in range(start, end):
         if text[t] == 35:  # '#': a comment
-            return False
-    if sc[PHASE] == OVER:
-        return False
-    first = tokens[0]
-    if first[1] - first[0] == 1 and text[first[0]] == 100:  # "d"
-        if count == 4 and _is_word(text, tokens[1], 100, 104, 0):  # "dh"
-            seat = _parse_seat(text, tokens[2, 0], tokens[2, 1], n)
-            if seat < 0 or sc[PHASE] != DEAL_PHASE:
-                return False
-            got = _parse_cards(text, tokens[3, 0], tokens[3, 1], card_table, cards)
-            if got <= 0 or got > ss[DUE, seat] or not _add_new_cards(seen, cards, got):
-                return False
-            for c in range(got):
-                hole[seat, ss[N_HOLE, seat]] = cards[c]
-                ss[N_HOLE, seat] += 1
-            ss[DUE, seat] -= got
-            _record(rec, rec_cards, sc, seat, DEAL, -1, cards, got, -1, 0)
-            if _maybe_start_betting(sc, ss, cfg, game, blinds) and _close_round(sc, ss, n, game[0].shape[0]):
-                _start_street(sc, ss, cfg, game, blinds)
-            return True
-        if count == 3 and _is_word(text, tokens[1], 100, 98, 0):  # "db"
-            _close_idle_round(sc, ss, cfg, game, blinds)
-            if sc[PHASE] != DEAL_PHASE or sc[BOARD_DUE] == 0:
-                return False
-            for s in range(n):
-                if ss[DUE, s] > 0:
-                    return False
-            due = sc[BOARD_DUE]
-            a = tokens[2, 0]
-            total = 0
-            for b in range(n_boards):
-                stop = a
-                while stop < tokens[2, 1] and text[stop] != SLASH:
-                    stop += 1
-                if (b < n_boards - 1) != (stop < tokens[2, 1]):
-                    return False  # not one card list per board
-                got = _parse_cards(text, a, stop, card_table, cards)
-                if got != due:
-                    return False
-                for c in range(got):
-                    all_cards[total] = cards[c]
-                    total += 1
-                a = stop + 1
-            for x in range(total):
-                for y in range(x):
-                    if all_cards[x] == all_cards[y]:
-                        return False
-            if not _add_new_cards(seen, all_cards, total):
-                return False
-            for b in range(n_boards):
-                for c in range(due):
-                    cards[c] = all_cards[b * due + c]
-                    boards[b, board_n[b]] = cards[c]
-                    board_n[b] += 1
-                _record(rec, rec_cards, sc, -1, DEAL, -1, cards, due, b, 0)
-            sc[BOARD_DUE] = 0
-            if _maybe_start_betting(sc, ss, cfg, game, blinds) and _close_round(sc, ss, n, game[0].shape[0]):
-                _start_street(sc, ss, cfg, game, blinds)
-            return True
-        return False
-    seat = _parse_seat(text, first[0], first[1], n)
-    if seat < 0 or count < 2:
-        return False
-    verb = tokens[1]
-    if _is_word(text, verb, 115, 109, 0):  # "sm"
-        _close_idle_round(sc, ss, cfg, game, blinds)
-        if count > 3 or sc[PHASE] == BET_PHASE or ss[FOLDED, seat]:
-            return False
-        if sc[PHASE] == DEAL_PHASE:
-            with_chips = 0
-            for s in range(n):
-                with_chips += not ss[FOLDED, s] and ss[STACK, s] > 0
-            if with_chips > 1:
-                return False  # the showdown has not been reached
-        if count == 2:
-            ss[MUCKED, seat] = 1 + ss[MUCKED, :n].max()  # the muck order: the last keeps unclaimed pots
-            _record(rec, rec_cards, sc, seat, MUCK, -1, cards, 0, -1, 0)
-            return True
-        got = _parse_cards(text, tokens[2, 0], tokens[2, 1], card_table, cards)
-        if got <= 0 or got != ss[N_HOLE, seat]:
-            return False
-        for c in range(got):
-            held = False
-            for j in range(ss[N_HOLE, seat]):
-                held = held or hole[seat, j] == cards[c]
-            if not held:
-                return False
-        _record(rec, rec_cards, sc, seat, SHOW, -1, cards, got, -1, 0)
-        return True
-    if sc[PHASE] != BET_PHASE or seat != sc[NEXT]:
-        return False
-    if _is_word(text, verb, 102, 0, 0) and count == 2:  # "f"
-        ss[FOLDED, seat] = 1
-        sc[N_LIVE] -= 1
-        _record(rec, rec_cards, sc, seat, FOLD, -1, cards, 0, -1, 0)
-        _after_action(sc, ss, cfg, game, blinds, seat, False)
-        return True
-    if _is_word(text, verb, 99, 99, 0) and count == 2:  # "cc"
-        amount = min(_max_bet(ss, n) - ss[BET_, seat], ss[STACK, seat])
-        ss[STACK, seat] -= amount
-        ss[BET_, seat] += amount
-        ss[CONTRIB, seat] += amount
-        kind, recorded = (CALL, amount) if amount else (CHECK, -1)
-        _record(rec, rec_cards, sc, seat, kind, recorded, cards, 0, -1, 0)
-        _after_action(sc, ss, cfg, game, blinds, seat, False)
-        return True
-    if _is_word(text, verb, 99, 98, 114) and count == 3:  # "cbr"
-        a, b = tokens[2, 0], tokens[2, 1]
-        if b - a > 15:
-            return False
-        to = 0
-        for x in range(a, b):
-            digit = text[x] - 48
-            if digit < 0 or digit > 9:
-                return False
-            to = to * 10 + digit
-        return _bet_or_raise(sc, ss, cfg, game, blinds, seat, to, double_raise, rec, rec_cards, cards)
-    return False
+            return -1
+    return count
 
 
 @njit(cache=True)
-def replay_hands(
-    text, hand_actions, action_bounds, settings, antes, blinds, stacks, game, n_boards, double_raise,
-    card_table, rec, rec_cards, hand_start, status, ending, stacks_out, contributed_out, antes_out,
-    folded_out, mucked_out, hole_out, hole_n, boards_out, board_n,
-):  # fmt: skip
-    """Replay every hand; ``status[h]`` is ``OK`` or ``FALLBACK``; returns the number of records.
+def _deal_hole(given, table, streets, work, count) -> bool:
+    """``d dh pN cards``."""
+    text, tokens, hand = given.text, work.tokens, work.hand
+    seats, cards = hand.seats, work.cards
+    seat = _parse_seat(text, tokens[2, 0], tokens[2, 1], table.n)
+    if count != 4 or seat < 0 or hand.at[PHASE] != DEAL_PHASE:
+        return False
+    got = _parse_cards(text, tokens[3, 0], tokens[3, 1], given.card_table, cards)
+    if got <= 0 or got > seats.due[seat] or not _add_new_cards(work.seen, cards, got):
+        return False
+    for c in range(got):
+        seats.hole[seat, seats.n_hole[seat]] = cards[c]
+        seats.n_hole[seat] += 1
+    seats.due[seat] -= got
+    record(hand, hand.at[LABEL], seat, DEAL, -1, cards, got, -1, 0)
+    if _maybe_start_betting(table, streets, hand) and _close_round(hand, table.n, streets.hole.shape[0]):
+        _start_street(table, streets, hand)
+    return True
 
-    Hand ``h`` has the actions ``hand_actions[h]:hand_actions[h + 1]``, each the bytes
-    ``text[action_bounds[a, 0]:action_bounds[a, 1]]``; ``settings[h]`` holds N, STRUCT, MIN_BET,
-    SMALL_BET, BIG_BET, START_BET and CAP; ``antes``/``blinds``/``stacks`` are per hand and
-    seat (forced bets already in the state machine's seat order). ``game`` is the tuple of
-    street arrays (hole cards, board cards, betting, call only, big bet). Records of OK hands
-    are ``rec[hand_start[h]:hand_start[h + 1]]``, laid out as in ``engine.compiled.betting_kernel``.
-    """
-    width = stacks.shape[1]
-    sc = np.zeros(9, dtype=np.int64)
-    ss = np.zeros((11, width), dtype=np.int64)
-    hole = np.full((width, MAX_CARDS), -1, dtype=np.int8)
-    boards = np.full((n_boards, MAX_BOARD), -1, dtype=np.int8)
-    board_count = np.zeros(n_boards, dtype=np.int64)
-    seen = np.zeros(card_table.max() + 1, dtype=np.bool_)
-    cards = np.full(MAX_CARDS, -1, dtype=np.int8)
-    tokens = np.empty((5, 2), dtype=np.int64)  # (start, end) of an action's words
-    all_cards = np.empty(n_boards * MAX_BOARD, dtype=np.int8)
-    scratch = np.zeros((HAND_ACTIONS, rec.shape[1]), dtype=np.int64)
-    scratch_cards = np.full((HAND_ACTIONS, MAX_CARDS), -1, dtype=np.int8)
+
+@njit(cache=True)
+def _board_cards(given, streets, work, due) -> int:
+    """The cards of ``d db`` (one list per board, ``/`` between) into ``work.all_cards``; -1 when
+    they are not ``due`` new cards a board."""
+    text, tokens, cards, all_cards = given.text, work.tokens, work.cards, work.all_cards
+    a = tokens[2, 0]
+    total = 0
+    for b in range(streets.n_boards):
+        stop = a
+        while stop < tokens[2, 1] and text[stop] != SLASH:
+            stop += 1
+        if (b < streets.n_boards - 1) != (stop < tokens[2, 1]):
+            return -1  # not one card list per board
+        got = _parse_cards(text, a, stop, given.card_table, cards)
+        if got != due:
+            return -1
+        for c in range(got):
+            all_cards[total] = cards[c]
+            total += 1
+        a = stop + 1
+    for x in range(total):
+        for y in range(x):
+            if all_cards[x] == all_cards[y]:
+                return -1
+    return total if _add_new_cards(work.seen, all_cards, total) else -1
+
+
+@njit(cache=True)
+def _deal_boards(given, table, streets, work, count) -> bool:
+    """``d db cards[/cards...]``."""
+    hand, cards = work.hand, work.cards
+    if count != 3:
+        return False
+    _close_idle_round(table, streets, hand)
+    if hand.at[PHASE] != DEAL_PHASE or hand.at[BOARD_DUE] == 0:
+        return False
+    for s in range(table.n):
+        if hand.seats.due[s] > 0:
+            return False
+    due = hand.at[BOARD_DUE]
+    if _board_cards(given, streets, work, due) < 0:
+        return False
+    for b in range(streets.n_boards):
+        for c in range(due):
+            cards[c] = work.all_cards[b * due + c]
+            work.boards[b, work.board_n[b]] = cards[c]
+            work.board_n[b] += 1
+        record(hand, hand.at[LABEL], -1, DEAL, -1, cards, due, b, 0)
+    hand.at[BOARD_DUE] = 0
+    if _maybe_start_betting(table, streets, hand) and _close_round(hand, table.n, streets.hole.shape[0]):
+        _start_street(table, streets, hand)
+    return True
+
+
+@njit(cache=True)
+def _show_or_muck(given, table, streets, work, seat, count) -> bool:
+    """``pN sm cards`` shows, ``pN sm`` mucks (the muck order: the last keeps unclaimed pots)."""
+    hand, cards, tokens = work.hand, work.cards, work.tokens
+    seats = hand.seats
+    _close_idle_round(table, streets, hand)
+    if count > 3 or hand.at[PHASE] == BET_PHASE or seats.folded[seat]:
+        return False
+    if hand.at[PHASE] == DEAL_PHASE:
+        with_chips = 0
+        for s in range(table.n):
+            with_chips += not seats.folded[s] and seats.stacks[s] > 0
+        if with_chips > 1:
+            return False  # the showdown has not been reached
+    if count == 2:
+        seats.mucked[seat] = 1 + seats.mucked[: table.n].max()
+        record(hand, hand.at[LABEL], seat, MUCK, -1, cards, 0, -1, 0)
+        return True
+    got = _parse_cards(given.text, tokens[2, 0], tokens[2, 1], given.card_table, cards)
+    if got <= 0 or got != seats.n_hole[seat]:
+        return False
+    for c in range(got):
+        held = False
+        for j in range(seats.n_hole[seat]):
+            held = held or seats.hole[seat, j] == cards[c]
+        if not held:
+            return False
+    record(hand, hand.at[LABEL], seat, SHOW, -1, cards, got, -1, 0)
+    return True
+
+
+@njit(cache=True)
+def _bet_action(given, table, streets, work, seat, count) -> bool:
+    """``pN f``, ``pN cc`` and ``pN cbr amount`` by the seat to act."""
+    text, verb, hand = given.text, work.tokens[1], work.hand
+    if hand.at[PHASE] != BET_PHASE or seat != hand.at[NEXT]:
+        return False
+    if _is_word(text, verb, 102, 0, 0) and count == 2:  # "f"
+        fold(hand, seat, work.cards)
+        _after(table, streets, hand, seat, False)
+        return True
+    if _is_word(text, verb, 99, 99, 0) and count == 2:  # "cc"
+        check_or_call(hand, table.n, seat, work.cards)
+        _after(table, streets, hand, seat, False)
+        return True
+    if not (_is_word(text, verb, 99, 98, 114) and count == 3):  # "cbr"
+        return False
+    a, b = work.tokens[2, 0], work.tokens[2, 1]
+    if b - a > 15:
+        return False
+    to = 0
+    for x in range(a, b):
+        digit = text[x] - 48
+        if digit < 0 or digit > 9:
+            return False
+        to = to * 10 + digit
+    return _bet_or_raise(table, streets, hand, seat, to, work.cards)
+
+
+@njit(cache=True)
+def _apply(given, a, table, streets, work) -> bool:
+    """Apply action ``a``; False when the hand needs the state machine."""
+    text, tokens = given.text, work.tokens
+    start, end = given.action_bounds[a, 0], given.action_bounds[a, 1]
+    if _skip_space(text, start, end) == end:
+        return True  # an empty action does nothing
+    count = _tokenize(text, start, end, tokens)
+    if count < 0 or work.hand.at[PHASE] == OVER:
+        return False
+    if tokens[0, 1] - tokens[0, 0] == 1 and text[tokens[0, 0]] == 100:  # "d"
+        if count >= 2 and _is_word(text, tokens[1], 100, 104, 0):  # "dh"
+            return _deal_hole(given, table, streets, work, count)
+        if count >= 2 and _is_word(text, tokens[1], 100, 98, 0):  # "db"
+            return _deal_boards(given, table, streets, work, count)
+        return False
+    seat = _parse_seat(text, tokens[0, 0], tokens[0, 1], table.n)
+    if seat < 0 or count < 2:
+        return False
+    if _is_word(text, tokens[1], 115, 109, 0):  # "sm"
+        return _show_or_muck(given, table, streets, work, seat, count)
+    return _bet_action(given, table, streets, work, seat, count)
+
+
+@njit(cache=True)
+def _table_of(given, h) -> Table:
+    """Hand ``h``'s ``Table`` from its settings row and forced bets."""
+    cfg = given.settings[h]
+    return Table(cfg[N], given.antes[h], given.blinds[h], cfg[START_BET], cfg[MIN_BET], cfg[STRUCT],
+                 cfg[SMALL_BET], cfg[BIG_BET], given.double_raise, cfg[CAP])  # fmt: skip
+
+
+@njit(cache=True)
+def _replay_one(given, h, streets, work) -> bool:
+    """Replay hand ``h`` into ``work``; True when it is over and every action was the compiled core's."""
+    table = _table_of(given, h)
+    n, hand = table.n, work.hand
+    reset_hand(hand, given.stacks[h], n)
+    work.boards[:] = -1
+    work.board_n[:] = 0
+    work.seen[:] = False
+    ok = n >= 2
+    for s in range(n):
+        ok = ok and given.stacks[h, s] > 0
+    if not ok:
+        return False
+    post_forced_bets(table, hand, work.cards)  # antes (dead), blinds and the starting bet (live)
+    _start_street(table, streets, hand)
+    for a in range(given.hand_actions[h], given.hand_actions[h + 1]):
+        if not _apply(given, a, table, streets, work):
+            return False
+    _close_idle_round(table, streets, hand)
+    if hand.at[PHASE] < SHOWDOWN_PHASE or hand.at[COUNT] > hand.rows.shape[0]:
+        return False  # the hand ends before it is over
+    if hand.at[PHASE] == SHOWDOWN_PHASE:
+        refund_uncalled(hand, n)
+    return True
+
+
+@njit(cache=True)
+def _copy_out(h, n, work, out, position) -> None:
+    hand = work.hand
+    seats, k = hand.seats, hand.at[COUNT]
+    out.rec[position : position + k] = hand.rows[:k]
+    out.rec_cards[position : position + k] = hand.cards[:k]
+    out.status[h] = OK
+    out.ending[h] = hand.at[ENDING]
+    for s in range(n):
+        out.stacks[h, s] = seats.stacks[s]
+        out.contributed[h, s] = seats.contributed[s]
+        out.antes[h, s] = seats.antes_paid[s]
+        out.folded[h, s] = seats.folded[s]
+        out.mucked[h, s] = seats.mucked[s]
+        out.hole_n[h, s] = seats.n_hole[s]
+        for i in range(seats.n_hole[s]):
+            out.hole[h, s, i] = seats.hole[s, i]
+    for b in range(work.board_n.shape[0]):
+        out.board_n[h, b] = work.board_n[b]
+        for i in range(work.board_n[b]):
+            out.boards[h, b, i] = work.boards[b, i]
+
+
+@njit(cache=True)
+def replay_hands(given, streets, out) -> int:
+    """Replay every hand of ``given`` (a ``ReplayInput``) of a game with ``streets`` (a
+    ``engine.compiled.hand_state.Streets``) into ``out`` (a ``ReplayedHands``); returns the number of
+    records, or -1 - h when ``out.rec`` has no room for hand h (the caller grows it and starts again)."""
+    width, n_boards = given.stacks.shape[1], streets.n_boards
+    work = ReplayWork(
+        new_hand(width), np.full((n_boards, MAX_BOARD), -1, np.int8), np.zeros(n_boards, np.int64),
+        np.zeros(given.card_table.max() + 1, np.bool_), np.full(MAX_CARDS, -1, np.int8),
+        np.empty((5, 2), np.int64), np.empty(n_boards * MAX_BOARD, np.int8),
+    )  # fmt: skip
     position = 0
-    for h in range(settings.shape[0]):
-        hand_start[h] = position
-        cfg = settings[h]
-        n = cfg[N]
-        status[h] = FALLBACK
-        sc[:] = 0
-        ss[:] = 0
-        hole[:] = -1
-        boards[:] = -1
-        board_count[:] = 0
-        seen[:] = False
-        sc[N_LIVE] = n
-        sc[NEXT] = -1
-        ok = n >= 2
-        for s in range(n):
-            ss[STACK, s] = stacks[h, s]
-            ok = ok and stacks[h, s] > 0
-        if not ok:
-            continue
-        # forced bets: antes (dead), blinds and the starting bet (live)
-        sc[COUNT] = post_forced_bets(antes[h], blinds[h], cfg[START_BET], ss[STACK], ss[BET_], ss[CONTRIB],
-                                     ss[ANTE], n, scratch, scratch_cards, sc[COUNT], cards)  # fmt: skip
-        sc[LAST_INC] = max(_max_bet(ss, n), cfg[MIN_BET])
-        _start_street(sc, ss, cfg, game, blinds[h])
-        for a in range(hand_actions[h], hand_actions[h + 1]):
-            ok = _apply(text, action_bounds[a, 0], action_bounds[a, 1], sc, ss, cfg, game, blinds[h], hole,
-                        boards, board_count, seen, card_table, n_boards, double_raise, scratch, scratch_cards,
-                        cards, tokens, all_cards)  # fmt: skip
-            if not ok:
-                break
-        if ok:
-            _close_idle_round(sc, ss, cfg, game, blinds[h])
-        if not ok or sc[PHASE] < SHOWDOWN_PHASE or sc[COUNT] > scratch.shape[0]:
+    for h in range(given.settings.shape[0]):
+        out.hand_start[h] = position
+        out.status[h] = FALLBACK
+        if not _replay_one(given, h, streets, work):
             continue  # an illegal action, or the hand ends before it is over
-        if sc[PHASE] == SHOWDOWN_PHASE:
-            refund_uncalled(ss[BET_], ss[CONTRIB], ss[STACK], n)
-        k = sc[COUNT]
-        if position + k > rec.shape[0]:
-            return -1 - h  # out of room: the caller grows ``rec`` and starts again
-        rec[position : position + k] = scratch[:k]
-        rec_cards[position : position + k] = scratch_cards[:k]
+        k = work.hand.at[COUNT]
+        if position + k > out.rec.shape[0]:
+            return -1 - h
+        _copy_out(h, given.settings[h, N], work, out, position)
         position += k
-        status[h] = OK
-        ending[h] = sc[ENDING]
-        for s in range(n):
-            stacks_out[h, s] = ss[STACK, s]
-            contributed_out[h, s] = ss[CONTRIB, s]
-            antes_out[h, s] = ss[ANTE, s]
-            folded_out[h, s] = ss[FOLDED, s] != 0
-            mucked_out[h, s] = ss[MUCKED, s]
-            hole_n[h, s] = ss[N_HOLE, s]
-            for i in range(ss[N_HOLE, s]):
-                hole_out[h, s, i] = hole[s, i]
-        for b in range(n_boards):
-            board_n[h, b] = board_count[b]
-            for i in range(board_count[b]):
-                boards_out[h, b, i] = boards[b, i]
-    hand_start[settings.shape[0]] = position
+    out.hand_start[given.settings.shape[0]] = position
     return position

@@ -11,6 +11,8 @@ compares every payout.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -18,6 +20,9 @@ from engine.compiled.betting_showdown import sole_best_everywhere
 from engine.compiled.core import (
     HOLE_ANY,
     NO_VALUE,
+    PotWinnings,
+    SeatScratch,
+    award,
     board_key_of,
     divide_pot,
     key_strength,
@@ -27,7 +32,7 @@ from engine.compiled.core import (
     seat_strength,
     surviving,
 )
-from engine.hands.kernels import card_bit
+from engine.hands.kernels import card_bit, category_of
 from engine.rules.games.description import STREET_SLOTS  # forced discards counted per street after the deal
 
 SHOWDOWN, UNCONTESTED, EVERYONE_DEAD = 0, 1, 2
@@ -49,22 +54,6 @@ def shuffle_prefix(bits: np.ndarray, deck: np.ndarray, n_cards: int) -> None:
         r = (word >> np.uint64(32 * (i & 1))) & np.uint64(0xFFFFFFFF)
         j = i + np.int64((r * np.uint64(size - i)) >> np.uint64(32))
         deck[i], deck[j] = deck[j], deck[i]
-
-
-@njit(cache=True, inline="always")
-def split_among(won_row: np.ndarray, winners: np.ndarray, amount: int) -> None:
-    """Split ``amount`` among seats flagged in ``winners``; odd chips from seat 0 (left of the button)."""
-    count = 0
-    for s in range(winners.shape[0]):
-        if winners[s]:
-            count += 1
-    share = amount // count
-    odd = amount - share * count
-    k = 0
-    for s in range(winners.shape[0]):
-        if winners[s]:
-            won_row[s] += share + (1 if k < odd else 0)
-            k += 1
 
 
 # Slots of the statistic tally: every game (O_*), a kill rule (K_*), a discard board and low points (T_*)
@@ -196,190 +185,277 @@ def _cluster_tally(counts, tally) -> None:
     tally[C_SEATS] += seats
 
 
-@njit(cache=True)
-def simulate_hands(
-    u, dealt, hole, board, board_street, deck_size, stake, rules, cards, strength, low, won, won_high,
-    won_low, board_won, survivors, triple, discard_street, dead, ending, streets_dealt, outcomes, tally,
-):  # fmt: skip
-    """Deal and settle every hand of ``cards`` under ``rules`` (``engine.compiled.core.Rules.args``): each
-    dealt by ``u``'s random words, or, when ``dealt``, the cards already in its row of ``cards``.
+class DealPlan(NamedTuple):
+    """How showdown-mode hands are dealt: random words or given deals, and where each card goes.
 
-    ``hole[seat, j]`` and ``board[b, j]`` are positions in the dealt prefix,
-    ``board_street[j]`` the street of board card j. ``outcomes[h]`` is 2 when one seat won
-    every part of the pot alone, 1 when some part was split among tied hands, else 0 (also for
-    a hand that ended before the showdown); a killed board is evaluated only when it decides
-    ``triple`` (one seat alone best on every board, killed ones included). Winners in the
-    tallies are seats that collected chips (of the high parts, beside a low share), as the
-    replayed hands' players rows count them; a scoop is one seat collecting every chip.
-    ``tally`` accumulates the ``O_*``/``K_*``/``T_*`` counts.
-    Outputs a game has no use for (``low``, ``won_high``/``won_low`` without a low share,
-    ``board_won``/``triple`` without board shares, ``discard_street`` without a discard
-    board or a low share) may be one-row placeholders: they are never touched.
+    ``words`` holds 32 random bits per card (one row per hand) unless ``given``, when each hand's
+    row of ``ShowdownHands.cards`` already holds its cards. ``hole[seat, j]`` and ``board[b, j]``
+    are positions in the dealt prefix, ``board_street[j]`` the street of board card j.
     """
-    discard_board, community, points = rules[4], rules[5], rules[8]
-    n_hands, n, n_hole = cards.shape[0], hole.shape[0], hole.shape[1]
-    n_boards, last_card = board.shape[0], board.shape[1] - 1
-    deck = np.empty(deck_size, dtype=np.int8)
-    alive = np.zeros(n, dtype=np.bool_)
-    before = np.zeros(n, dtype=np.bool_)
-    winners = np.zeros(n, dtype=np.bool_)
-    paid = np.zeros(n, dtype=np.int64)
-    hole_key = np.zeros(n, dtype=np.int64)
-    kept_n = np.zeros(n, dtype=np.int64)
-    per_board = np.full((n_boards, n), NO_VALUE, dtype=np.int64)
-    board_cards = np.zeros((n_boards, last_card + 1), dtype=np.int8)
-    last = np.zeros(n_boards, dtype=np.int64)
-    board_alive = np.zeros(n_boards, dtype=np.bool_)
-    board_key = np.zeros(n_boards, dtype=np.int64)
-    won_row = np.zeros(n, dtype=np.int64)  # one hand's results, copied out where the game has them
-    high_row = np.zeros(n, dtype=np.int64)
-    low_won_row = np.zeros(n, dtype=np.int64)
-    low_row = np.full(n, NO_VALUE, dtype=np.int64)
-    board_row = np.zeros((n, n_boards), dtype=np.int64)
-    rank_count = np.zeros(deck_size // 4, dtype=np.int64)
-    hand_categories = np.zeros(9, dtype=np.int64)  # one hand's seats of each category at the showdown
-    n_streets = board_street.max() + 1
-    has_points, low_hands = rules[11], rules[13]
-    halves = has_points or low_hands  # chips of the high and the low halves apart
-    scratch = np.zeros(n, dtype=np.int64)
-    ranking, kickers, hole_use, tables = rules[0], rules[1], rules[2], rules[9]
-    board_shares, one_share, share_board = rules[10], rules[12], rules[7]
-    trigger = board[max(discard_board, 0)]
-    pot = n * stake
-    for h in range(n_hands):
-        if dealt:
-            for i in range(cards.shape[1]):
-                deck[i] = cards[h, i]
+
+    words: np.ndarray
+    given: bool
+    hole: np.ndarray
+    board: np.ndarray
+    board_street: np.ndarray
+    deck_size: int
+    stake: int
+
+
+class ShowdownHands(NamedTuple):
+    """Everything ``simulate_hands`` writes, one row per hand (``tally``: the ``O_*``/``K_*``/``T_*``
+    counts). Outputs a game has no use for may be one-row placeholders: they are never touched
+    (``low``, ``won_high``/``won_low`` without a low half, ``board_won``/``triple`` without board
+    shares, ``discard_street`` without a discard board or a low share)."""
+
+    cards: np.ndarray
+    strength: np.ndarray
+    low: np.ndarray
+    won: np.ndarray
+    won_high: np.ndarray
+    won_low: np.ndarray
+    board_won: np.ndarray
+    survivors: np.ndarray
+    triple: np.ndarray
+    discard_street: np.ndarray
+    dead: np.ndarray
+    ending: np.ndarray
+    streets_dealt: np.ndarray
+    outcomes: np.ndarray
+    tally: np.ndarray
+
+
+class ShowdownWork(NamedTuple):
+    """One hand in play: the deck, the seats' kept cards, the boards, and one hand's results."""
+
+    deck: np.ndarray  # (deck size,) int8
+    alive: np.ndarray  # (seats,) bool: holds a hand
+    before: np.ndarray  # (seats,) bool: held one before the last discards
+    hole_key: np.ndarray  # (seats,) the kept hole cards as a key
+    kept_n: np.ndarray  # (seats,) hole cards kept
+    low_row: np.ndarray  # (seats,) points or best low (NO_VALUE: none)
+    per_board: np.ndarray  # (boards, seats) each seat's hand on each board
+    board_cards: np.ndarray  # (boards, cards)
+    last: np.ndarray  # (boards,) each board's last card
+    board_alive: np.ndarray  # (boards,) bool
+    board_key: np.ndarray  # (boards,)
+    rank_count: np.ndarray  # (ranks,)
+    categories: np.ndarray  # (9,) one hand's seats of each category at the showdown
+    pot: PotWinnings  # one hand's chips, copied out where the game has them
+    scratch: SeatScratch
+
+
+@njit(cache=True)
+def showdown_work(n, n_boards, n_board_cards, deck_size) -> ShowdownWork:
+    """Fresh ``ShowdownWork`` for ``n`` seats and ``n_boards`` boards of ``n_board_cards`` cards."""
+    pot = PotWinnings(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+                      np.zeros((n, n_boards), np.int64))  # fmt: skip
+    scratch = SeatScratch(np.zeros(n, np.bool_), np.zeros(n, np.int64), np.zeros(n, np.int64))
+    return ShowdownWork(
+        np.empty(deck_size, np.int8), np.zeros(n, np.bool_), np.zeros(n, np.bool_), np.zeros(n, np.int64),
+        np.zeros(n, np.int64), np.full(n, NO_VALUE, np.int64), np.full((n_boards, n), NO_VALUE, np.int64),
+        np.zeros((n_boards, n_board_cards), np.int8), np.zeros(n_boards, np.int64),
+        np.zeros(n_boards, np.bool_), np.zeros(n_boards, np.int64), np.zeros(deck_size // 4, np.int64),
+        np.zeros(9, np.int64), pot, scratch,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def _deal(h, plan, out, deck) -> None:
+    """Hand ``h``'s cards into ``deck``: its given deal, or a shuffle of its random words."""
+    n_cards = out.cards.shape[1]
+    if plan.given:
+        for i in range(n_cards):
+            deck[i] = out.cards[h, i]
+    else:
+        shuffle_prefix(plan.words[h], deck, n_cards)
+        out.cards[h] = deck[:n_cards]
+
+
+@njit(cache=True)
+def _discard_phase(h, plan, rules, out, work) -> int:
+    """The discard board's forced discards and their tallies; returns how many seats keep a hand,
+    and settles a hand that ends without a showdown (one seat left, or none)."""
+    trigger = plan.board[rules.discard_board]
+    n_streets = plan.board_street.max() + 1
+    out.discard_street[h] = -1
+    n_alive = _discard_streets(h, work.deck, plan.hole, trigger, plan.board_street, n_streets, work.alive,
+                               work.before, out.discard_street, out.streets_dealt)  # fmt: skip
+    _discard_tally(h, work.deck, plan.hole, trigger, plan.board_street[0], rules.points, work.alive,
+                   out.discard_street, out.tally)  # fmt: skip
+    for s in range(work.alive.shape[0]):
+        out.dead[h, s] = not work.alive[s]
+    pot = work.alive.shape[0] * plan.stake
+    if n_alive == 0:  # everyone left died at once: they share the pot equally
+        out.ending[h] = EVERYONE_DEAD
+        award(pot, work.before, out.won[h], work.scratch.paid)
+    elif n_alive == 1:
+        out.ending[h] = UNCONTESTED
+        award(pot, work.alive, out.won[h], work.scratch.paid)
+    return n_alive
+
+
+@njit(cache=True)
+def _kept_cards(h, plan, rules, out, work) -> None:
+    """Each seat's kept hole cards as a key, their count, and their points."""
+    n_hole = plan.hole.shape[1]
+    for s in range(plan.hole.shape[0]):
+        work.hole_key[s] = 0
+        work.kept_n[s] = 0
+        total = 0
+        for j in range(n_hole):
+            if rules.discard_board < 0 or out.discard_street[h, s, j] == -1:
+                c = work.deck[plan.hole[s, j]]
+                work.hole_key[s] |= card_bit(c)
+                work.kept_n[s] += 1
+                total += rules.points[c >> 2]
+        work.low_row[s] = total if work.alive[s] else NO_VALUE
+        if rules.low_share:
+            out.low[h, s] = work.low_row[s]
+
+
+@njit(cache=True)
+def _boards(h, plan, rules, out, work) -> int:
+    """The boards' cards, which survive, the seats' best lows, and each seat's hand on each surviving
+    community board; returns how many boards survive."""
+    n_boards, n_board = plan.board.shape[0], plan.board.shape[1]
+    for b in range(n_boards):
+        for j in range(n_board):
+            work.board_cards[b, j] = work.deck[plan.board[b, j]]
+        work.last[b] = work.board_cards[b, n_board - 1]
+        work.board_key[b] = board_key_of(work.board_cards[b], n_board)
+    n_surviving = surviving(rules, work.last, work.board_alive)
+    if rules.low_hands:
+        seat_lows(work.hole_key, work.alive, work.board_key, work.board_alive, rules, work.low_row)
+        for s in range(work.alive.shape[0]):
+            out.low[h, s] = work.low_row[s]
+    for b in range(n_boards):
+        out.survivors[h, b] = work.board_alive[b]
+        if not rules.community[b] or not work.board_alive[b]:
+            continue
+        if rules.hole_use == HOLE_ANY:  # the common case inlined (see engine.compiled.core.seat_strength)
+            for s in range(work.alive.shape[0]):
+                key = work.hole_key[s] | work.board_key[b]
+                value = key_strength(key, rules.ranking, rules.kickers, rules.tables)
+                work.per_board[b, s] = value if work.alive[s] else NO_VALUE
         else:
-            shuffle_prefix(u[h], deck, cards.shape[1])
-            cards[h] = deck[: cards.shape[1]]
-        alive[:] = True
-        ending[h] = SHOWDOWN
-        outcomes[h] = 0
-        streets_dealt[h] = n_streets - 1
-        n_alive = n
-        if discard_board >= 0:
-            discard_street[h] = -1
-            n_alive = _discard_streets(h, deck, hole, trigger, board_street, n_streets, alive, before,
-                                       discard_street, streets_dealt)  # fmt: skip
-            _discard_tally(h, deck, hole, trigger, board_street[0], points, alive, discard_street, tally)
-            for s in range(n):
-                dead[h, s] = not alive[s]
-            if n_alive == 0:  # everyone left died at once: they share the pot equally
-                ending[h] = EVERYONE_DEAD
-                split_among(won[h], before, pot)
-                continue
-            if n_alive == 1:
-                ending[h] = UNCONTESTED
-                split_among(won[h], alive, pot)
-                continue
-        for s in range(n):  # the cards each seat keeps, and their points
-            hole_key[s] = 0
-            kept_n[s] = 0
-            total = 0
-            for j in range(n_hole):
-                if discard_board < 0 or discard_street[h, s, j] == -1:
-                    c = deck[hole[s, j]]
-                    hole_key[s] |= card_bit(c)
-                    kept_n[s] += 1
-                    total += points[c >> 2]
-            low_row[s] = total if alive[s] else NO_VALUE
-            if has_points:
-                low[h, s] = low_row[s]
-        for b in range(n_boards):
-            for j in range(last_card + 1):
-                board_cards[b, j] = deck[board[b, j]]
-            last[b] = board_cards[b, last_card]
-            board_key[b] = board_key_of(board_cards[b], last_card + 1)
-        n_surviving = surviving(rules, last, board_alive)
-        if low_hands:
-            seat_lows(hole_key, alive, board_key, board_alive, rules, low_row)
-            for s in range(n):
-                low[h, s] = low_row[s]
-        for b in range(n_boards):
-            survivors[h, b] = board_alive[b]
-            if not community[b] or not board_alive[b]:
-                continue
-            if (
-                hole_use == HOLE_ANY
-            ):  # the rule's common case, inlined (see engine.compiled.core.seat_strength)
-                for s in range(n):
-                    key = hole_key[s] | board_key[b]
-                    per_board[b, s] = key_strength(key, ranking, kickers, tables) if alive[s] else NO_VALUE
-            else:
-                restricted_strengths(
-                    hole_use,
-                    hole_key,
-                    kept_n,
-                    alive,
-                    board_key[b],
-                    board_cards,
-                    b,
-                    last_card + 1,
-                    ranking,
-                    kickers,
-                    tables,
-                    per_board,
-                )
-        won_row[:] = 0
-        if halves:
-            high_row[:] = 0
-            low_won_row[:] = 0
-        if board_shares:
-            board_row[:] = 0
-        if one_share:
-            outcome = one_share_pot(pot, alive, per_board[share_board[0]], won_row, winners, paid)
-        else:
-            outcome = divide_pot(pot, alive, per_board, low_row, board_alive, rules, won_row, high_row,
-                                 low_won_row, board_row, winners, paid, scratch)  # fmt: skip
-        won[h] = won_row
-        if halves:
-            won_high[h] = high_row
-            won_low[h] = low_won_row
-        if board_shares:
-            board_won[h] = board_row
+            restricted_strengths(rules.hole_use, work.hole_key, work.kept_n, work.alive, work.board_key[b],
+                                 work.board_cards, b, n_board, rules.ranking, rules.kickers, rules.tables,
+                                 work.per_board)  # fmt: skip
+    return n_surviving
+
+
+@njit(cache=True)
+def _settle(h, pot, rules, out, work) -> int:
+    """Divide the pot at the showdown and copy the hand's chips out; returns ``divide_pot``'s outcome."""
+    into = work.pot
+    into.won[:] = 0
+    halves = rules.low_share or rules.low_hands  # chips of the high and the low halves apart
+    if halves:
+        into.won_high[:] = 0
+        into.won_low[:] = 0
+    if rules.board_shares:
+        into.board_won[:] = 0
+    if rules.one_share:
+        s = work.scratch
+        outcome = one_share_pot(pot, work.alive, work.per_board[rules.share_board[0]], into.won, s.winners,
+                                s.paid)  # fmt: skip
+    else:
+        outcome = divide_pot(pot, work.alive, work.per_board, work.low_row, work.board_alive, rules, into,
+                             work.scratch)  # fmt: skip
+    out.won[h] = into.won
+    if halves:
+        out.won_high[h] = into.won_high
+        out.won_low[h] = into.won_low
+    if rules.board_shares:
+        out.board_won[h] = into.board_won
+    return outcome
+
+
+@njit(cache=True)
+def _sole_owner(plan, rules, work, n_surviving) -> int:
+    """The seat alone best on every community board, killed boards evaluated too, else -1."""
+    n_board = plan.board.shape[1]
+    if n_surviving < plan.board.shape[0]:  # the killed boards decide it
+        for b in range(plan.board.shape[0]):
+            if rules.community[b] and not work.board_alive[b]:
+                for s in range(work.alive.shape[0]):
+                    work.per_board[b, s] = seat_strength(work.hole_key[s], work.kept_n[s], work.board_key[b],
+                                                         work.board_cards, b, n_board, rules)  # fmt: skip
+    return sole_best_everywhere(work.per_board, rules.community, work.alive, work.scratch.winners)
+
+
+@njit(cache=True)
+def _tally_showdown(h, pot, rules, out, work, outcome, owner, n_surviving) -> None:
+    """A showdown hand's counts: scoops, splits, triples, kills, each seat's category and wins."""
+    tally = out.tally
+    tally[O_SHOWDOWN] += 1
+    scooped = False  # one seat alone collected every chip
+    for s in range(work.alive.shape[0]):
+        scooped = scooped or work.pot.won[s] == pot
+    tally[O_SCOOP] += scooped
+    tally[O_SPLIT] += outcome == 1
+    tally[O_TRIPLE] += owner >= 0
+    if rules.kill != 0:
+        tally[K_SURVIVING + n_surviving] += 1
+        for b in range(work.last.shape[0]):
+            if rules.community[b]:
+                tally[K_BOARDS + (work.last[b] >> 2)] += 1
+                tally[K_KILLED + (work.last[b] >> 2)] += not work.board_alive[b]
+    halves = rules.low_share or rules.low_hands
+    for s in range(work.alive.shape[0]):
+        if rules.board_shares:
+            out.triple[h, s] = s == owner
+        best = np.int64(NO_VALUE)
+        for b in range(work.last.shape[0]):
+            if rules.community[b] and work.board_alive[b]:
+                best = max(best, work.per_board[b, s])
+        out.strength[h, s] = best
+        if best < 0:
+            continue
+        # a winner collected chips of the high parts (as the replayed hands' players rows say)
+        won_high_part = (work.pot.won_high[s] if halves else work.pot.won[s]) > 0
+        category = category_of(best)
+        tally[O_CATEGORY + category] += 1
+        tally[O_CATEGORY_WON + category] += won_high_part
+        work.categories[category] += 1
+    _cluster_tally(work.categories, tally)
+
+
+@njit(cache=True)
+def simulate_hands(plan, rules, out) -> None:
+    """Deal and settle every hand of ``out.cards`` under ``rules`` (``engine.compiled.core.Rules``)
+    as ``plan`` (a ``DealPlan``) deals them, into ``out`` (a ``ShowdownHands``).
+
+    ``out.outcomes[h]`` is 2 when one seat won every part of the pot alone, 1 when some part was
+    split among tied hands, else 0 (also for a hand that ended before the showdown); a killed
+    board is evaluated only when it decides ``triple`` (one seat alone best on every board,
+    killed ones included). Winners in the tallies are seats that collected chips (of the high
+    parts, beside a low share), as the replayed hands' players rows count them; a scoop is one
+    seat collecting every chip.
+    """
+    n, n_boards = plan.hole.shape[0], plan.board.shape[0]
+    work = showdown_work(n, n_boards, plan.board.shape[1], plan.deck_size)
+    n_streets = plan.board_street.max() + 1
+    pot = n * plan.stake
+    for h in range(out.cards.shape[0]):
+        _deal(h, plan, out, work.deck)
+        work.alive[:] = True
+        out.ending[h] = SHOWDOWN
+        out.outcomes[h] = 0
+        out.streets_dealt[h] = n_streets - 1
+        if rules.discard_board >= 0 and _discard_phase(h, plan, rules, out, work) <= 1:
+            continue
+        _kept_cards(h, plan, rules, out, work)
+        n_surviving = _boards(h, plan, rules, out, work)
+        outcome = _settle(h, pot, rules, out, work)
         owner = -1
-        if board_shares and outcome == 2 and n_surviving < n_boards:  # the killed boards decide it
-            for b in range(n_boards):
-                if community[b] and not board_alive[b]:
-                    for s in range(n):
-                        per_board[b, s] = seat_strength(
-                            hole_key[s], kept_n[s], board_key[b], board_cards, b, last_card + 1, rules
-                        )
-            owner = sole_best_everywhere(per_board, community, alive, winners)
-        elif board_shares and outcome == 2:
-            owner = sole_best_everywhere(per_board, community, alive, winners)
-        outcomes[h] = outcome
-        tally[O_SHOWDOWN] += 1
-        scooped = False  # one seat alone collected every chip
-        for s in range(n):
-            scooped = scooped or won_row[s] == pot
-        tally[O_SCOOP] += scooped
-        tally[O_SPLIT] += outcome == 1
-        tally[O_TRIPLE] += owner >= 0
-        if rules[3] != 0:
-            tally[K_SURVIVING + n_surviving] += 1
-            for b in range(n_boards):
-                if community[b]:
-                    tally[K_BOARDS + (last[b] >> 2)] += 1
-                    tally[K_KILLED + (last[b] >> 2)] += not board_alive[b]
-        for s in range(n):
-            if board_shares:
-                triple[h, s] = s == owner
-            best = np.int64(NO_VALUE)
-            for b in range(n_boards):
-                if community[b] and board_alive[b]:
-                    best = max(best, per_board[b, s])
-            strength[h, s] = best
-            if best < 0:
-                continue
-            # a winner collected chips of the high parts (as the replayed hands' players rows say)
-            won_high_part = (high_row[s] if halves else won_row[s]) > 0
-            tally[O_CATEGORY + ((best >> 20) & 15)] += 1
-            tally[O_CATEGORY_WON + ((best >> 20) & 15)] += won_high_part
-            hand_categories[(best >> 20) & 15] += 1
-        _cluster_tally(hand_categories, tally)
-        if discard_board >= 0:
-            _remaining_tally(h, hole, alive, discard_street, tally)
-        if has_points:
-            _low_tally(h, deck, hole, alive, discard_street, low, low_won_row, tally, rank_count)
+        if rules.board_shares and outcome == 2:
+            owner = _sole_owner(plan, rules, work, n_surviving)
+        out.outcomes[h] = outcome
+        _tally_showdown(h, pot, rules, out, work, outcome, owner, n_surviving)
+        if rules.discard_board >= 0:
+            _remaining_tally(h, plan.hole, work.alive, out.discard_street, out.tally)
+        if rules.low_share:
+            _low_tally(h, work.deck, plan.hole, work.alive, out.discard_street, out.low, work.pot.won_low,
+                       out.tally, work.rank_count)  # fmt: skip

@@ -127,12 +127,13 @@ def simulate_chunk(
         "outcome": np.zeros(n, dtype=np.int8),
         "tally": np.zeros(k.TALLY_SIZE, dtype=np.int64),
     }
-    k.simulate_hands(
-        u, dealt is not None, lay.hole.astype(np.int64), lay.board.astype(np.int64),
-        lay.board_street.astype(np.int64), game.deck.size, stake, compile_rules(game, options).args, cards,
-        strength, extra["low"], won, extra["won_high"], extra["won_low"], extra["board_won"],
+    plan = k.DealPlan(u, dealt is not None, lay.hole.astype(np.int64), lay.board.astype(np.int64),
+                      lay.board_street.astype(np.int64), game.deck.size, stake)  # fmt: skip
+    out = k.ShowdownHands(
+        cards, strength, extra["low"], won, extra["won_high"], extra["won_low"], extra["board_won"],
         extra["survivors"], extra["triple_scoop"], extra["discard_street"], extra["dead"], ending,
         extra["streets_dealt"], extra["outcome"], extra["tally"],
     )  # fmt: skip
+    k.simulate_hands(plan, compile_rules(game, options), out)
     extra = {name: values for name, values in extra.items() if used.get(name, True)}  # no placeholders
     return SimBatch(game, n_players, stake, options, lay, cards, strength, won, ending, extra)

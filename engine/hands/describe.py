@@ -9,11 +9,12 @@
 from __future__ import annotations
 
 from engine.hands.cards import SKOEJARTH, STANDARD, Deck
-from engine.hands.evaluate import HIGH_CATEGORIES, SKOEJARTH_CATEGORIES, strength_ranks
+from engine.hands.evaluate import HIGH_CATEGORIES, SEVEN_RANK_CATEGORIES, strength_ranks
+from engine.hands.strengths import category_of
 
 # How many rank nibbles of a strength matter, per category.
 _HIGH_RANKS_USED = (5, 4, 3, 3, 1, 5, 2, 2, 1)
-_SKOEJARTH_KICKER_RANKS_USED = (5, 4, 3, 3, 5, 2, 1, 1, 2)
+_SEVEN_RANK_KICKER_RANKS_USED = (5, 4, 3, 3, 5, 2, 1, 1, 2)
 
 
 def describe_high(strength: int, deck: Deck = STANDARD) -> str:
@@ -23,7 +24,7 @@ def describe_high(strength: int, deck: Deck = STANDARD) -> str:
     >>> describe_high((4 << 20) | (3 << 16), SHORT)  # A-6-7-8-9
     'straight, 9 high'
     """
-    category = (strength >> 20) & 15
+    category = category_of(strength)
     ranks = [deck.ranks[r] for r in strength_ranks(strength)[: _HIGH_RANKS_USED[category]]]
     name = HIGH_CATEGORIES[category]
     if category in (4, 8):
@@ -40,12 +41,12 @@ def describe_seven_rank(strength: int, tiebreak: str = "highest_card") -> str:
     >>> describe_seven_rank((6 << 20) | (6 << 16))
     'Stairs, top card K'
     """
-    category = (strength >> 20) & 15
+    category = category_of(strength)
     ranks = [SKOEJARTH.ranks[r] for r in strength_ranks(strength)]
-    name = SKOEJARTH_CATEGORIES[category]
+    name = SEVEN_RANK_CATEGORIES[category]
     if tiebreak == "highest_card" or category in (6, 7):
         return f"{name}, top card {ranks[0]}"
-    return f"{name}, {' '.join(ranks[: _SKOEJARTH_KICKER_RANKS_USED[category]])}"
+    return f"{name}, {' '.join(ranks[: _SEVEN_RANK_KICKER_RANKS_USED[category]])}"
 
 
 def describe(ranking, strength: int, tiebreak: str = "highest_card", deck: Deck | None = None) -> str:

@@ -16,6 +16,7 @@ a bad row (too few cards, a duplicate, an id outside the deck) raises
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
@@ -27,16 +28,16 @@ from engine.hands.strengths import (
     CATEGORY_SHIFT,
     INVALID,
     SEVEN_RANK,
-    SKOEJARTH_TIEBREAKS,
+    SEVEN_RANK_TIEBREAKS,
     STANDARD_HIGH,
 )
 from engine.hands.strengths import (
     HIGH_CATEGORIES as HIGH_CATEGORIES,  # re-exported: the category names beside the evaluators
 )
 from engine.hands.strengths import (
-    SKOEJARTH_CATEGORIES as SKOEJARTH_CATEGORIES,
+    SEVEN_RANK_CATEGORIES as SEVEN_RANK_CATEGORIES,
 )
-from engine.hands.tables import CARD_POINTS, SEVEN_RANK_TABLES, high_tables
+from engine.hands.tables import SEVEN_RANK_TABLES, high_tables
 
 Places = tuple[int, ...] | None  # each category's place in a game's own order (None: the usual one)
 
@@ -182,11 +183,11 @@ def evaluate_seven_rank(cards: np.ndarray, tiebreak: Tiebreak = "highest_card") 
 
     >>> from engine.hands.cards import SKOEJARTH, parse_card_rows
     >>> s = evaluate_seven_rank(parse_card_rows(["KbKcKoKs1b", "1b2c3o4s5b"], SKOEJARTH))
-    >>> [SKOEJARTH_CATEGORIES[c] for c in skoejarth_category(s)]
+    >>> [SEVEN_RANK_CATEGORIES[c] for c in seven_rank_category(s)]
     ['Four Kings', 'Stairs']
     """
-    if tiebreak not in SKOEJARTH_TIEBREAKS:
-        expected = ", ".join(SKOEJARTH_TIEBREAKS)
+    if tiebreak not in SEVEN_RANK_TIEBREAKS:
+        expected = ", ".join(SEVEN_RANK_TIEBREAKS)
         raise ValueError(f"unknown Skœjarth tiebreak {tiebreak!r}; expected one of {expected}")
     rows = _as_rows(cards, "evaluate_seven_rank", 5, 7)
     out = np.empty(rows.shape[0], dtype=np.int64)
@@ -195,24 +196,28 @@ def evaluate_seven_rank(cards: np.ndarray, tiebreak: Tiebreak = "highest_card") 
     return out
 
 
-def skoejarth_category(strength: np.ndarray | int) -> np.ndarray:
-    """Category 0..8 of Skœjarth strengths (see ``SKOEJARTH_CATEGORIES``)."""
+def seven_rank_category(strength: np.ndarray | int) -> np.ndarray:
+    """Category 0..8 of Skœjarth strengths (see ``SEVEN_RANK_CATEGORIES``)."""
     return (np.asarray(strength) >> CATEGORY_SHIFT) & CATEGORY_MASK
 
 
-def low_points(cards: np.ndarray) -> np.ndarray:
-    """Scarney low points of each row: A = 1, 2-9 face value, T/J/Q/K = 10; padding ignored.
+def low_points(cards: np.ndarray, points: Sequence[int]) -> np.ndarray:
+    """Low points of each row under ``points`` (the points of each rank, lowest rank first, as a
+    game's lowest-points share states them in its description); padding ignored.
 
     >>> from engine.hands.cards import parse_card_rows
-    >>> low_points(parse_card_rows(["AcKd5h", "2c"])).tolist()
+    >>> face = (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1)  # A = 1, 2-9 face value, T/J/Q/K = 10
+    >>> low_points(parse_card_rows(["AcKd5h", "2c"]), face).tolist()
     [16, 2]
     """
     rows = _as_rows(cards, "low_points", 0, 52)
+    per_rank = np.asarray(points, dtype=np.int64)
     out = np.empty(rows.shape[0], dtype=np.int64)
-    kernels.low_points_rows(rows, CARD_POINTS, out)
+    kernels.low_points_rows(rows, per_rank, out)
     bad = np.flatnonzero(out == INVALID)
     if bad.size:
-        raise ValueError(f"low_points: row {int(bad[0])} holds an id that is not a standard card")
+        raise ValueError(f"low_points: row {int(bad[0])} holds an id that is not a card of the "
+                         f"{len(per_rank)} ranks the points are given for")  # fmt: skip
     return out
 
 
@@ -254,7 +259,7 @@ def count_ranking_categories(
     6120
     """
     seven_rank = ranking_code == SEVEN_RANK
-    if tiebreak not in SKOEJARTH_TIEBREAKS:
+    if tiebreak not in SEVEN_RANK_TIEBREAKS:
         raise ValueError(f"count_categories: unknown tiebreak {tiebreak!r}")
     deck = deck or (SKOEJARTH if seven_rank else STANDARD)
     if not 5 <= k <= (7 if seven_rank else 11):

@@ -53,6 +53,12 @@ KING = 6  # rank index of the King in the seven-rank deck
 
 
 @njit(cache=True, inline="always")
+def category_of(strength: int) -> int:
+    """``engine.hands.strengths.category_of``, compiled."""
+    return (strength >> CATEGORY_SHIFT) & CATEGORY_MASK
+
+
+@njit(cache=True, inline="always")
 def card_bit(card: int) -> int:
     """The key bit of one card id."""
     c = np.int64(card)
@@ -283,7 +289,7 @@ def ordered_strength(key: int, tables: tuple) -> int:
     if top >= 0:
         best = max(best, (place[4] << 24) | (np.int64(4) << 20) | (top << 16))
     counted = rank_count_strength(m0, m1, m2, m3, top_bit, top_five)
-    return max(best, (place[counted >> 20] << 24) | counted)
+    return max(best, (place[counted >> CATEGORY_SHIFT] << PLACE_SHIFT) | counted)
 
 
 def key_strength(key: int, ranking: int, kickers: bool, tables: tuple) -> int:
@@ -360,14 +366,15 @@ def evaluate_high_hole_rows(hole: np.ndarray, board: np.ndarray, out: np.ndarray
 
 @njit(cache=True)
 def low_points_rows(cards: np.ndarray, points: np.ndarray, out: np.ndarray) -> None:
-    """Low points of the real cards of each row (``points`` per rank); INVALID on a bad id."""
+    """Low points of the real cards of each row (``points`` per rank); INVALID on an id outside
+    the ranks ``points`` covers."""
     for i in range(cards.shape[0]):
         total = 0
         for j in range(cards.shape[1]):
             c = np.int64(cards[i, j])
             if c == -1:
                 continue
-            if c < 0 or c >= 52:
+            if c < 0 or c >= 4 * points.shape[0]:
                 total = INVALID
                 break
             total += points[c >> 2]
@@ -384,7 +391,7 @@ def count_categories(deck_size: int, k: int, ranking: int, kickers: bool, tables
         prefix[j + 1] = prefix[j] | card_bit(index[j])
     while True:
         key = prefix[k]
-        counts[(key_strength(key, ranking, kickers, tables) >> CATEGORY_SHIFT) & CATEGORY_MASK] += 1
+        counts[category_of(key_strength(key, ranking, kickers, tables))] += 1
         i = k - 1
         while i >= 0 and index[i] == deck_size - k + i:
             i -= 1

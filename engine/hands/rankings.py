@@ -28,8 +28,8 @@ from engine.hands.strengths import (
     CATEGORY_SHIFT,
     HIGH_CATEGORIES,
     SEVEN_RANK,
-    SKOEJARTH_CATEGORIES,
-    SKOEJARTH_TIEBREAKS,
+    SEVEN_RANK_CATEGORIES,
+    SEVEN_RANK_TIEBREAKS,
     STANDARD_HIGH,
 )
 from engine.hands.tables import SEVEN_RANK_TABLES, high_tables
@@ -142,6 +142,6 @@ RANKINGS: dict[str, Ranking] = {
         orderable=True,
     ),
     "seven-rank": Ranking(
-        "seven-rank", SEVEN_RANK, (SKOEJARTH,), SKOEJARTH_CATEGORIES, ("any",), SKOEJARTH_TIEBREAKS, 7
+        "seven-rank", SEVEN_RANK, (SKOEJARTH,), SEVEN_RANK_CATEGORIES, ("any",), SEVEN_RANK_TIEBREAKS, 7
     ),
 }

@@ -17,6 +17,19 @@ CATEGORY_MASK = 0xF  # the category of a strength: (strength >> CATEGORY_SHIFT) 
 PLACE_SHIFT = 24  # an ordered strength's place in its category order
 STANDARD_HIGH, SEVEN_RANK = 0, 1  # ranking codes of the compiled core
 
+
+def category_of(strength):
+    """The category of a strength (or of each of an array of them): its index in the ranking's names.
+
+    The compiled kernels call ``engine.hands.kernels.category_of``; SQL, the ``strength_category``
+    macro (``analytics/views/macros.sql``).
+
+    >>> category_of(6 << CATEGORY_SHIFT | 0x1234), HIGH_CATEGORIES[category_of(6 << CATEGORY_SHIFT)]
+    (6, 'full house')
+    """
+    return (strength >> CATEGORY_SHIFT) & CATEGORY_MASK
+
+
 HIGH_CATEGORIES = (
     "high card",
     "pair",
@@ -28,7 +41,7 @@ HIGH_CATEGORIES = (
     "four of a kind",
     "straight flush",
 )
-SKOEJARTH_CATEGORIES = (
+SEVEN_RANK_CATEGORIES = (
     "Orphan",
     "Eyes",
     "Twins",
@@ -39,4 +52,4 @@ SKOEJARTH_CATEGORIES = (
     "Perfect",
     "Four Kings",
 )
-SKOEJARTH_TIEBREAKS = ("highest_card", "kickers")
+SEVEN_RANK_TIEBREAKS = ("highest_card", "kickers")

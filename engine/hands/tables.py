@@ -68,10 +68,6 @@ TOP_FIVE = _top_five_packed(TOP_BIT)
 STANDARD_STRAIGHT_TOP = _straight_tops(13, wheel=True)
 SEVEN_RANK_STAIRS_TOP = _straight_tops(7, wheel=False)
 
-# The usual card points by standard rank index: 2..9 face value, T J Q K = 10, A = 1 (the points of
-# a lowest-points share, Scarney's; engine.hands.evaluate.low_points uses them).
-CARD_POINTS = np.array([2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1], dtype=np.int8)
-
 # The argument tuples the compiled kernels take (see engine.hands.kernels): the bit tables and the
 # straights of the deck's ranks; under a game's own category order, each category's place too.
 STANDARD_TABLES = (BIT_COUNT, TOP_BIT, TOP_FIVE, STANDARD_STRAIGHT_TOP)

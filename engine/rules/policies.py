@@ -21,6 +21,7 @@ import numpy as np
 
 from engine.hands.kernels import key_strength
 from engine.hands.rankings import RANKINGS
+from engine.hands.strengths import PLACE_SHIFT, category_of
 from engine.rules.pushfold_play import NO_SPOT, PUSH_SPOT, PushFoldChart, spot_of
 from engine.rules.state import HandState
 
@@ -58,7 +59,7 @@ def strength_score(strength: int, n_ranks: int) -> float:
     >>> round(strength_score((8 << 20) | (12 << 16), 13), 3)  # a royal flush
     0.984
     """
-    place = (strength >> 24) or ((strength >> 20) & 15)  # ordered strengths carry their place
+    place = (strength >> PLACE_SHIFT) or category_of(strength)  # ordered strengths carry their place
     return (place + ((strength >> 16) & 0xF) / (n_ranks + 1)) / 9
 
 

@@ -34,7 +34,12 @@ class IllegalAction(ValueError):
 
 
 class Action(NamedTuple):
-    """One recorded action; ``seat`` is the actor, or the seat dealt to (None: a board deal)."""
+    """One recorded action; ``seat`` is the actor, or the seat dealt to (None: a board deal).
+
+    ``stack_after`` (the seat's; None for a board deal) and ``pot_after`` (every chip put in,
+    antes included) are those once the action is applied, with the uncalled bet it sends back
+    when it closes a betting round or ends the hand; what the pots pay out never counts.
+    """
 
     street: str
     seat: int | None
@@ -43,6 +48,8 @@ class Action(NamedTuple):
     cards: tuple[int, ...] = ()
     board: int | None = None
     automatic: bool = False  # posted or applied by the rules, not chosen
+    stack_after: int | None = None
+    pot_after: int | None = None
 
 
 @dataclass
@@ -205,7 +212,8 @@ class HandState:
         street: str | None = None,
     ) -> None:
         name = street or self._street.name
-        self.actions.append(Action(name, seat, kind, amount, cards, board, automatic))
+        stack = None if seat is None else self.stacks[seat]
+        self.actions.append(Action(name, seat, kind, amount, cards, board, automatic, stack, self.pot))
 
     def _fail(self, text: str | Callable[[], str], why: str) -> None:
         raise IllegalAction(f"{text() if callable(text) else text}: {why}")
@@ -665,7 +673,9 @@ class HandState:
         return contenders
 
     def _refund_uncalled(self) -> list[int]:
-        """Return the part of this street's largest bet that nobody matched."""
+        """Return the part of this street's largest bet that nobody matched; the last recorded
+        action (the one that closed the round or ended the hand) shows the pot, and its seat's
+        stack if that seat got the chips back, as they are after the return."""
         top = max(range(self.n), key=lambda s: self.bets[s])
         second = max((self.bets[s] for s in range(self.n) if s != top), default=0)
         excess = self.bets[top] - second
@@ -674,6 +684,10 @@ class HandState:
             self.contributed[top] -= excess
             self.stacks[top] += excess
             self.refunded[top] += excess
+            if self.actions:
+                last = self.actions[-1]
+                stack = self.stacks[top] if last.seat == top else last.stack_after
+                self.actions[-1] = last._replace(stack_after=stack, pot_after=self.pot)
         return self.refunded
 
     def _finish_uncontested(self) -> None:

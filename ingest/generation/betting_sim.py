@@ -72,11 +72,37 @@ class Batch:
     """What ``play_hands`` returns for a chunk of hands: recorded actions and seat arrays."""
 
     count: int
-    records: np.ndarray  # (actions, 7): street, seat, kind, amount, board, automatic, card count
+    # (actions, 9): street, seat, kind, amount, board, automatic, card count, stack after (-1: no
+    # seat), pot after
+    records: np.ndarray
     record_cards: np.ndarray  # (actions, 6)
     hand_start: np.ndarray  # (count + 1,)
     hands: Hands
     big_blind: int  # the big blind (or starting bet) the hands were played with
+
+
+def kernel_inputs(game: GameSpec, players: int, reference: HandState, structure: Structure,
+                  policies: list[str], chart: PushFoldChart | None) -> tuple:  # fmt: skip
+    """``play_hands``'s ``Table``, ``Streets`` and ``Players`` for hands like ``reference``."""
+    cap = reference.round_cap  # the game's raise-cap option, or the fixed-limit cap
+    table = bk.Table(
+        players, np.array(reference.antes, np.int64), np.array(reference.blinds, np.int64),
+        reference.starting_bet, reference.min_bet, bk.STRUCTURE_CODES[structure], reference.small_bet,
+        reference.big_bet, game.raise_rule == "double", -1 if cap is None else cap,
+    )  # fmt: skip
+    dealt = game.streets_under(reference.options)
+    streets = bk.Streets(
+        np.array([s.hole_cards for s in dealt], np.int64), np.array([s.board_cards for s in dealt], np.int64),
+        np.array([game.burns(s, reference.options) for s in dealt], np.int64),
+        np.array([s.betting for s in dealt], np.bool_), np.array([s.call_only for s in dealt], np.bool_),
+        np.array([s.big_bet for s in dealt], np.bool_), len(game.board_names),
+        -1 if game.discard_board is None else game.discard_board, game.deck.size,
+    )  # fmt: skip
+    seat_policies = np.array([bk.POLICY_CODES[policies[s % len(policies)]] for s in range(players)], np.int64)
+    rules = compile_rules(game, reference.options)
+    seats = bk.Players(seat_policies, rules.ranking, game.community_boards[0], rules.kickers, rules.tables,
+                       *chart_arrays(chart, reference, game.deck.size))  # fmt: skip
+    return table, streets, seats
 
 
 def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies: list[str],
@@ -90,41 +116,23 @@ def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies
     """
     fixed = np.zeros((0, game.deck.size), np.int8) if decks is None else np.asarray(decks, np.int8)
     reference = new_hand(game, players, stake, options, structure, big_blind)  # the state machine's bets
-    n, n_boards = players, len(game.board_names)
     width = bk.MAX_CARDS
-    cap = reference.round_cap  # the game's raise-cap option, or the fixed-limit cap
-    hands = Hands.empty(count, n, n_boards)
+    hands = Hands.empty(count, players, len(game.board_names))
     hand_start = np.zeros(count + 1, np.int64)
-    records = np.zeros((count * 48 + bk.HAND_ACTIONS, 7), np.int64)
+    records = np.zeros((count * 48 + bk.HAND_ACTIONS, bk.RECORD_WIDTH), np.int64)
     record_cards = np.full((len(records), width), -1, np.int8)
-    seat_policies = np.array([bk.POLICY_CODES[policies[s % len(policies)]] for s in range(n)], np.int64)
-    rules = compile_rules(game, reference.options)
-    dealt = game.streets_under(reference.options)
-    streets = (
-        np.array([s.hole_cards for s in dealt], np.int64),
-        np.array([s.board_cards for s in dealt], np.int64),
-        np.array([game.burns(s, reference.options) for s in dealt], np.int64),
-        np.array([s.betting for s in dealt], np.bool_),
-        np.array([s.call_only for s in dealt], np.bool_),
-        np.array([s.big_bet for s in dealt], np.bool_),
-    )
+    table, streets, how_seats_play = kernel_inputs(game, players, reference, structure, policies, chart)
     done = 0
     while done < count:
         a = {k: v[done:] for k, v in vars(hands).items()}
-        played = bk.play_hands(
-            count - done, n, stake,
-            np.array(reference.antes, np.int64), np.array(reference.blinds, np.int64),
-            reference.starting_bet, reference.min_bet, bk.STRUCTURE_CODES[structure], reference.small_bet,
-            reference.big_bet, *streets,
-            n_boards, -1 if game.discard_board is None else game.discard_board, game.deck.size,
-            game.raise_rule == "double", -1 if cap is None else cap, seat_policies,
-            rules.ranking, game.community_boards[0], rules.kickers, rules.tables,
-            seed_words, fixed[done:], *chart_arrays(chart, reference, game.deck.size),
+        out = bk.PlayedHands(
             records, record_cards, hand_start[done:], a["ending"], a["stacks"], a["contributed"],
-            a["antes_paid"], a["folded"], a["dead"], a["won"], a["dealt"], a["hole"],
-            a["hole_n"], a["discarded"], a["discarded_n"], a["boards"], a["board_n"],
+            a["antes_paid"], a["folded"], a["dead"], a["won"], a["dealt"], a["hole"], a["hole_n"],
+            a["discarded"], a["discarded_n"], a["boards"], a["board_n"],
         )  # fmt: skip
-        done += played
+        done += bk.play_hands(
+            count - done, stake, table, streets, how_seats_play, seed_words, fixed[done:], out
+        )
         if done < count:  # out of room for actions: grow and go on from the unfinished hand
             records = np.concatenate([records, np.zeros_like(records)])
             record_cards = np.concatenate([record_cards, np.full_like(record_cards, -1)])

@@ -15,6 +15,7 @@ import numpy as np
 
 from engine.compiled import sim_kernels as k
 from engine.compiled.simulate import SimBatch
+from engine.hands.strengths import category_of
 
 Counts = Counter  # (query, key, column) -> count
 
@@ -38,8 +39,8 @@ def summarize(batch: SimBatch) -> Counts:
     ending, tally = batch.ending, batch.extra["tally"]
     showdown = ending == 0
     _add(counts, "pots", str(p * batch.stake), "hands", n)  # every showdown-mode hand's pot is the stakes
-    top = (batch.strength.max(axis=1) >> 20) & 15  # the category (any category order)
-    holders = (((batch.strength >> 20) & 15) == top[:, None]) & (batch.strength >= 0)
+    top = category_of(batch.strength.max(axis=1))  # the category (any category order)
+    holders = (category_of(batch.strength) == top[:, None]) & (batch.strength >= 0)
     _add(counts, "overview", "", "category_ties", (showdown & (holders.sum(axis=1) > 1)).sum())
     for column, value in (
         ("hands", n),

@@ -23,6 +23,7 @@ import pyarrow as pa
 
 from engine.compiled import betting_kernel as bk
 from engine.compiled import replay_kernel as rk
+from engine.compiled.hand_state import RECORD_WIDTH, Streets
 from engine.rules.betting import bets_per_round, forced_bets
 from engine.rules.games import GAMES
 from engine.rules.games.base import GameSpec, Structure
@@ -157,15 +158,21 @@ def card_table(game_name: str) -> np.ndarray:
 
 
 @cache
-def _streets(game_name: str, options_text: str) -> tuple[np.ndarray, ...]:
-    streets = GAMES[game_name].streets_under(json.loads(options_text))
-    return tuple(
-        np.array(values, dtype=np.int64)
-        for values in (
-            [s.hole_cards for s in streets], [s.board_cards for s in streets], [s.betting for s in streets],
-            [s.call_only for s in streets], [s.big_bet for s in streets],
-        )
-    )  # fmt: skip
+def _streets(game_name: str, options_text: str) -> Streets:
+    """The street plan the replay kernel reads (no burns, no discard board: such games go elsewhere)."""
+    game = GAMES[game_name]
+    streets = game.streets_under(json.loads(options_text))
+    return Streets(
+        np.array([s.hole_cards for s in streets], np.int64),
+        np.array([s.board_cards for s in streets], np.int64),
+        np.zeros(len(streets), np.int64),
+        np.array([s.betting for s in streets], np.bool_),
+        np.array([s.call_only for s in streets], np.bool_),
+        np.array([s.big_bet for s in streets], np.bool_),
+        len(game.board_names),
+        -1,
+        game.deck.size,
+    )
 
 
 def _pad(rows: list[list[int]], width: int) -> np.ndarray:
@@ -198,20 +205,21 @@ def replay_batch(batch: list[Prepared], run_id: str) -> tuple[tuple[pa.Table, pa
         settings[[not "".join(a).isascii() for a in actions], 0] = 0
         text = text.encode("ascii", "replace").decode()
     capacity = len(flat) * n_boards + count * (2 * width + 1) + 1
-    records = np.zeros((capacity, 7), dtype=np.int64)
+    records = np.zeros((capacity, RECORD_WIDTH), dtype=np.int64)
     record_cards = np.full((capacity, bk.MAX_CARDS), -1, dtype=np.int8)
     hand_start = np.zeros(count + 1, dtype=np.int64)
     status = np.zeros(count, dtype=np.int64)
     hands = Hands.empty(count, width, n_boards)
-    used = rk.replay_hands(
+    given = rk.ReplayInput(
         np.frombuffer(text.encode("ascii"), dtype=np.uint8), hand_actions, bounds, settings,
         _pad([p.antes for p in batch], width), _pad([p.blinds for p in batch], width),
-        _pad([p.stacks for p in batch], width), _streets(game.name, batch[0].options_text), n_boards,
-        game.raise_rule == "double",
-        card_table(game.name), records, record_cards, hand_start, status, hands.ending, hands.stacks,
-        hands.contributed, hands.antes_paid, hands.folded, hands.mucked, hands.hole, hands.hole_n,
-        hands.boards, hands.board_n,
+        _pad([p.stacks for p in batch], width), card_table(game.name), game.raise_rule == "double",
     )  # fmt: skip
+    out = rk.ReplayedHands(
+        records, record_cards, hand_start, status, hands.ending, hands.stacks, hands.contributed,
+        hands.antes_paid, hands.folded, hands.mucked, hands.hole, hands.hole_n, hands.boards, hands.board_n,
+    )  # fmt: skip
+    used = rk.replay_hands(given, _streets(game.name, batch[0].options_text), out)
     if used < 0:
         raise AssertionError("replay_hands ran out of room for actions")
     records, record_cards = records[:used], record_cards[:used]

@@ -155,7 +155,8 @@ class HandRows:
     def _add_actions(self, state: HandState, hand_id, run_id, variant) -> None:
         deck = state.game.deck
         count = len(state.actions)
-        streets, seats, kinds, amounts, cards, boards, automatic = zip(*state.actions, strict=True)
+        columns = zip(*state.actions, strict=True)
+        streets, seats, kinds, amounts, cards, boards, automatic, stacks, pots = columns
         data = self.actions.data
         data["hand_id"] += [hand_id] * count
         data["run_id"] += [run_id] * count
@@ -168,3 +169,5 @@ class HandRows:
         data["cards"] += [format_cards(c, deck) if c else None for c in cards]
         data["board"] += boards
         data["automatic"] += automatic
+        data["stack_after"] += stacks
+        data["pot_after"] += pots

@@ -21,13 +21,14 @@ from engine.compiled import betting_showdown as bs
 from engine.compiled.core import compile_rules
 from engine.compiled.simulate import ENDINGS
 from engine.hands.rankings import RANKINGS
+from engine.hands.strengths import category_of
 from engine.rules.games.base import GameSpec, ShowdownInput
 from engine.rules.games.showdown import settle as settle_showdown
 from engine.rules.pots import claimants, pots_with_antes
 from ingest.storage.schema import ACTIONS, PLAYERS
 from ingest.storage.sim_rows import constant
 
-ACTION_KINDS = (*bk.ACTION_KINDS, "show", "muck")  # record kinds 0..9
+ACTION_KINDS = bk.ACTION_KINDS  # record kinds 0..9 (engine.compiled.hand_state)
 
 
 @dataclass
@@ -113,11 +114,11 @@ def settle(game: GameSpec, hands: Hands, options: dict, chosen: np.ndarray | Non
     winner = np.argmax(~hands.folded[uncontested] & seated, axis=1)  # the one seat left
     won[uncontested, winner] = hands.contributed[uncontested].sum(axis=1)
     if compiled:
-        bs.settle_hands(
-            compile_rules(game, options).args, showdown, hands.contributed, hands.antes_paid, folded,
-            hands.mucked, hands.hole, hands.hole_n, hands.boards, hands.board_n, won, out.strength, out.low,
-            out.won_high, out.won_low, out.board_won, out.triple, out.survivors, out.split,
-        )  # fmt: skip
+        at_showdown = bs.HandsAtShowdown(showdown, hands.contributed, hands.antes_paid, folded, hands.mucked,
+                                         hands.hole, hands.hole_n, hands.boards, hands.board_n)  # fmt: skip
+        settlement = bs.Settlement(won, out.strength, out.low, out.won_high, out.won_low, out.board_won,
+                                   out.triple, out.survivors, out.split)  # fmt: skip
+        bs.settle_hands(compile_rules(game, options), at_showdown, settlement)
     else:
         _settle_in_python(game, hands, options, showdown, folded, won, out)
     out.won += won
@@ -176,6 +177,7 @@ def actions_table(game: GameSpec, records: np.ndarray, record_cards: np.ndarray,
     """``actions`` rows: hand ``h`` owns ``records[hand_start[h]:hand_start[h + 1]]``."""
     owner = np.repeat(np.arange(len(hand_ids)), np.diff(hand_start))
     kind, seat, amount, board, n_cards = (records[:, i] for i in (2, 1, 3, 4, 6))
+    stack_after, pot_after = records[:, 7], records[:, 8]  # -1 stack: no seat (a board deal)
     cards = np.full(len(records), None, dtype=object)
     with_cards = n_cards > 0
     cards[with_cards] = card_texts(record_cards[with_cards], game)
@@ -193,6 +195,8 @@ def actions_table(game: GameSpec, records: np.ndarray, record_cards: np.ndarray,
             "cards": cards,
             "board": pa.array(board, mask=board < 0, type=pa.int8()),
             "automatic": records[:, 5].astype(bool),
+            "stack_after": pa.array(stack_after, mask=stack_after < 0, type=pa.int64()),
+            "pot_after": pot_after,
         },
         schema=ACTIONS,
     )
@@ -214,7 +218,7 @@ def players_table(game: GameSpec, hands: Hands, settled: Settled, hand_ids: np.n
     no_hand = strength < 0
     categories = RANKINGS[game.ranking].categories
     category = pa.array(categories, type=pa.string()).take(
-        pa.array((strength >> 20) & 15, mask=no_hand, type=pa.int64())
+        pa.array(category_of(strength), mask=no_hand, type=pa.int64())
     )  # null where no hand
     at_showdown = np.broadcast_to(showdown_hand[:, None], seated.shape)[seated]
     if game.board_shares:

@@ -1,5 +1,6 @@
 """Arrow schemas of the warehouse tables (documented in docs/warehouse.md), a runs row and how to
-read its settings back (every reader of run metadata asks here), and the version rows record."""
+read its settings back (every reader of run metadata asks here), the version rows record, and the
+names of summary counts older versions wrote."""
 
 from __future__ import annotations
 
@@ -148,6 +149,11 @@ ACTIONS = pa.schema(
         ("cards", pa.string()),
         ("board", pa.int8()),
         ("automatic", pa.bool_()),
+        # once the action (and the uncalled bet it returns, if it closes a round or the hand) is
+        # applied: the seat's stack (null for a board deal) and every chip put in; never winnings.
+        # Null in files written before the columns (docs/warehouse.md)
+        ("stack_after", pa.int64()),
+        ("pot_after", pa.int64()),
     ]
 )
 
@@ -201,6 +207,32 @@ SUMMARIES = pa.schema(
         ("value", pa.int64()),
     ]
 )
+
+
+# Names of summary counts (``summaries``: query, key, column) that older scooplab versions wrote,
+# read under today's names: queries named for the game they were first written for before they were
+# named for what they count, and forced-discard counts kept for three streets only (before any number
+# of streets was counted). Stored runs keep the old names; readers ask ``current_summary_count``.
+LEGACY_QUERY_NAMES = {"scarney_seats": "discard_seats", "scarney_remaining": "discard_remaining",
+                      "cry_kills": "kills", "skoejarth_fan": "best_hole_card"}  # fmt: skip
+LEGACY_COUNT_NAMES = {
+    ("discard_seats", "", "dead_on_flop"): ("discard_seats", "", "dead_on_first_street")
+} | {
+    ("discard_seats", "", f"{name}_discards"): ("discard_streets", str(number), "discards")
+    for number, name in enumerate(("flop", "turn", "river"), start=1)
+}
+
+
+def current_summary_count(query: str, key: str, column: str) -> tuple[str, str, str]:
+    """A stored summary count's (query, key, column) under today's names, whichever version wrote it.
+
+    >>> current_summary_count("scarney_seats", "", "turn_discards")
+    ('discard_streets', '2', 'discards')
+    >>> current_summary_count("kills", "2", "boards")
+    ('kills', '2', 'boards')
+    """
+    where = (LEGACY_QUERY_NAMES.get(query, query), key, column)
+    return LEGACY_COUNT_NAMES.get(where, where)
 
 
 def _figure(name: str) -> list[tuple[str, pa.DataType]]:
