@@ -173,8 +173,9 @@ class Lab:
 
         game = _game(variant)
         named = game.name if _built_in(game) else game.source  # a described game: its file, for workers
+        shard_size = DEFAULT_SHARD_SIZE if shard_size is None else shard_size
         return SimSpec(game=named, hands=hands, players=players, seed=seed, mode=mode,
-                       options=_rules(game, rule), stake=stake, shard_size=shard_size or DEFAULT_SHARD_SIZE,
+                       options=_rules(game, rule), stake=stake, shard_size=shard_size,
                        policies=tuple(policies), structure=structure,
                        big_blind=big_blind).check()  # fmt: skip
 

@@ -375,8 +375,9 @@ def _forced_discards(h, table, streets, hand, out, cards, betting) -> tuple[int,
 
 
 @njit(cache=True)
-def _choose(h, table, streets, players, rng_state, hand, out, seat, window) -> tuple[int, int]:
-    """The seat's policy decides: ``FOLDS``, ``CALLS`` (or checks), or ``RAISES_TO`` an amount."""
+def _choose(table, streets, players, rng_state, hand, board, n_board, seat, window) -> tuple[int, int]:
+    """The seat's policy decides: ``FOLDS``, ``CALLS`` (or checks), or ``RAISES_TO`` an amount.
+    ``board`` holds the ``n_board`` cards of the board ``TAG`` scores hands on."""
     seats, at = hand.seats, hand.at
     can_raise, low, high = window
     call = call_amount(hand, table.n, seat)
@@ -401,10 +402,9 @@ def _choose(h, table, streets, players, rng_state, hand, out, seat, window) -> t
         elif spot == PUSH_SPOT and can_raise:
             choice, to = RAISES_TO, high
     elif policy == TAG or policy == PUSHFOLD:  # noqa: SIM109 (numba's tuples)
-        b = players.score_board
         ranks = streets.deck_size // 4
-        score = hand_score(seats.hole[seat], seats.n_hole[seat], out.boards[h, b], out.board_n[h, b],
-                           players.ranking, players.kickers, players.tables, ranks)  # fmt: skip
+        score = hand_score(seats.hole[seat], seats.n_hole[seat], board, n_board, players.ranking,
+                           players.kickers, players.tables, ranks)  # fmt: skip
         if score >= 0.42 and can_raise:
             current = seats.bets.max()
             choice, to = RAISES_TO, min(max(low, current + pot_of(seats) // 2), high)
@@ -419,10 +419,11 @@ def _choose(h, table, streets, players, rng_state, hand, out, seat, window) -> t
 def _betting_round(h, table, streets, players, rng_state, hand, out, cards) -> int:
     """Seats act in turn until the round closes (-1: the hand goes on) or one seat is left."""
     at = hand.at
+    board, n_board = out.boards[h, players.score_board], out.board_n[h, players.score_board]
     while True:
         seat = at[NEXT]
         window = raise_window(table, streets, hand, seat)
-        choice, to = _choose(h, table, streets, players, rng_state, hand, out, seat, window)
+        choice, to = _choose(table, streets, players, rng_state, hand, board, n_board, seat, window)
         if choice == FOLDS:
             fold(hand, seat, cards)
         elif choice == CALLS:

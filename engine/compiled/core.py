@@ -78,11 +78,6 @@ class SeatScratch(NamedTuple):
     scores: np.ndarray  # (seats,) int64
 
 
-def seat_scratch(n_seats: int) -> SeatScratch:
-    """Fresh ``SeatScratch`` for ``n_seats`` seats."""
-    return SeatScratch(np.zeros(n_seats, np.bool_), np.zeros(n_seats, np.int64), np.zeros(n_seats, np.int64))
-
-
 def compile_rules(game: GameSpec, options: Mapping[str, Any]) -> Rules:
     """The codes and arrays of ``game`` under ``options`` (defaults filled in)."""
     options = game.resolve_options(options)
@@ -258,7 +253,7 @@ def seat_strength(hole_key, n_hole, board_key, boards, b, n_board, rules) -> int
     return value
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def surviving(rules, last_cards, alive) -> int:
     """Mark the boards that survive (``last_cards[b]``: board b's last card); returns how many.
 

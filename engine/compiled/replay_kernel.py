@@ -283,8 +283,10 @@ def _deal_hole(given, table, streets, work, count) -> bool:
     """``d dh pN cards``."""
     text, tokens, hand = given.text, work.tokens, work.hand
     seats, cards = hand.seats, work.cards
+    if count != 4:
+        return False  # (the words past ``count`` are an earlier action's, or never set)
     seat = _parse_seat(text, tokens[2, 0], tokens[2, 1], table.n)
-    if count != 4 or seat < 0 or hand.at[PHASE] != DEAL_PHASE:
+    if seat < 0 or hand.at[PHASE] != DEAL_PHASE:
         return False
     got = _parse_cards(text, tokens[3, 0], tokens[3, 1], given.card_table, cards)
     if got <= 0 or got > seats.due[seat] or not _add_new_cards(work.seen, cards, got):

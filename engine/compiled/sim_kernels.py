@@ -261,165 +261,58 @@ def showdown_work(n, n_boards, n_board_cards, deck_size) -> ShowdownWork:
 
 
 @njit(cache=True)
-def _deal(h, plan, out, deck) -> None:
-    """Hand ``h``'s cards into ``deck``: its given deal, or a shuffle of its random words."""
-    n_cards = out.cards.shape[1]
-    if plan.given:
-        for i in range(n_cards):
-            deck[i] = out.cards[h, i]
-    else:
-        shuffle_prefix(plan.words[h], deck, n_cards)
-        out.cards[h] = deck[:n_cards]
-
-
-@njit(cache=True)
-def _discard_phase(h, plan, rules, out, work) -> int:
-    """The discard board's forced discards and their tallies; returns how many seats keep a hand,
-    and settles a hand that ends without a showdown (one seat left, or none)."""
-    trigger = plan.board[rules.discard_board]
-    n_streets = plan.board_street.max() + 1
-    out.discard_street[h] = -1
-    n_alive = _discard_streets(h, work.deck, plan.hole, trigger, plan.board_street, n_streets, work.alive,
-                               work.before, out.discard_street, out.streets_dealt)  # fmt: skip
-    _discard_tally(h, work.deck, plan.hole, trigger, plan.board_street[0], rules.points, work.alive,
-                   out.discard_street, out.tally)  # fmt: skip
-    for s in range(work.alive.shape[0]):
-        out.dead[h, s] = not work.alive[s]
-    pot = work.alive.shape[0] * plan.stake
-    if n_alive == 0:  # everyone left died at once: they share the pot equally
-        out.ending[h] = EVERYONE_DEAD
-        award(pot, work.before, out.won[h], work.scratch.paid)
-    elif n_alive == 1:
-        out.ending[h] = UNCONTESTED
-        award(pot, work.alive, out.won[h], work.scratch.paid)
-    return n_alive
-
-
-@njit(cache=True)
-def _kept_cards(h, plan, rules, out, work) -> None:
-    """Each seat's kept hole cards as a key, their count, and their points."""
-    n_hole = plan.hole.shape[1]
-    for s in range(plan.hole.shape[0]):
-        work.hole_key[s] = 0
-        work.kept_n[s] = 0
-        total = 0
-        for j in range(n_hole):
-            if rules.discard_board < 0 or out.discard_street[h, s, j] == -1:
-                c = work.deck[plan.hole[s, j]]
-                work.hole_key[s] |= card_bit(c)
-                work.kept_n[s] += 1
-                total += rules.points[c >> 2]
-        work.low_row[s] = total if work.alive[s] else NO_VALUE
-        if rules.low_share:
-            out.low[h, s] = work.low_row[s]
-
-
-@njit(cache=True)
-def _boards(h, plan, rules, out, work) -> int:
-    """The boards' cards, which survive, the seats' best lows, and each seat's hand on each surviving
-    community board; returns how many boards survive."""
-    n_boards, n_board = plan.board.shape[0], plan.board.shape[1]
-    for b in range(n_boards):
-        for j in range(n_board):
-            work.board_cards[b, j] = work.deck[plan.board[b, j]]
-        work.last[b] = work.board_cards[b, n_board - 1]
-        work.board_key[b] = board_key_of(work.board_cards[b], n_board)
-    n_surviving = surviving(rules, work.last, work.board_alive)
-    if rules.low_hands:
-        seat_lows(work.hole_key, work.alive, work.board_key, work.board_alive, rules, work.low_row)
-        for s in range(work.alive.shape[0]):
-            out.low[h, s] = work.low_row[s]
-    for b in range(n_boards):
-        out.survivors[h, b] = work.board_alive[b]
-        if not rules.community[b] or not work.board_alive[b]:
-            continue
-        if rules.hole_use == HOLE_ANY:  # the common case inlined (see engine.compiled.core.seat_strength)
-            for s in range(work.alive.shape[0]):
-                key = work.hole_key[s] | work.board_key[b]
-                value = key_strength(key, rules.ranking, rules.kickers, rules.tables)
-                work.per_board[b, s] = value if work.alive[s] else NO_VALUE
-        else:
-            restricted_strengths(rules.hole_use, work.hole_key, work.kept_n, work.alive, work.board_key[b],
-                                 work.board_cards, b, n_board, rules.ranking, rules.kickers, rules.tables,
-                                 work.per_board)  # fmt: skip
-    return n_surviving
-
-
-@njit(cache=True)
-def _settle(h, pot, rules, out, work) -> int:
-    """Divide the pot at the showdown and copy the hand's chips out; returns ``divide_pot``'s outcome."""
-    into = work.pot
-    into.won[:] = 0
-    halves = rules.low_share or rules.low_hands  # chips of the high and the low halves apart
-    if halves:
-        into.won_high[:] = 0
-        into.won_low[:] = 0
-    if rules.board_shares:
-        into.board_won[:] = 0
-    if rules.one_share:
-        s = work.scratch
-        outcome = one_share_pot(pot, work.alive, work.per_board[rules.share_board[0]], into.won, s.winners,
-                                s.paid)  # fmt: skip
-    else:
-        outcome = divide_pot(pot, work.alive, work.per_board, work.low_row, work.board_alive, rules, into,
-                             work.scratch)  # fmt: skip
-    out.won[h] = into.won
-    if halves:
-        out.won_high[h] = into.won_high
-        out.won_low[h] = into.won_low
-    if rules.board_shares:
-        out.board_won[h] = into.board_won
-    return outcome
-
-
-@njit(cache=True)
-def _sole_owner(plan, rules, work, n_surviving) -> int:
+def _triple_owner(
+    rules, hole_key, kept_n, board_key, board_cards, board_alive, alive, per_board, winners
+) -> int:
     """The seat alone best on every community board, killed boards evaluated too, else -1."""
-    n_board = plan.board.shape[1]
-    if n_surviving < plan.board.shape[0]:  # the killed boards decide it
-        for b in range(plan.board.shape[0]):
-            if rules.community[b] and not work.board_alive[b]:
-                for s in range(work.alive.shape[0]):
-                    work.per_board[b, s] = seat_strength(work.hole_key[s], work.kept_n[s], work.board_key[b],
-                                                         work.board_cards, b, n_board, rules)  # fmt: skip
-    return sole_best_everywhere(work.per_board, rules.community, work.alive, work.scratch.winners)
+    for b in range(board_key.shape[0]):
+        if rules.community[b] and not board_alive[b]:
+            for s in range(alive.shape[0]):
+                per_board[b, s] = seat_strength(hole_key[s], kept_n[s], board_key[b], board_cards, b,
+                                                board_cards.shape[1], rules)  # fmt: skip
+    return sole_best_everywhere(per_board, rules.community, alive, winners)
 
 
 @njit(cache=True)
-def _tally_showdown(h, pot, rules, out, work, outcome, owner, n_surviving) -> None:
-    """A showdown hand's counts: scoops, splits, triples, kills, each seat's category and wins."""
-    tally = out.tally
+def _tally_outcome(
+    pot, outcome, owner, n_surviving, kill, community, won_row, last, board_alive, tally
+) -> None:
+    """A showdown hand's scoop, split, triple and kill counts."""
     tally[O_SHOWDOWN] += 1
     scooped = False  # one seat alone collected every chip
-    for s in range(work.alive.shape[0]):
-        scooped = scooped or work.pot.won[s] == pot
+    for s in range(won_row.shape[0]):
+        scooped = scooped or won_row[s] == pot
     tally[O_SCOOP] += scooped
     tally[O_SPLIT] += outcome == 1
     tally[O_TRIPLE] += owner >= 0
-    if rules.kill != 0:
+    if kill != 0:
         tally[K_SURVIVING + n_surviving] += 1
-        for b in range(work.last.shape[0]):
-            if rules.community[b]:
-                tally[K_BOARDS + (work.last[b] >> 2)] += 1
-                tally[K_KILLED + (work.last[b] >> 2)] += not work.board_alive[b]
-    halves = rules.low_share or rules.low_hands
-    for s in range(work.alive.shape[0]):
-        if rules.board_shares:
-            out.triple[h, s] = s == owner
+        for b in range(last.shape[0]):
+            if community[b]:
+                tally[K_BOARDS + (last[b] >> 2)] += 1
+                tally[K_KILLED + (last[b] >> 2)] += not board_alive[b]
+
+
+@njit(cache=True)
+def _tally_seats(h, owner, community, board_shares, per_board, board_alive, won_part, strength, triple, tally,
+                 categories) -> None:  # fmt: skip
+    """Each seat's hand (its best on a surviving board), the triple scoop, and the category counts;
+    ``won_part`` holds the chips of the high parts (a winner collected some)."""
+    for s in range(won_part.shape[0]):
+        if board_shares:
+            triple[h, s] = s == owner
         best = np.int64(NO_VALUE)
-        for b in range(work.last.shape[0]):
-            if rules.community[b] and work.board_alive[b]:
-                best = max(best, work.per_board[b, s])
-        out.strength[h, s] = best
+        for b in range(board_alive.shape[0]):
+            if community[b] and board_alive[b]:
+                best = max(best, per_board[b, s])
+        strength[h, s] = best
         if best < 0:
             continue
-        # a winner collected chips of the high parts (as the replayed hands' players rows say)
-        won_high_part = (work.pot.won_high[s] if halves else work.pot.won[s]) > 0
         category = category_of(best)
         tally[O_CATEGORY + category] += 1
-        tally[O_CATEGORY_WON + category] += won_high_part
-        work.categories[category] += 1
-    _cluster_tally(work.categories, tally)
+        tally[O_CATEGORY_WON + category] += won_part[s] > 0
+        categories[category] += 1
+    _cluster_tally(categories, tally)
 
 
 @njit(cache=True)
@@ -428,34 +321,118 @@ def simulate_hands(plan, rules, out) -> None:
     as ``plan`` (a ``DealPlan``) deals them, into ``out`` (a ``ShowdownHands``).
 
     ``out.outcomes[h]`` is 2 when one seat won every part of the pot alone, 1 when some part was
-    split among tied hands, else 0 (also for a hand that ended before the showdown); a killed
-    board is evaluated only when it decides ``triple`` (one seat alone best on every board,
-    killed ones included). Winners in the tallies are seats that collected chips (of the high
-    parts, beside a low share), as the replayed hands' players rows count them; a scoop is one
-    seat collecting every chip.
+    split among tied hands, else 0 (also for a hand that ended before the showdown); a killed board
+    is evaluated only when it decides ``triple`` (one seat alone best on every board). Winners in the
+    tallies are seats that collected chips (of the high parts, beside a low share), as the replayed
+    hands' players rows count them; a scoop is one seat collecting every chip. The evaluation loop
+    stays here, on arrays taken out of the structures once: split into functions that take the
+    structures, numba ran it at half the speed (benchmarks/against_baseline.py).
     """
-    n, n_boards = plan.hole.shape[0], plan.board.shape[0]
-    work = showdown_work(n, n_boards, plan.board.shape[1], plan.deck_size)
+    hole, board, cards, low, words = plan.hole, plan.board, out.cards, out.low, plan.words
+    n, n_hole, n_boards, n_board = hole.shape[0], hole.shape[1], board.shape[0], board.shape[1]
+    work = showdown_work(n, n_boards, n_board, plan.deck_size)
+    deck, alive, before, hole_key, kept_n = work.deck, work.alive, work.before, work.hole_key, work.kept_n
+    per_board, board_cards, last, board_alive = work.per_board, work.board_cards, work.last, work.board_alive
+    board_key, low_row, won_row, high_row = work.board_key, work.low_row, work.pot.won, work.pot.won_high
+    low_won_row, board_row = work.pot.won_low, work.pot.board_won
+    winners, paid = work.scratch.winners, work.scratch.paid
+    ranking, kickers, hole_use, tables = rules.ranking, rules.kickers, rules.hole_use, rules.tables
+    discard_board, community, points = rules.discard_board, rules.community, rules.points
+    halves = rules.low_share or rules.low_hands  # chips of the high and the low halves apart
     n_streets = plan.board_street.max() + 1
+    trigger = board[max(discard_board, 0)]
     pot = n * plan.stake
-    for h in range(out.cards.shape[0]):
-        _deal(h, plan, out, work.deck)
-        work.alive[:] = True
+    for h in range(cards.shape[0]):
+        if plan.given:
+            deck[: cards.shape[1]] = cards[h]
+        else:
+            shuffle_prefix(words[h], deck, cards.shape[1])
+            cards[h] = deck[: cards.shape[1]]
+        alive[:] = True
         out.ending[h] = SHOWDOWN
         out.outcomes[h] = 0
         out.streets_dealt[h] = n_streets - 1
-        if rules.discard_board >= 0 and _discard_phase(h, plan, rules, out, work) <= 1:
-            continue
-        _kept_cards(h, plan, rules, out, work)
-        n_surviving = _boards(h, plan, rules, out, work)
-        outcome = _settle(h, pot, rules, out, work)
+        if discard_board >= 0:
+            out.discard_street[h] = -1
+            n_alive = _discard_streets(h, deck, hole, trigger, plan.board_street, n_streets, alive, before,
+                                       out.discard_street, out.streets_dealt)  # fmt: skip
+            _discard_tally(h, deck, hole, trigger, plan.board_street[0], points, alive, out.discard_street,
+                           out.tally)  # fmt: skip
+            out.dead[h] = ~alive
+            if n_alive <= 1:  # one seat left takes the pot; none: they share it equally
+                out.ending[h] = EVERYONE_DEAD if n_alive == 0 else UNCONTESTED
+                award(pot, before if n_alive == 0 else alive, out.won[h], paid)
+                continue
+        for s in range(n):  # the cards each seat keeps, and their points
+            hole_key[s] = 0
+            kept_n[s] = 0
+            total = 0
+            for j in range(n_hole):
+                if discard_board < 0 or out.discard_street[h, s, j] == -1:
+                    c = deck[hole[s, j]]
+                    hole_key[s] |= card_bit(c)
+                    kept_n[s] += 1
+                    total += points[c >> 2]
+            low_row[s] = total if alive[s] else NO_VALUE
+            if rules.low_share:
+                low[h, s] = low_row[s]
+        for b in range(n_boards):
+            for j in range(n_board):
+                board_cards[b, j] = deck[board[b, j]]
+            last[b] = board_cards[b, n_board - 1]
+            board_key[b] = board_key_of(board_cards[b], n_board)
+        n_surviving = surviving(rules, last, board_alive)
+        if rules.low_hands:
+            seat_lows(hole_key, alive, board_key, board_alive, rules, low_row)
+            low[h] = low_row
+        for b in range(n_boards):
+            out.survivors[h, b] = board_alive[b]
+            if not community[b] or not board_alive[b]:
+                continue
+            if hole_use == HOLE_ANY:  # the common case inlined (see engine.compiled.core.seat_strength)
+                for s in range(n):
+                    key = hole_key[s] | board_key[b]
+                    per_board[b, s] = key_strength(key, ranking, kickers, tables) if alive[s] else NO_VALUE
+            else:
+                restricted_strengths(hole_use, hole_key, kept_n, alive, board_key[b], board_cards, b, n_board,
+                                     ranking, kickers, tables, per_board)  # fmt: skip
+        won_row[:] = 0
+        if halves:
+            high_row[:] = 0
+            low_won_row[:] = 0
+        if rules.board_shares:
+            board_row[:] = 0
+        if rules.one_share:
+            outcome = one_share_pot(pot, alive, per_board[rules.share_board[0]], won_row, winners, paid)
+        else:
+            outcome = divide_pot(pot, alive, per_board, low_row, board_alive, rules, work.pot, work.scratch)
+        out.won[h] = won_row
+        if halves:
+            out.won_high[h] = high_row
+            out.won_low[h] = low_won_row
+        if rules.board_shares:
+            out.board_won[h] = board_row
         owner = -1
         if rules.board_shares and outcome == 2:
-            owner = _sole_owner(plan, rules, work, n_surviving)
+            owner = _triple_owner(rules, hole_key, kept_n, board_key, board_cards, board_alive, alive,
+                                  per_board, winners)  # fmt: skip
         out.outcomes[h] = outcome
-        _tally_showdown(h, pot, rules, out, work, outcome, owner, n_surviving)
-        if rules.discard_board >= 0:
-            _remaining_tally(h, plan.hole, work.alive, out.discard_street, out.tally)
+        _tally_outcome(pot, outcome, owner, n_surviving, rules.kill, community, won_row, last, board_alive,
+                       out.tally)  # fmt: skip
+        _tally_seats(
+            h,
+            owner,
+            community,
+            rules.board_shares,
+            per_board,
+            board_alive,
+            high_row if halves else won_row,
+            out.strength,
+            out.triple,
+            out.tally,
+            work.categories,
+        )
+        if discard_board >= 0:
+            _remaining_tally(h, hole, alive, out.discard_street, out.tally)
         if rules.low_share:
-            _low_tally(h, work.deck, plan.hole, work.alive, out.discard_street, out.low, work.pot.won_low,
-                       out.tally, work.rank_count)  # fmt: skip
+            _low_tally(h, deck, hole, alive, out.discard_street, low, low_won_row, out.tally, work.rank_count)

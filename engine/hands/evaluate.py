@@ -24,15 +24,14 @@ import numpy as np
 from engine.hands import kernels
 from engine.hands.cards import NO_CARD, SKOEJARTH, STANDARD, Deck, format_cards
 from engine.hands.strengths import (
-    CATEGORY_MASK,
-    CATEGORY_SHIFT,
+    HIGH_CATEGORIES as HIGH_CATEGORIES,  # re-exported: the category names beside the evaluators
+)
+from engine.hands.strengths import (
     INVALID,
     SEVEN_RANK,
     SEVEN_RANK_TIEBREAKS,
     STANDARD_HIGH,
-)
-from engine.hands.strengths import (
-    HIGH_CATEGORIES as HIGH_CATEGORIES,  # re-exported: the category names beside the evaluators
+    category_of,
 )
 from engine.hands.strengths import (
     SEVEN_RANK_CATEGORIES as SEVEN_RANK_CATEGORIES,
@@ -170,7 +169,7 @@ def high_category(strength: np.ndarray | int) -> np.ndarray:
     >>> int(high_category(evaluate_high(np.array([[0, 4, 8, 12, 21]]))[0]))
     0
     """
-    return (np.asarray(strength) >> CATEGORY_SHIFT) & CATEGORY_MASK
+    return category_of(np.asarray(strength))
 
 
 def evaluate_seven_rank(cards: np.ndarray, tiebreak: Tiebreak = "highest_card") -> np.ndarray:
@@ -198,7 +197,7 @@ def evaluate_seven_rank(cards: np.ndarray, tiebreak: Tiebreak = "highest_card") 
 
 def seven_rank_category(strength: np.ndarray | int) -> np.ndarray:
     """Category 0..8 of Skœjarth strengths (see ``SEVEN_RANK_CATEGORIES``)."""
-    return (np.asarray(strength) >> CATEGORY_SHIFT) & CATEGORY_MASK
+    return category_of(np.asarray(strength))
 
 
 def low_points(cards: np.ndarray, points: Sequence[int]) -> np.ndarray:

@@ -100,9 +100,9 @@ def kernel_inputs(game: GameSpec, players: int, reference: HandState, structure:
     )  # fmt: skip
     seat_policies = np.array([bk.POLICY_CODES[policies[s % len(policies)]] for s in range(players)], np.int64)
     rules = compile_rules(game, reference.options)
-    seats = bk.Players(seat_policies, rules.ranking, game.community_boards[0], rules.kickers, rules.tables,
-                       *chart_arrays(chart, reference, game.deck.size))  # fmt: skip
-    return table, streets, seats
+    how_seats_play = bk.Players(seat_policies, rules.ranking, game.community_boards[0], rules.kickers,
+                                rules.tables, *chart_arrays(chart, reference, game.deck.size))  # fmt: skip
+    return table, streets, how_seats_play
 
 
 def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies: list[str],
