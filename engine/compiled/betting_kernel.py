@@ -31,11 +31,9 @@ from engine.compiled.betting_moves import (
     raise_to,
     raise_window,
 )
-from engine.compiled.hand_state import (  # noqa: F401 (the action kinds and sizes, for callers)
+from engine.compiled.hand_state import (  # noqa: F401 (re-exported: the record's layout, for callers)
     ACTION_KINDS,
     BET,
-    CALL,
-    CHECK,
     COUNT,
     DEAL,
     DISCARD,
@@ -50,17 +48,16 @@ from engine.compiled.hand_state import (  # noqa: F401 (the action kinds and siz
     NEXT_SEAT,
     NO_LIMIT,
     ONE_LEFT,
-    POST,
     POT_LIMIT,
     RAISE,
     RAISES,
     RECORD_WIDTH,
     STREET,
     TOP,
-    Hand,
     Streets,
     Table,
     betting_needed,
+    copy_out,
     end_round,
     new_hand,
     next_pending,
@@ -83,7 +80,7 @@ STRUCTURE_CODES = {
     Structure.POT_LIMIT: POT_LIMIT,
     Structure.FIXED_LIMIT: FIXED_LIMIT,
 }
-FOLDS, CALLS, RAISES_TO = 0, 1, 2  # a policy's choice
+CHOOSE_FOLD, CHOOSE_CALL, CHOOSE_RAISE = 0, 1, 2  # a policy's choice
 
 
 class Players(NamedTuple):
@@ -376,20 +373,20 @@ def _forced_discards(h, table, streets, hand, out, cards, betting) -> tuple[int,
 
 @njit(cache=True)
 def _choose(table, streets, players, rng_state, hand, board, n_board, seat, window) -> tuple[int, int]:
-    """The seat's policy decides: ``FOLDS``, ``CALLS`` (or checks), or ``RAISES_TO`` an amount.
+    """The seat's policy decides: ``CHOOSE_FOLD``, ``CHOOSE_CALL`` (or checks), or ``CHOOSE_RAISE`` an amount.
     ``board`` holds the ``n_board`` cards of the board ``TAG`` scores hands on."""
     seats, at = hand.seats, hand.at
     can_raise, low, high = window
     call = call_amount(hand, table.n, seat)
-    choice, to = CALLS, 0
+    choice, to = CHOOSE_CALL, 0
     policy = players.policies[seat]
     if policy == RANDOM:
         n_choices = 1 + (1 if call > 0 else 0) + (1 if can_raise else 0)
         pick = below(rng_state, n_choices)
         if pick == 1 and call > 0:
-            choice = FOLDS
+            choice = CHOOSE_FOLD
         elif pick >= 1:
-            choice, to = RAISES_TO, low + below(rng_state, high - low + 1)
+            choice, to = CHOOSE_RAISE, low + below(rng_state, high - low + 1)
     spot = NO_SPOT
     if policy == PUSHFOLD and players.chart_on:
         spot = chart_spot(at[STREET], seat, players.small_blind_seat, at[RAISES], seats.has_acted[seat], call,
@@ -398,20 +395,20 @@ def _choose(table, streets, players, rng_state, hand, board, n_board, seat, wind
         index = chart_class(seats.hole[seat], players.held, players.class_of, players.binomial)
         chance = players.push_prob[index] if spot == PUSH_SPOT else players.call_prob[index]
         if uniform(rng_state) >= chance:
-            choice = FOLDS
+            choice = CHOOSE_FOLD
         elif spot == PUSH_SPOT and can_raise:
-            choice, to = RAISES_TO, high
+            choice, to = CHOOSE_RAISE, high
     elif policy == TAG or policy == PUSHFOLD:  # noqa: SIM109 (numba's tuples)
         ranks = streets.deck_size // 4
         score = hand_score(seats.hole[seat], seats.n_hole[seat], board, n_board, players.ranking,
                            players.kickers, players.tables, ranks)  # fmt: skip
         if score >= 0.42 and can_raise:
             current = seats.bets.max()
-            choice, to = RAISES_TO, min(max(low, current + pot_of(seats) // 2), high)
+            choice, to = CHOOSE_RAISE, min(max(low, current + pot_of(seats) // 2), high)
         elif score >= 0.25 or call == 0:
-            choice = CALLS
+            choice = CHOOSE_CALL
         else:
-            choice = FOLDS
+            choice = CHOOSE_FOLD
     return choice, to
 
 
@@ -424,13 +421,13 @@ def _betting_round(h, table, streets, players, rng_state, hand, out, cards) -> i
         seat = at[NEXT]
         window = raise_window(table, streets, hand, seat)
         choice, to = _choose(table, streets, players, rng_state, hand, board, n_board, seat, window)
-        if choice == FOLDS:
+        if choice == CHOOSE_FOLD:
             fold(hand, seat, cards)
-        elif choice == CALLS:
+        elif choice == CHOOSE_CALL:
             check_or_call(hand, table.n, seat, cards)
         else:
             raise_to(table, streets, hand, seat, to, cards)
-        after = after_action(hand, table.n, seat, choice == RAISES_TO)
+        after = after_action(hand, table.n, seat, choice == CHOOSE_RAISE)
         if after == ONE_LEFT:
             return UNCONTESTED
         if after != NEXT_SEAT:
@@ -465,20 +462,12 @@ def _play_hand(h, table, streets, players, rng_state, deck, hand, out, cards) ->
 @njit(cache=True)
 def _copy_out(h, hand, out, position, result, n) -> None:
     """Hand ``h``'s records from ``position`` and its seats' state where ``HandState.finish`` starts."""
-    seats, k = hand.seats, hand.at[COUNT]
-    out.rec[position : position + k] = hand.rows[:k]
-    out.rec_cards[position : position + k] = hand.cards[:k]
-    out.hand_start[h + 1] = position + k
+    copy_out(h, n, hand, out, position)
+    out.hand_start[h + 1] = position + hand.at[COUNT]
     out.ending[h] = result
     for seat in range(n):
-        out.stacks[h, seat] = seats.stacks[seat] + out.won[h, seat]
-        out.contributed[h, seat] = seats.contributed[seat]
-        out.antes[h, seat] = seats.antes_paid[seat]
-        out.folded[h, seat] = seats.folded[seat]
-        out.dead[h, seat] = seats.dead[seat]
-        out.hole_n[h, seat] = seats.n_hole[seat]
-        for i in range(seats.n_hole[seat]):
-            out.hole[h, seat, i] = seats.hole[seat, i]
+        out.stacks[h, seat] += out.won[h, seat]  # hands won without a showdown
+        out.dead[h, seat] = hand.seats.dead[seat]
 
 
 @njit(cache=True)

@@ -139,6 +139,24 @@ def record(hand, street, seat, kind, amount, cards, n_cards, board, automatic) -
         hand.cards[k, i] = cards[i] if i < n_cards else -1
 
 
+@njit(cache=True)
+def copy_out(h, n, hand, out, position) -> None:
+    """Hand ``h``'s records into ``out.rec``/``out.rec_cards`` from ``position``, and each seat's
+    stack, contributions, antes, folded mark and hole cards into row ``h`` of ``out`` (a kernel's
+    output structure: ``PlayedHands`` or ``ReplayedHands``)."""
+    seats, k = hand.seats, hand.at[COUNT]
+    out.rec[position : position + k] = hand.rows[:k]
+    out.rec_cards[position : position + k] = hand.cards[:k]
+    for s in range(n):
+        out.stacks[h, s] = seats.stacks[s]
+        out.contributed[h, s] = seats.contributed[s]
+        out.antes[h, s] = seats.antes_paid[s]
+        out.folded[h, s] = seats.folded[s]
+        out.hole_n[h, s] = seats.n_hole[s]
+        for i in range(seats.n_hole[s]):
+            out.hole[h, s, i] = seats.hole[s, i]
+
+
 @njit(cache=True, inline="always")
 def move_chips(seats, seat, amount) -> None:
     """``seat`` puts ``amount`` into its bet (``HandState._move``)."""

@@ -38,6 +38,7 @@ from engine.compiled.hand_state import (
     STREET,
     Table,
     betting_needed,
+    copy_out,
     end_round,
     new_hand,
     open_betting,
@@ -476,20 +477,11 @@ def _replay_one(given, h, streets, work) -> bool:
 @njit(cache=True)
 def _copy_out(h, n, work, out, position) -> None:
     hand = work.hand
-    seats, k = hand.seats, hand.at[COUNT]
-    out.rec[position : position + k] = hand.rows[:k]
-    out.rec_cards[position : position + k] = hand.cards[:k]
+    copy_out(h, n, hand, out, position)
     out.status[h] = OK
     out.ending[h] = hand.at[ENDING]
     for s in range(n):
-        out.stacks[h, s] = seats.stacks[s]
-        out.contributed[h, s] = seats.contributed[s]
-        out.antes[h, s] = seats.antes_paid[s]
-        out.folded[h, s] = seats.folded[s]
-        out.mucked[h, s] = seats.mucked[s]
-        out.hole_n[h, s] = seats.n_hole[s]
-        for i in range(seats.n_hole[s]):
-            out.hole[h, s, i] = seats.hole[s, i]
+        out.mucked[h, s] = hand.seats.mucked[s]
     for b in range(work.board_n.shape[0]):
         out.board_n[h, b] = work.board_n[b]
         for i in range(work.board_n[b]):

@@ -19,6 +19,7 @@ import numpy as np
 import pyarrow as pa
 
 from engine.compiled import betting_kernel as bk
+from engine.compiled import hand_state as hs
 from engine.compiled.core import compile_rules
 from engine.rules.betting import blinds_of
 from engine.rules.games import variant_code
@@ -198,7 +199,8 @@ def phh_texts(game: GameSpec, batch: Batch, stacks: np.ndarray, names: list[str]
     header = write_hand(header_fields)
     players_line = f"players = {toml_value(names)}\n"
     rec = batch.records
-    seat, kind, amount, board, automatic = (rec[:, i] for i in range(1, 6))
+    seat, kind, amount, board = rec[:, hs.R_SEAT], rec[:, hs.R_KIND], rec[:, hs.R_AMOUNT], rec[:, hs.R_BOARD]
+    automatic = rec[:, hs.R_AUTOMATIC]
     cards = card_texts(batch.record_cards, game)
     n_boards = len(game.board_names)
     # one PHH action per chosen record; a board deal is written once, on its board 0 record

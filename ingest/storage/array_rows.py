@@ -18,6 +18,7 @@ import pyarrow as pa
 
 from engine.compiled import betting_kernel as bk
 from engine.compiled import betting_showdown as bs
+from engine.compiled import hand_state as hs
 from engine.compiled.core import compile_rules
 from engine.compiled.simulate import ENDINGS
 from engine.hands.rankings import RANKINGS
@@ -176,8 +177,9 @@ def actions_table(game: GameSpec, records: np.ndarray, record_cards: np.ndarray,
                   hand_ids: np.ndarray, run_id: str) -> pa.Table:  # fmt: skip
     """``actions`` rows: hand ``h`` owns ``records[hand_start[h]:hand_start[h + 1]]``."""
     owner = np.repeat(np.arange(len(hand_ids)), np.diff(hand_start))
-    kind, seat, amount, board, n_cards = (records[:, i] for i in (2, 1, 3, 4, 6))
-    stack_after, pot_after = records[:, 7], records[:, 8]  # -1 stack: no seat (a board deal)
+    columns = (hs.R_KIND, hs.R_SEAT, hs.R_AMOUNT, hs.R_BOARD, hs.R_CARDS)
+    kind, seat, amount, board, n_cards = (records[:, i] for i in columns)
+    stack_after, pot_after = records[:, hs.R_STACK], records[:, hs.R_POT]  # -1 stack: no seat (a board deal)
     cards = np.full(len(records), None, dtype=object)
     with_cards = n_cards > 0
     cards[with_cards] = card_texts(record_cards[with_cards], game)
@@ -188,13 +190,13 @@ def actions_table(game: GameSpec, records: np.ndarray, record_cards: np.ndarray,
             "run_id": constant(run_id, count),
             "variant": constant(game.name, count),
             "seq": np.arange(count) - hand_start[owner],
-            "street": repeated([s.name for s in game.streets], records[:, 0]),
+            "street": repeated([s.name for s in game.streets], records[:, hs.R_STREET]),
             "seat": pa.array(seat, mask=seat < 0, type=pa.int8()),
             "action": repeated(ACTION_KINDS, kind),
             "amount": pa.array(amount, mask=amount < 0, type=pa.int64()),
             "cards": cards,
             "board": pa.array(board, mask=board < 0, type=pa.int8()),
-            "automatic": records[:, 5].astype(bool),
+            "automatic": records[:, hs.R_AUTOMATIC].astype(bool),
             "stack_after": pa.array(stack_after, mask=stack_after < 0, type=pa.int64()),
             "pot_after": pot_after,
         },

@@ -24,7 +24,7 @@ class Population(StrEnum):
 StatsVariant = Annotated[str | None, typer.Option(
     "--variant", "-v", help="A game: a built-in name or a description file (.toml); with "
     "--equilibrium optional (every game by default).")]  # fmt: skip
-Hands = Annotated[
+ModeOption = Annotated[
     Population | None, typer.Option("--mode", help="Which hands: showdown mode, betting mode, replayed.")
 ]
 TableSize = Annotated[int | None, typer.Option("--players", "-p", help="Which table size.")]
@@ -44,7 +44,7 @@ Compute = Annotated[bool, typer.Option(
 
 
 def stats_command(
-    variant: StatsVariant = None, run: Runs = None, mode: Hands = None, players: TableSize = None,
+    variant: StatsVariant = None, run: Runs = None, mode: ModeOption = None, players: TableSize = None,
     structure: Structure = None, rule: RuleSet = None, play: Play = None, data: DataFolder = DEFAULT_DATA,
     output: RowsFormat = TableFormat.table, brief: Brief = False, equilibrium: Equilibrium = False,
     compute: Compute = False,
