@@ -25,7 +25,6 @@ from numba import njit
 
 from engine.compiled.betting_moves import (
     after_action,
-    call_amount,
     check_or_call,
     fold,
     raise_to,
@@ -34,24 +33,36 @@ from engine.compiled.betting_moves import (
 from engine.compiled.hand_state import (  # noqa: F401 (re-exported: the record's layout, for callers)
     ACTION_KINDS,
     BET,
+    BETTING_ROUND,
+    BOARD_DEALT,
+    BURNED,
     COUNT,
+    DEAD,
     DEAL,
     DISCARD,
     FIXED_LIMIT,
     FOLD,
+    FOLDED,
     HAND_ACTIONS,
+    HAS_ACTED,
+    HOLE_DEALT,
     LABEL,
     MAX_BOARD,
     MAX_CARDS,
+    N_DEALT,
+    N_HOLE,
     N_LIVE,
     NEXT,
     NEXT_SEAT,
     NO_LIMIT,
     ONE_LEFT,
+    PENDING,
     POT_LIMIT,
     RAISE,
     RAISES,
     RECORD_WIDTH,
+    ROUND_BET,
+    STACK,
     STREET,
     TOP,
     Streets,
@@ -59,6 +70,7 @@ from engine.compiled.hand_state import (  # noqa: F401 (re-exported: the record'
     betting_needed,
     copy_out,
     end_round,
+    max_bet,
     new_hand,
     next_pending,
     open_betting,
@@ -123,6 +135,18 @@ class PlayedHands(NamedTuple):
     discarded_n: np.ndarray
     boards: np.ndarray
     board_n: np.ndarray
+
+
+class HandRow(NamedTuple):
+    """Hand h's rows of ``PlayedHands`` that play writes as it goes: every hole card dealt, the
+    boards, the discards and what seats won without a showdown (views, taken once a hand)."""
+
+    dealt: np.ndarray  # (seats, cards)
+    boards: np.ndarray  # (boards, MAX_BOARD)
+    board_n: np.ndarray  # (boards,)
+    discarded: np.ndarray  # (seats, MAX_CARDS)
+    discarded_n: np.ndarray  # (seats,)
+    won: np.ndarray  # (seats,)
 
 
 @njit(cache=True, inline="always")
@@ -239,34 +263,34 @@ def _shuffle(h, deck, rng_state, fixed_decks) -> None:
 
 
 @njit(cache=True)
-def _deal_street(h, table, streets, hand, deck, out, cards) -> None:
+def _deal_street(table, streets, hand, deck, row, cards) -> None:
     """Deal what the street deals: hole cards round-robin from seat 0 to the seats still in, then
     each board's cards after the burns."""
     seats, at, s = hand.seats, hand.at, hand.at[STREET]
-    per_seat = streets.hole[s]
+    per_seat = streets.plan[HOLE_DEALT, s]
     if per_seat > 0:
         for _round in range(per_seat):
             for seat in range(table.n):
-                if not seats.folded[seat]:
+                if not seats[FOLDED, seat]:
                     card = deck[at[TOP]]
                     at[TOP] += 1
-                    seats.hole[seat, seats.n_hole[seat]] = card
-                    seats.n_hole[seat] += 1
-                    out.dealt[h, seat, seats.n_dealt[seat]] = card
-                    seats.n_dealt[seat] += 1
+                    hand.hole[seat, seats[N_HOLE, seat]] = card
+                    seats[N_HOLE, seat] += 1
+                    row.dealt[seat, seats[N_DEALT, seat]] = card
+                    seats[N_DEALT, seat] += 1
         for seat in range(table.n):
-            if not seats.folded[seat]:
+            if not seats[FOLDED, seat]:
                 for i in range(per_seat):
-                    cards[i] = seats.hole[seat, seats.n_hole[seat] - per_seat + i]
+                    cards[i] = hand.hole[seat, seats[N_HOLE, seat] - per_seat + i]
                 record(hand, at[LABEL], seat, DEAL, -1, cards, per_seat, -1, 0)
-    per_board = streets.board[s]
+    per_board = streets.plan[BOARD_DEALT, s]
     if per_board > 0:
-        at[TOP] += streets.burns[s]
+        at[TOP] += streets.plan[BURNED, s]
         for b in range(streets.n_boards):
             for i in range(per_board):
-                out.boards[h, b, out.board_n[h, b]] = deck[at[TOP]]
+                row.boards[b, row.board_n[b]] = deck[at[TOP]]
                 cards[i] = deck[at[TOP]]
-                out.board_n[h, b] += 1
+                row.board_n[b] += 1
                 at[TOP] += 1
             record(hand, at[LABEL], -1, DEAL, -1, cards, per_board, b, 0)
 
@@ -283,37 +307,37 @@ def _next_street(hand, table, n_streets) -> None:
 @njit(cache=True)
 def _open_street(table, streets, hand) -> bool:
     """Start the street's betting (True), or close it when it has none or nobody can bet."""
-    if streets.betting[hand.at[STREET]] and betting_needed(hand.seats, table.n):
+    if streets.plan[BETTING_ROUND, hand.at[STREET]] and betting_needed(hand.seats, table.n):
         open_betting(table, hand)
         if hand.at[NEXT] < 0:
             raise ValueError("a betting round with nobody to act")
         return True
-    _next_street(hand, table, streets.hole.shape[0])
+    _next_street(hand, table, streets.plan.shape[1])
     return False
 
 
 @njit(cache=True)
-def _discard_into(h, seat, ranks, hand, out, cards) -> int:
+def _discard_into(seat, ranks, hand, row, cards) -> int:
     """Move the seat's hole cards of ``ranks`` (a rank mask) out to ``cards``; returns how many."""
     seats = hand.seats
     kept = 0
     gone = 0
-    for i in range(seats.n_hole[seat]):
-        card = seats.hole[seat, i]
+    for i in range(seats[N_HOLE, seat]):
+        card = hand.hole[seat, i]
         if ranks & (1 << (card >> 2)):
             cards[gone] = card
             gone += 1
-            out.discarded[h, seat, out.discarded_n[h, seat]] = card
-            out.discarded_n[h, seat] += 1
+            row.discarded[seat, row.discarded_n[seat]] = card
+            row.discarded_n[seat] += 1
         else:
-            seats.hole[seat, kept] = card
+            hand.hole[seat, kept] = card
             kept += 1
-    seats.n_hole[seat] = kept
+    seats[N_HOLE, seat] = kept
     return gone
 
 
 @njit(cache=True)
-def _everyone_dies(h, table, hand, out, dying) -> None:
+def _everyone_dies(table, hand, row, dying) -> None:
     """Every seat left lost its hand at once: they share the pot equally, odd chips from seat 0."""
     seats = hand.seats
     refund_uncalled(hand, table.n)
@@ -322,105 +346,120 @@ def _everyone_dies(h, table, hand, out, dying) -> None:
     odd = pot - share * dying
     place = 0
     for seat in range(table.n):
-        if not seats.folded[seat]:
-            seats.dead[seat] = True
-            seats.folded[seat] = True
-            out.won[h, seat] = share + (1 if place < odd else 0)
+        if not seats[FOLDED, seat]:
+            seats[DEAD, seat] = True
+            seats[FOLDED, seat] = True
+            row.won[seat] = share + (1 if place < odd else 0)
             place += 1
     hand.at[N_LIVE] = 0
 
 
 @njit(cache=True)
-def _forced_discards(h, table, streets, hand, out, cards, betting) -> tuple[int, bool]:
+def _forced_discards(table, streets, hand, row, cards, betting) -> tuple[int, bool]:
     """The discard board forces matching hole cards out; empty hands die. Returns the hand's ending
     (-1: it goes on) and whether the betting round goes on."""
     seats, at = hand.seats, hand.at
     board = streets.discard_board
     ranks = 0
-    for i in range(out.board_n[h, board]):
-        ranks |= 1 << (out.boards[h, board, i] >> 2)
+    for i in range(row.board_n[board]):
+        ranks |= 1 << (row.boards[board, i] >> 2)
     street = at[STREET] - (0 if betting else 1)  # the street that dealt the board
     for seat in range(table.n):
-        if not seats.folded[seat]:
-            gone = _discard_into(h, seat, ranks, hand, out, cards)
+        if not seats[FOLDED, seat]:
+            gone = _discard_into(seat, ranks, hand, row, cards)
             if gone:
                 record(hand, street, seat, DISCARD, -1, cards, gone, -1, 0)
     dying = 0
     for seat in range(table.n):
-        dying += not seats.folded[seat] and seats.n_hole[seat] == 0
+        dying += not seats[FOLDED, seat] and seats[N_HOLE, seat] == 0
     if dying == 0:
         return -1, betting
     if dying == at[N_LIVE]:
-        _everyone_dies(h, table, hand, out, dying)
+        _everyone_dies(table, hand, row, dying)
         return EVERYONE_DEAD, False
     for seat in range(table.n):
-        if not seats.folded[seat] and seats.n_hole[seat] == 0:
-            seats.dead[seat] = True
-            seats.folded[seat] = True
+        if not seats[FOLDED, seat] and seats[N_HOLE, seat] == 0:
+            seats[DEAD, seat] = True
+            seats[FOLDED, seat] = True
             at[N_LIVE] -= 1
-            seats.pending[seat] = False
+            seats[PENDING, seat] = False
             record(hand, at[LABEL], seat, FOLD, -1, cards, 0, -1, 1)
     if at[N_LIVE] == 1:
         return UNCONTESTED, betting
     if betting:
-        if not seats.pending.any() or not betting_needed(seats, table.n):
-            _next_street(hand, table, streets.hole.shape[0])
+        if next_pending(seats, 0, table.n) < 0 or not betting_needed(seats, table.n):
+            _next_street(hand, table, streets.plan.shape[1])
             return -1, False
-        if not seats.pending[at[NEXT]]:
-            at[NEXT] = next_pending(seats.pending, at[NEXT], table.n)
+        if not seats[PENDING, at[NEXT]]:
+            at[NEXT] = next_pending(seats, at[NEXT], table.n)
     return -1, betting
 
 
 @njit(cache=True)
-def _choose(table, streets, players, rng_state, hand, board, n_board, seat, window) -> tuple[int, int]:
-    """The seat's policy decides: ``CHOOSE_FOLD``, ``CHOOSE_CALL`` (or checks), or ``CHOOSE_RAISE`` an amount.
-    ``board`` holds the ``n_board`` cards of the board ``TAG`` scores hands on."""
-    seats, at = hand.seats, hand.at
+def _random_choice(rng_state, window, call) -> tuple[int, int]:
+    """``RANDOM``: fold (when facing a bet), call or check, or raise (when it may) with equal
+    chances; a raise to a uniform amount of the window."""
     can_raise, low, high = window
-    call = call_amount(hand, table.n, seat)
-    choice, to = CHOOSE_CALL, 0
-    policy = players.policies[seat]
-    if policy == RANDOM:
-        n_choices = 1 + (1 if call > 0 else 0) + (1 if can_raise else 0)
-        pick = below(rng_state, n_choices)
-        if pick == 1 and call > 0:
-            choice = CHOOSE_FOLD
-        elif pick >= 1:
-            choice, to = CHOOSE_RAISE, low + below(rng_state, high - low + 1)
-    spot = NO_SPOT
-    if policy == PUSHFOLD and players.chart_on:
-        spot = chart_spot(at[STREET], seat, players.small_blind_seat, at[RAISES], seats.has_acted[seat], call,
-                          seats.folded, seats.stacks, table.n)  # fmt: skip
-    if spot != NO_SPOT:
-        index = chart_class(seats.hole[seat], players.held, players.class_of, players.binomial)
-        chance = players.push_prob[index] if spot == PUSH_SPOT else players.call_prob[index]
-        if uniform(rng_state) >= chance:
-            choice = CHOOSE_FOLD
-        elif spot == PUSH_SPOT and can_raise:
-            choice, to = CHOOSE_RAISE, high
-    elif policy == TAG or policy == PUSHFOLD:  # noqa: SIM109 (numba's tuples)
-        ranks = streets.deck_size // 4
-        score = hand_score(seats.hole[seat], seats.n_hole[seat], board, n_board, players.ranking,
-                           players.kickers, players.tables, ranks)  # fmt: skip
-        if score >= 0.42 and can_raise:
-            current = seats.bets.max()
-            choice, to = CHOOSE_RAISE, min(max(low, current + pot_of(seats) // 2), high)
-        elif score >= 0.25 or call == 0:
-            choice = CHOOSE_CALL
-        else:
-            choice = CHOOSE_FOLD
-    return choice, to
+    n_choices = 1 + (1 if call > 0 else 0) + (1 if can_raise else 0)
+    pick = below(rng_state, n_choices)
+    if pick == 1 and call > 0:
+        return CHOOSE_FOLD, 0
+    if pick >= 1:
+        return CHOOSE_RAISE, low + below(rng_state, high - low + 1)
+    return CHOOSE_CALL, 0
 
 
 @njit(cache=True)
-def _betting_round(h, table, streets, players, rng_state, hand, out, cards) -> int:
-    """Seats act in turn until the round closes (-1: the hand goes on) or one seat is left."""
-    at = hand.at
-    board, n_board = out.boards[h, players.score_board], out.board_n[h, players.score_board]
+def _chart_choice(players, rng_state, hole, spot, can_raise, high) -> tuple[int, int]:
+    """``PUSHFOLD`` in a spot of its chart: push (or call) with the chart's chance, else fold."""
+    index = chart_class(hole, players.held, players.class_of, players.binomial)
+    chance = players.push_prob[index] if spot == PUSH_SPOT else players.call_prob[index]
+    if uniform(rng_state) >= chance:
+        return CHOOSE_FOLD, 0
+    if spot == PUSH_SPOT and can_raise:
+        return CHOOSE_RAISE, high
+    return CHOOSE_CALL, 0
+
+
+@njit(cache=True)
+def _scored_choice(score, window, call, current, pot) -> tuple[int, int]:
+    """``TAG``: raise half the pot with a score of 0.42 or more, call from 0.25, else check or fold."""
+    can_raise, low, high = window
+    if score >= 0.42 and can_raise:
+        return CHOOSE_RAISE, min(max(low, current + pot // 2), high)
+    if score >= 0.25 or call == 0:
+        return CHOOSE_CALL, 0
+    return CHOOSE_FOLD, 0
+
+
+@njit(cache=True)
+def _betting_round(table, streets, players, rng_state, hand, row, cards) -> int:
+    """Seats act in turn until the round closes (-1: the hand goes on) or one seat is left. Each
+    seat's policy decides: ``CHOOSE_FOLD``, ``CHOOSE_CALL`` (or check) or ``CHOOSE_RAISE`` an amount
+    (``TAG`` scores hands on the board ``players.score_board``). The choice is made here, each policy
+    reading only the arrays it needs: numba counts references on every array a call passes."""
+    seats, at = hand.seats, hand.at
+    board, n_board = row.boards[players.score_board], row.board_n[players.score_board]
     while True:
         seat = at[NEXT]
-        window = raise_window(table, streets, hand, seat)
-        choice, to = _choose(table, streets, players, rng_state, hand, board, n_board, seat, window)
+        policy = players.policies[seat]
+        choice, to = CHOOSE_CALL, 0  # STATION checks or calls
+        if policy != STATION:
+            window = raise_window(table, streets, seats, at, seat)
+            call = min(max_bet(seats, table.n) - seats[ROUND_BET, seat], seats[STACK, seat])
+            spot = NO_SPOT
+            if policy == PUSHFOLD and players.chart_on:
+                acted = seats[HAS_ACTED, seat]
+                spot = chart_spot(at[STREET], seat, players.small_blind_seat, at[RAISES], acted, call,
+                                  seats[FOLDED], seats[STACK], table.n)  # fmt: skip
+            if policy == RANDOM:
+                choice, to = _random_choice(rng_state, window, call)
+            elif spot != NO_SPOT:
+                choice, to = _chart_choice(players, rng_state, hand.hole[seat], spot, window[0], window[2])
+            else:  # TAG, and PUSHFOLD away from its chart
+                score = hand_score(hand.hole[seat], seats[N_HOLE, seat], board, n_board, players.ranking,
+                                   players.kickers, players.tables, streets.deck_size // 4)  # fmt: skip
+                choice, to = _scored_choice(score, window, call, max_bet(seats, table.n), pot_of(seats))
         if choice == CHOOSE_FOLD:
             fold(hand, seat, cards)
         elif choice == CHOOSE_CALL:
@@ -431,29 +470,29 @@ def _betting_round(h, table, streets, players, rng_state, hand, out, cards) -> i
         if after == ONE_LEFT:
             return UNCONTESTED
         if after != NEXT_SEAT:
-            _next_street(hand, table, streets.hole.shape[0])
+            _next_street(hand, table, streets.plan.shape[1])
             return -1
 
 
 @njit(cache=True)
-def _play_hand(h, table, streets, players, rng_state, deck, hand, out, cards) -> int:
-    """Play hand ``h`` to where ``HandState.finish`` starts; returns its ending."""
+def _play_hand(table, streets, players, rng_state, deck, hand, row, cards) -> int:
+    """Play a hand to where ``HandState.finish`` starts; returns its ending."""
     at = hand.at
-    n_streets = streets.hole.shape[0]
+    n_streets = streets.plan.shape[1]
     post_forced_bets(table, hand, cards)
     result = -1
     while result < 0:
-        _deal_street(h, table, streets, hand, deck, out, cards)
+        _deal_street(table, streets, hand, deck, row, cards)
         if at[N_LIVE] <= 1:
             return UNCONTESTED
-        dealt_board = streets.board[at[STREET]] > 0
+        dealt_board = streets.plan[BOARD_DEALT, at[STREET]] > 0
         betting = _open_street(table, streets, hand)
         if streets.discard_board >= 0 and dealt_board:
-            result, betting = _forced_discards(h, table, streets, hand, out, cards, betting)
+            result, betting = _forced_discards(table, streets, hand, row, cards, betting)
             if result >= 0:
                 return result
         if betting:
-            result = _betting_round(h, table, streets, players, rng_state, hand, out, cards)
+            result = _betting_round(table, streets, players, rng_state, hand, row, cards)
         if result < 0 and at[STREET] >= n_streets:
             result = SHOWDOWN
     return result
@@ -467,7 +506,7 @@ def _copy_out(h, hand, out, position, result, n) -> None:
     out.ending[h] = result
     for seat in range(n):
         out.stacks[h, seat] += out.won[h, seat]  # hands won without a showdown
-        out.dead[h, seat] = hand.seats.dead[seat]
+        out.dead[h, seat] = hand.seats[DEAD, seat]
 
 
 @njit(cache=True)
@@ -489,11 +528,14 @@ def play_hands(n_hands, stake, table, streets, players, rng_state, fixed_decks, 
     for h in range(n_hands):
         saved[:] = rng_state
         reset_hand(hand, stakes, table.n)
-        out.discarded_n[h, :] = 0
-        out.board_n[h, :] = 0
-        out.won[h, :] = 0
+        row = HandRow(
+            out.dealt[h], out.boards[h], out.board_n[h], out.discarded[h], out.discarded_n[h], out.won[h]
+        )
+        row.discarded_n[:] = 0
+        row.board_n[:] = 0
+        row.won[:] = 0
         _shuffle(h, deck, rng_state, fixed_decks)
-        result = _play_hand(h, table, streets, players, rng_state, deck, hand, out, cards)
+        result = _play_hand(table, streets, players, rng_state, deck, hand, row, cards)
         refund_uncalled(hand, table.n)
         k = hand.at[COUNT]
         if k > HAND_ACTIONS:

@@ -11,21 +11,29 @@ from __future__ import annotations
 from numba import njit
 
 from engine.compiled.hand_state import (
+    ACTED_AT,
     BET,
+    BIG_BET,
     CALL,
+    CALL_ONLY,
     CHECK,
     FIXED_LIMIT,
     FOLD,
+    FOLDED,
+    HAS_ACTED,
     LABEL,
     LAST_INC,
     N_LIVE,
     NEXT,
     NEXT_SEAT,
     ONE_LEFT,
+    PENDING,
     POT_LIMIT,
     RAISE,
     RAISES,
+    ROUND_BET,
     ROUND_OVER,
+    STACK,
     STREET,
     max_bet,
     move_chips,
@@ -83,25 +91,25 @@ def raise_bounds_to(table, current, last_increment, round_min, bet, all_in, pot)
 
 
 @njit(cache=True)
-def raise_window(table, streets, hand, seat) -> tuple[bool, int, int]:
+def raise_window(table, streets, seats, at, seat) -> tuple[bool, int, int]:
     """Whether ``seat`` may bet or raise now, and the smallest and largest amounts it may raise to
     (``HandState.options_for``): not in a call-only round, under the cap, reopened for it,
-    someone left to call it, chips beyond a call."""
-    seats, at = hand.seats, hand.at
+    someone left to call it, chips beyond a call. ``seats`` and ``at`` are a ``Hand``'s."""
     current = max_bet(seats, table.n)
-    round_min = round_min_of(table, streets.big_bet[at[STREET]])
-    if streets.call_only[at[STREET]] or (table.raise_cap >= 0 and at[RAISES] >= table.raise_cap):
+    round_min = round_min_of(table, streets.plan[BIG_BET, at[STREET]])
+    if streets.plan[CALL_ONLY, at[STREET]] or (table.raise_cap >= 0 and at[RAISES] >= table.raise_cap):
         return False, 0, 0
     fixed = table.structure == FIXED_LIMIT
-    if seats.has_acted[seat] and not reopened_for(fixed, current, seats.acted[seat], at[LAST_INC], round_min):
+    reopened = reopened_for(fixed, current, seats[ACTED_AT, seat], at[LAST_INC], round_min)
+    if seats[HAS_ACTED, seat] and not reopened:
         return False, 0, 0
     others = False
     for o in range(table.n):
-        others = others or (o != seat and not seats.folded[o] and seats.stacks[o] > 0)
-    all_in = seats.bets[seat] + seats.stacks[seat]
+        others = others or (o != seat and not seats[FOLDED, o] and seats[STACK, o] > 0)
+    all_in = seats[ROUND_BET, seat] + seats[STACK, seat]
     if not others or all_in <= current:
         return False, 0, 0
-    low, high = raise_bounds_to(table, current, at[LAST_INC], round_min, seats.bets[seat], all_in,
+    low, high = raise_bounds_to(table, current, at[LAST_INC], round_min, seats[ROUND_BET, seat], all_in,
                                 pot_of(seats))  # fmt: skip
     return True, low, high
 
@@ -110,12 +118,12 @@ def raise_window(table, streets, hand, seat) -> tuple[bool, int, int]:
 def call_amount(hand, n, seat) -> int:
     """What ``seat`` must put in to call (at most its stack; 0: it may check)."""
     seats = hand.seats
-    return min(max_bet(seats, n) - seats.bets[seat], seats.stacks[seat])
+    return min(max_bet(seats, n) - seats[ROUND_BET, seat], seats[STACK, seat])
 
 
 @njit(cache=True)
 def fold(hand, seat, no_cards) -> None:
-    hand.seats.folded[seat] = True
+    hand.seats[FOLDED, seat] = True
     hand.at[N_LIVE] -= 1
     record(hand, hand.at[LABEL], seat, FOLD, -1, no_cards, 0, -1, 0)
 
@@ -134,17 +142,18 @@ def raise_to(table, streets, hand, seat, to, no_cards) -> None:
     """``seat`` bets or raises to ``to`` (within ``raise_window``); a full raise reopens the betting."""
     seats, at = hand.seats, hand.at
     current = max_bet(seats, table.n)
-    move_chips(seats, seat, to - seats.bets[seat])
+    move_chips(seats, seat, to - seats[ROUND_BET, seat])
     record(hand, at[LABEL], seat, RAISE if current else BET, to, no_cards, 0, -1, 0)
-    round_min = round_min_of(table, streets.big_bet[at[STREET]])
+    round_min = round_min_of(table, streets.plan[BIG_BET, at[STREET]])
     if full_raise(table.structure == FIXED_LIMIT, current, to, at[LAST_INC], round_min, table.double_raise):
         at[RAISES] += 1
         at[LAST_INC] = to - current
-        seats.has_acted[:] = False
-    seats.has_acted[seat] = True
-    seats.acted[seat] = to
+        for o in range(seats.shape[1]):
+            seats[HAS_ACTED, o] = False
+    seats[HAS_ACTED, seat] = True
+    seats[ACTED_AT, seat] = to
     for o in range(table.n):
-        seats.pending[o] = o != seat and not seats.folded[o] and seats.stacks[o] > 0
+        seats[PENDING, o] = o != seat and not seats[FOLDED, o] and seats[STACK, o] > 0
 
 
 @njit(cache=True)
@@ -153,12 +162,13 @@ def after_action(hand, n, seat, raised) -> int:
     (``at[NEXT]`` is who acts)."""
     seats = hand.seats
     if not raised:
-        seats.pending[seat] = False
-        seats.has_acted[seat] = True
-        seats.acted[seat] = max_bet(seats, n)
+        seats[PENDING, seat] = False
+        seats[HAS_ACTED, seat] = True
+        seats[ACTED_AT, seat] = max_bet(seats, n)
     if hand.at[N_LIVE] == 1:
         return ONE_LEFT
-    if not seats.pending[:n].any():
+    following = next_pending(seats, seat, n)
+    if following < 0:
         return ROUND_OVER
-    hand.at[NEXT] = next_pending(seats.pending, seat, n)
+    hand.at[NEXT] = following
     return NEXT_SEAT

@@ -5,7 +5,8 @@ Betting-mode play (``engine.compiled.betting_kernel``) and compiled replay
 functions: post the forced bets, open a betting round, fold, check or call, bet or raise, close
 the round (the uncalled part of the largest bet goes back). Each follows the rule of
 ``engine.rules.state.HandState`` of the same name; the size rules are ``engine.rules.betting``'s.
-A new mechanic adds a field to ``Table``, ``Streets`` or ``Seats``, not a parameter to every kernel.
+A new mechanic adds a field to ``Table`` or ``Streets``, or a row to ``Hand.seats``, not a parameter
+to every kernel.
 
 Every recorded action is a row of ``RECORD_WIDTH`` numbers (``R_*`` columns) and up to
 ``MAX_CARDS`` cards. Its stack and pot after are those once the action and the uncalled bet it
@@ -51,43 +52,52 @@ class Table(NamedTuple):
     raise_cap: int  # full raises a round allows (-1: no cap)
 
 
-class Streets(NamedTuple):
-    """What each street deals and how it bets, and the boards and deck of the game."""
+# what a street does (rows of ``Streets.plan``; flags are 0 or 1)
+HOLE_DEALT, BOARD_DEALT, BURNED, BETTING_ROUND, CALL_ONLY, BIG_BET = range(6)
+STREET_FIELDS = 6
 
-    hole: np.ndarray  # (streets,) hole cards per seat
-    board: np.ndarray  # (streets,) cards per board
-    burns: np.ndarray  # (streets,) cards burned before the boards
-    betting: np.ndarray  # (streets,) bool: a betting round follows
-    call_only: np.ndarray  # (streets,) bool: nobody may bet or raise
-    big_bet: np.ndarray  # (streets,) bool: fixed limit's big bet
+
+class Streets(NamedTuple):
+    """What each street deals and how it bets (``plan[FIELD, street]``: hole cards per seat, cards
+    per board, cards burned before the boards, whether a betting round follows, whether nobody may
+    bet or raise in it, whether fixed limit bets the big bet), and the boards and deck of the game."""
+
+    plan: np.ndarray  # (STREET_FIELDS, streets) int64
     n_boards: int
     discard_board: int  # the board whose ranks force hole cards out (-1: none)
     deck_size: int
 
 
-class Seats(NamedTuple):
-    """Each seat's chips, standing and cards in the hand in play."""
+def street_plan(hole: list[int], board: list[int], burns: list[int], betting: list[bool],
+                call_only: list[bool], big_bet: list[bool], n_boards: int, discard_board: int,
+                deck_size: int) -> Streets:  # fmt: skip
+    """``Streets`` from one value per street for each of its rows."""
+    plan = np.array([hole, board, burns, betting, call_only, big_bet], np.int64).reshape(
+        STREET_FIELDS, len(hole)
+    )
+    return Streets(plan, n_boards, discard_board, deck_size)
 
-    stacks: np.ndarray
-    bets: np.ndarray  # this round's live bets
-    contributed: np.ndarray  # everything put in, antes included
-    antes_paid: np.ndarray
-    folded: np.ndarray  # bool
-    dead: np.ndarray  # bool: lost every hole card to forced discards
-    mucked: np.ndarray  # 0, or k for the k-th muck
-    pending: np.ndarray  # bool: still to act this round
-    has_acted: np.ndarray  # bool: acted since the last full raise
-    acted: np.ndarray  # the bet each seat last acted on
-    due: np.ndarray  # hole cards still to be dealt this street
-    hole: np.ndarray  # (seats, MAX_CARDS) int8
-    n_hole: np.ndarray  # hole cards held
-    n_dealt: np.ndarray  # hole cards dealt, discarded ones too
+
+# a seat's numbers in the hand in play (rows of ``Hand.seats``; flags are 0 or 1)
+STACK, ROUND_BET, CONTRIBUTED, ANTES_PAID, FOLDED, DEAD, MUCKED = range(7)
+PENDING, HAS_ACTED, ACTED_AT, DUE, N_HOLE, N_DEALT = range(7, 13)
+SEAT_FIELDS = 13
+# STACK: chips behind; ROUND_BET: this round's live bet; CONTRIBUTED: everything put in, antes
+# included; ANTES_PAID; FOLDED; DEAD: lost every hole card to forced discards; MUCKED: 0, or k
+# for the k-th muck; PENDING: still to act this round; HAS_ACTED: acted since the last full
+# raise; ACTED_AT: the bet it last acted on; DUE: hole cards still to be dealt this street;
+# N_HOLE: hole cards held; N_DEALT: hole cards dealt, discarded ones too
 
 
 class Hand(NamedTuple):
-    """A hand in play: its seats, its round's numbers (``at``, indexed by ``STREET``...), its record."""
+    """A hand in play: each seat's numbers (``seats[FIELD, seat]``, ``FIELD`` one of ``STACK``...),
+    the hole cards held, the round's numbers (``at``, indexed by ``STREET``...) and the record.
 
-    seats: Seats
+    Five plain arrays, no nested structure: numba counts references on every array of a
+    structure it passes or unpacks, so a hand read a few times per action stays small."""
+
+    seats: np.ndarray  # (SEAT_FIELDS, seats) int64
+    hole: np.ndarray  # (seats, MAX_CARDS) int8
     at: np.ndarray  # (AT_SIZE,) int64
     rows: np.ndarray  # (HAND_ACTIONS, RECORD_WIDTH) int64
     cards: np.ndarray  # (HAND_ACTIONS, MAX_CARDS) int8
@@ -96,28 +106,21 @@ class Hand(NamedTuple):
 @njit(cache=True)
 def new_hand(width) -> Hand:
     """Room for one hand of up to ``width`` seats."""
-    i, b = np.int64, np.bool_
-    seats = Seats(
-        np.zeros(width, i), np.zeros(width, i), np.zeros(width, i), np.zeros(width, i), np.zeros(width, b),
-        np.zeros(width, b), np.zeros(width, i), np.zeros(width, b), np.zeros(width, b), np.zeros(width, i),
-        np.zeros(width, i), np.full((width, MAX_CARDS), -1, np.int8), np.zeros(width, i), np.zeros(width, i),
+    i = np.int64
+    return Hand(
+        np.zeros((SEAT_FIELDS, width), i), np.full((width, MAX_CARDS), -1, np.int8), np.zeros(AT_SIZE, i),
+        np.zeros((HAND_ACTIONS, RECORD_WIDTH), i), np.full((HAND_ACTIONS, MAX_CARDS), -1, np.int8),
     )  # fmt: skip
-    rows = np.zeros((HAND_ACTIONS, RECORD_WIDTH), i)
-    return Hand(seats, np.zeros(AT_SIZE, i), rows, np.full((HAND_ACTIONS, MAX_CARDS), -1, np.int8))
 
 
 @njit(cache=True)
 def reset_hand(hand, stacks, n) -> None:
     """Start a hand of ``n`` seats with ``stacks`` (one per seat, or one for every seat)."""
     seats = hand.seats
-    for s in range(seats.stacks.shape[0]):
-        seats.stacks[s] = stacks[min(s, stacks.shape[0] - 1)] if s < n else 0
-    for values in (seats.bets, seats.contributed, seats.antes_paid, seats.mucked, seats.acted, seats.due,
-                   seats.n_hole, seats.n_dealt):  # fmt: skip
-        values[:] = 0
-    for flags in (seats.folded, seats.dead, seats.pending, seats.has_acted):
-        flags[:] = False
-    seats.hole[:] = -1
+    seats[:] = 0
+    for s in range(min(n, seats.shape[1])):
+        seats[STACK, s] = stacks[min(s, stacks.shape[0] - 1)]
+    hand.hole[:] = -1
     hand.at[:] = 0
     hand.at[N_LIVE] = n
     hand.at[NEXT] = -1
@@ -133,8 +136,12 @@ def record(hand, street, seat, kind, amount, cards, n_cards, board, automatic) -
     row = hand.rows[k]
     row[R_STREET], row[R_SEAT], row[R_KIND], row[R_AMOUNT] = street, seat, kind, amount
     row[R_BOARD], row[R_AUTOMATIC], row[R_CARDS] = board, automatic, n_cards
-    row[R_STACK] = hand.seats.stacks[seat] if seat >= 0 else -1
-    row[R_POT] = hand.seats.contributed.sum()
+    seats = hand.seats
+    row[R_STACK] = seats[STACK, seat] if seat >= 0 else -1
+    pot = 0
+    for s in range(seats.shape[1]):  # (pot_of's loop: an inline function calls no inline function)
+        pot += seats[CONTRIBUTED, s]
+    row[R_POT] = pot
     for i in range(MAX_CARDS):
         hand.cards[k, i] = cards[i] if i < n_cards else -1
 
@@ -145,37 +152,43 @@ def copy_out(h, n, hand, out, position) -> None:
     stack, contributions, antes, folded mark and hole cards into row ``h`` of ``out`` (a kernel's
     output structure: ``PlayedHands`` or ``ReplayedHands``)."""
     seats, k = hand.seats, hand.at[COUNT]
-    out.rec[position : position + k] = hand.rows[:k]
-    out.rec_cards[position : position + k] = hand.cards[:k]
+    for i in range(k):  # loops: a slice assignment copies through a temporary array
+        for j in range(RECORD_WIDTH):
+            out.rec[position + i, j] = hand.rows[i, j]
+        for j in range(MAX_CARDS):
+            out.rec_cards[position + i, j] = hand.cards[i, j]
     for s in range(n):
-        out.stacks[h, s] = seats.stacks[s]
-        out.contributed[h, s] = seats.contributed[s]
-        out.antes[h, s] = seats.antes_paid[s]
-        out.folded[h, s] = seats.folded[s]
-        out.hole_n[h, s] = seats.n_hole[s]
-        for i in range(seats.n_hole[s]):
-            out.hole[h, s, i] = seats.hole[s, i]
+        out.stacks[h, s] = seats[STACK, s]
+        out.contributed[h, s] = seats[CONTRIBUTED, s]
+        out.antes[h, s] = seats[ANTES_PAID, s]
+        out.folded[h, s] = seats[FOLDED, s]
+        out.hole_n[h, s] = seats[N_HOLE, s]
+        for i in range(seats[N_HOLE, s]):
+            out.hole[h, s, i] = hand.hole[s, i]
 
 
 @njit(cache=True, inline="always")
 def move_chips(seats, seat, amount) -> None:
     """``seat`` puts ``amount`` into its bet (``HandState._move``)."""
-    seats.stacks[seat] -= amount
-    seats.bets[seat] += amount
-    seats.contributed[seat] += amount
+    seats[STACK, seat] -= amount
+    seats[ROUND_BET, seat] += amount
+    seats[CONTRIBUTED, seat] += amount
 
 
 @njit(cache=True, inline="always")
 def max_bet(seats, n) -> int:
-    top = seats.bets[0]
+    top = seats[ROUND_BET, 0]
     for s in range(1, n):
-        top = max(top, seats.bets[s])
+        top = max(top, seats[ROUND_BET, s])
     return top
 
 
 @njit(cache=True, inline="always")
 def pot_of(seats) -> int:
-    return seats.contributed.sum()
+    pot = 0
+    for s in range(seats.shape[1]):  # no row views: each would count a reference
+        pot += seats[CONTRIBUTED, s]
+    return pot
 
 
 @njit(cache=True)
@@ -185,31 +198,33 @@ def refund_uncalled(hand, n) -> None:
     seats = hand.seats
     top = 0
     for s in range(1, n):
-        if seats.bets[s] > seats.bets[top]:
+        if seats[ROUND_BET, s] > seats[ROUND_BET, top]:
             top = s
     second = 0
     for s in range(n):
-        if s != top and seats.bets[s] > second:
-            second = seats.bets[s]
-    excess = seats.bets[top] - second
+        if s != top and seats[ROUND_BET, s] > second:
+            second = seats[ROUND_BET, s]
+    excess = seats[ROUND_BET, top] - second
     if excess <= 0:
         return
-    seats.bets[top] -= excess
-    seats.contributed[top] -= excess
-    seats.stacks[top] += excess
+    seats[ROUND_BET, top] -= excess
+    seats[CONTRIBUTED, top] -= excess
+    seats[STACK, top] += excess
     k = hand.at[COUNT] - 1
     if 0 <= k < hand.rows.shape[0]:
         hand.rows[k, R_POT] = pot_of(seats)
         if hand.rows[k, R_SEAT] == top:
-            hand.rows[k, R_STACK] = seats.stacks[top]
+            hand.rows[k, R_STACK] = seats[STACK, top]
 
 
 @njit(cache=True)
 def end_round(hand, n) -> None:
     """Close a betting round: the uncalled bet back, the bets cleared, nobody left to act."""
     refund_uncalled(hand, n)
-    hand.seats.bets[:] = 0
-    hand.seats.pending[:] = False
+    seats = hand.seats
+    for s in range(seats.shape[1]):
+        seats[ROUND_BET, s] = 0
+        seats[PENDING, s] = False
 
 
 @njit(cache=True)
@@ -224,15 +239,15 @@ def post_forced_bets(table, hand, no_cards) -> None:
                 amount = table.blinds[seat]
             else:
                 amount = table.starting_bet if seat == 0 else 0
-            amount = min(amount, seats.stacks[seat])
+            amount = min(amount, seats[STACK, seat])
             if amount <= 0:
                 continue
-            seats.stacks[seat] -= amount
-            seats.contributed[seat] += amount
+            seats[STACK, seat] -= amount
+            seats[CONTRIBUTED, seat] += amount
             if phase == 0:
-                seats.antes_paid[seat] += amount
+                seats[ANTES_PAID, seat] += amount
             else:
-                seats.bets[seat] += amount
+                seats[ROUND_BET, seat] += amount
             record(hand, 0, seat, POST, amount, no_cards, 0, -1, 1)
     hand.at[LAST_INC] = max(max_bet(seats, table.n), table.min_bet)
 
@@ -253,10 +268,11 @@ def first_to_act(blinds, starting_bet, n) -> int:
 
 
 @njit(cache=True, inline="always")
-def next_pending(pending, after, n) -> int:
+def next_pending(seats, after, n) -> int:
+    """The first seat after ``after`` still to act (-1: none)."""
     for step in range(1, n + 1):
         seat = (after + step + n) % n
-        if pending[seat]:
+        if seats[PENDING, seat]:
             return seat
     return -1
 
@@ -268,9 +284,9 @@ def betting_needed(seats, n) -> bool:
     can_act = 0
     behind = False
     for s in range(n):
-        if not seats.folded[s] and seats.stacks[s] > 0:
+        if not seats[FOLDED, s] and seats[STACK, s] > 0:
             can_act += 1
-            if seats.bets[s] < current:
+            if seats[ROUND_BET, s] < current:
                 behind = True
     return can_act > 1 or behind
 
@@ -280,15 +296,15 @@ def open_betting(table, hand) -> None:
     """Start the street's betting round: who is to act, and the first of them
     (``HandState._maybe_start_betting``)."""
     seats, n = hand.seats, table.n
-    seats.has_acted[:] = False
     for seat in range(n):
-        seats.pending[seat] = not seats.folded[seat] and seats.stacks[seat] > 0
+        seats[HAS_ACTED, seat] = False
+        seats[PENDING, seat] = not seats[FOLDED, seat] and seats[STACK, seat] > 0
     hand.at[RAISES] = 0
     first = 0
     if hand.at[STREET] == 0:
         first = first_to_act(table.blinds, table.starting_bet, n)
         if table.starting_bet > 0:
-            seats.pending[0] = False
+            seats[PENDING, 0] = False
     else:
         hand.at[LAST_INC] = 0
-    hand.at[NEXT] = next_pending(seats.pending, first - 1, n)
+    hand.at[NEXT] = next_pending(seats, first - 1, n)

@@ -21,20 +21,29 @@ from numba import njit
 
 from engine.compiled.betting_moves import after_action, check_or_call, fold, raise_to, raise_window
 from engine.compiled.hand_state import (
+    BETTING_ROUND,
+    BOARD_DEALT,
     BOARD_DUE,
     COUNT,
     DEAL,
+    DUE,
     ENDING,
+    FOLDED,
+    HOLE_DEALT,
     LABEL,
     MAX_BOARD,
     MAX_CARDS,
     MUCK,
+    MUCKED,
+    N_HOLE,
     N_LIVE,
     NEXT,
     ONE_LEFT,
     PHASE,
+    ROUND_BET,
     ROUND_OVER,
     SHOW,
+    STACK,
     STREET,
     Table,
     betting_needed,
@@ -136,11 +145,11 @@ def _start_street(table, streets, hand) -> None:
     while True:
         at[PHASE] = DEAL_PHASE
         for s in range(table.n):
-            seats.due[s] = 0 if seats.folded[s] else streets.hole[at[STREET]]
-        at[BOARD_DUE] = streets.board[at[STREET]]
+            seats[DUE, s] = 0 if seats[FOLDED, s] else streets.plan[HOLE_DEALT, at[STREET]]
+        at[BOARD_DUE] = streets.plan[BOARD_DEALT, at[STREET]]
         if not _maybe_start_betting(table, streets, hand):
             return
-        if not _close_round(hand, table.n, streets.hole.shape[0]):
+        if not _close_round(hand, table.n, streets.plan.shape[1]):
             return
 
 
@@ -151,12 +160,12 @@ def _maybe_start_betting(table, streets, hand) -> bool:
     if at[PHASE] != DEAL_PHASE or at[BOARD_DUE] > 0:
         return False
     for s in range(table.n):
-        if seats.due[s] > 0:
+        if seats[DUE, s] > 0:
             return False
     if at[N_LIVE] <= 1:
         _close_uncontested(hand, table.n)
         return False
-    if not streets.betting[at[STREET]] or not betting_needed(seats, table.n):
+    if not streets.plan[BETTING_ROUND, at[STREET]] or not betting_needed(seats, table.n):
         return True
     at[PHASE] = BET_PHASE
     open_betting(table, hand)
@@ -169,7 +178,7 @@ def _after(table, streets, hand, seat, raised) -> None:
     after = after_action(hand, table.n, seat, raised)
     if after == ONE_LEFT:
         _close_uncontested(hand, table.n)
-    elif after == ROUND_OVER and _close_round(hand, table.n, streets.hole.shape[0]):
+    elif after == ROUND_OVER and _close_round(hand, table.n, streets.plan.shape[1]):
         _start_street(table, streets, hand)
 
 
@@ -177,19 +186,19 @@ def _after(table, streets, hand, seat, raised) -> None:
 def _close_idle_round(table, streets, hand) -> None:
     """``HandState._close_idle_round``: end a round whose seats to act can only check."""
     idle = hand.at[PHASE] == BET_PHASE and not betting_needed(hand.seats, table.n)
-    if idle and _close_round(hand, table.n, streets.hole.shape[0]):
+    if idle and _close_round(hand, table.n, streets.plan.shape[1]):
         _start_street(table, streets, hand)
 
 
 @njit(cache=True)
 def _bet_or_raise(table, streets, hand, seat, to, cards) -> bool:
     """``HandState.bet_or_raise``; False when the size or the turn is not allowed."""
-    allowed, low, high = raise_window(table, streets, hand, seat)
+    allowed, low, high = raise_window(table, streets, hand.seats, hand.at, seat)
     seats = hand.seats
-    all_in = seats.bets[seat] + seats.stacks[seat]
+    all_in = seats[ROUND_BET, seat] + seats[STACK, seat]
     current = 0
     for s in range(table.n):
-        current = max(current, seats.bets[s])
+        current = max(current, seats[ROUND_BET, s])
     if not allowed or to <= current or to > all_in or (to < low and to != all_in) or to > high:
         return False
     raise_to(table, streets, hand, seat, to, cards)
@@ -290,14 +299,14 @@ def _deal_hole(given, table, streets, work, count) -> bool:
     if seat < 0 or hand.at[PHASE] != DEAL_PHASE:
         return False
     got = _parse_cards(text, tokens[3, 0], tokens[3, 1], given.card_table, cards)
-    if got <= 0 or got > seats.due[seat] or not _add_new_cards(work.seen, cards, got):
+    if got <= 0 or got > seats[DUE, seat] or not _add_new_cards(work.seen, cards, got):
         return False
     for c in range(got):
-        seats.hole[seat, seats.n_hole[seat]] = cards[c]
-        seats.n_hole[seat] += 1
-    seats.due[seat] -= got
+        hand.hole[seat, seats[N_HOLE, seat]] = cards[c]
+        seats[N_HOLE, seat] += 1
+    seats[DUE, seat] -= got
     record(hand, hand.at[LABEL], seat, DEAL, -1, cards, got, -1, 0)
-    if _maybe_start_betting(table, streets, hand) and _close_round(hand, table.n, streets.hole.shape[0]):
+    if _maybe_start_betting(table, streets, hand) and _close_round(hand, table.n, streets.plan.shape[1]):
         _start_street(table, streets, hand)
     return True
 
@@ -339,7 +348,7 @@ def _deal_boards(given, table, streets, work, count) -> bool:
     if hand.at[PHASE] != DEAL_PHASE or hand.at[BOARD_DUE] == 0:
         return False
     for s in range(table.n):
-        if hand.seats.due[s] > 0:
+        if hand.seats[DUE, s] > 0:
             return False
     due = hand.at[BOARD_DUE]
     if _board_cards(given, streets, work, due) < 0:
@@ -351,7 +360,7 @@ def _deal_boards(given, table, streets, work, count) -> bool:
             work.board_n[b] += 1
         record(hand, hand.at[LABEL], -1, DEAL, -1, cards, due, b, 0)
     hand.at[BOARD_DUE] = 0
-    if _maybe_start_betting(table, streets, hand) and _close_round(hand, table.n, streets.hole.shape[0]):
+    if _maybe_start_betting(table, streets, hand) and _close_round(hand, table.n, streets.plan.shape[1]):
         _start_street(table, streets, hand)
     return True
 
@@ -362,25 +371,25 @@ def _show_or_muck(given, table, streets, work, seat, count) -> bool:
     hand, cards, tokens = work.hand, work.cards, work.tokens
     seats = hand.seats
     _close_idle_round(table, streets, hand)
-    if count > 3 or hand.at[PHASE] == BET_PHASE or seats.folded[seat]:
+    if count > 3 or hand.at[PHASE] == BET_PHASE or seats[FOLDED, seat]:
         return False
     if hand.at[PHASE] == DEAL_PHASE:
         with_chips = 0
         for s in range(table.n):
-            with_chips += not seats.folded[s] and seats.stacks[s] > 0
+            with_chips += not seats[FOLDED, s] and seats[STACK, s] > 0
         if with_chips > 1:
             return False  # the showdown has not been reached
     if count == 2:
-        seats.mucked[seat] = 1 + seats.mucked[: table.n].max()
+        seats[MUCKED, seat] = 1 + seats[MUCKED, : table.n].max()
         record(hand, hand.at[LABEL], seat, MUCK, -1, cards, 0, -1, 0)
         return True
     got = _parse_cards(given.text, tokens[2, 0], tokens[2, 1], given.card_table, cards)
-    if got <= 0 or got != seats.n_hole[seat]:
+    if got <= 0 or got != seats[N_HOLE, seat]:
         return False
     for c in range(got):
         held = False
-        for j in range(seats.n_hole[seat]):
-            held = held or seats.hole[seat, j] == cards[c]
+        for j in range(seats[N_HOLE, seat]):
+            held = held or hand.hole[seat, j] == cards[c]
         if not held:
             return False
     record(hand, hand.at[LABEL], seat, SHOW, -1, cards, got, -1, 0)
@@ -481,7 +490,7 @@ def _copy_out(h, n, work, out, position) -> None:
     out.status[h] = OK
     out.ending[h] = hand.at[ENDING]
     for s in range(n):
-        out.mucked[h, s] = hand.seats.mucked[s]
+        out.mucked[h, s] = hand.seats[MUCKED, s]
     for b in range(work.board_n.shape[0]):
         out.board_n[h, b] = work.board_n[b]
         for i in range(work.board_n[b]):

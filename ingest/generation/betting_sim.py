@@ -92,11 +92,10 @@ def kernel_inputs(game: GameSpec, players: int, reference: HandState, structure:
         reference.big_bet, game.raise_rule == "double", -1 if cap is None else cap,
     )  # fmt: skip
     dealt = game.streets_under(reference.options)
-    streets = bk.Streets(
-        np.array([s.hole_cards for s in dealt], np.int64), np.array([s.board_cards for s in dealt], np.int64),
-        np.array([game.burns(s, reference.options) for s in dealt], np.int64),
-        np.array([s.betting for s in dealt], np.bool_), np.array([s.call_only for s in dealt], np.bool_),
-        np.array([s.big_bet for s in dealt], np.bool_), len(game.board_names),
+    streets = hs.street_plan(
+        [s.hole_cards for s in dealt], [s.board_cards for s in dealt],
+        [game.burns(s, reference.options) for s in dealt], [s.betting for s in dealt],
+        [s.call_only for s in dealt], [s.big_bet for s in dealt], len(game.board_names),
         -1 if game.discard_board is None else game.discard_board, game.deck.size,
     )  # fmt: skip
     seat_policies = np.array([bk.POLICY_CODES[policies[s % len(policies)]] for s in range(players)], np.int64)

@@ -23,7 +23,7 @@ import pyarrow as pa
 
 from engine.compiled import betting_kernel as bk
 from engine.compiled import replay_kernel as rk
-from engine.compiled.hand_state import RECORD_WIDTH, Streets
+from engine.compiled.hand_state import RECORD_WIDTH, Streets, street_plan
 from engine.rules.betting import bets_per_round, forced_bets
 from engine.rules.games import GAMES
 from engine.rules.games.base import GameSpec, Structure
@@ -162,17 +162,11 @@ def _streets(game_name: str, options_text: str) -> Streets:
     """The street plan the replay kernel reads (no burns, no discard board: such games go elsewhere)."""
     game = GAMES[game_name]
     streets = game.streets_under(json.loads(options_text))
-    return Streets(
-        np.array([s.hole_cards for s in streets], np.int64),
-        np.array([s.board_cards for s in streets], np.int64),
-        np.zeros(len(streets), np.int64),
-        np.array([s.betting for s in streets], np.bool_),
-        np.array([s.call_only for s in streets], np.bool_),
-        np.array([s.big_bet for s in streets], np.bool_),
-        len(game.board_names),
-        -1,
-        game.deck.size,
-    )
+    return street_plan(
+        [s.hole_cards for s in streets], [s.board_cards for s in streets], [0] * len(streets),
+        [s.betting for s in streets], [s.call_only for s in streets], [s.big_bet for s in streets],
+        len(game.board_names), -1, game.deck.size,
+    )  # fmt: skip
 
 
 def _pad(rows: list[list[int]], width: int) -> np.ndarray:
