@@ -255,12 +255,17 @@ def seat_strength(hole_key, n_hole, board_key, boards, b, n_board, rules) -> int
 
 @njit(cache=True)
 def surviving(rules, last_cards, alive) -> int:
+    """``surviving_of`` under ``rules``."""
+    return surviving_of(rules.kill, rules.community, last_cards, alive)
+
+
+@njit(cache=True)
+def surviving_of(kill, community, last_cards, alive) -> int:
     """Mark the boards that survive (``last_cards[b]``: board b's last card); returns how many.
 
     Boards that make no hands always survive. Under the lowest-river-rank kill, the community
     boards whose last card has the lowest rank die; all of one rank: the highest suit lives.
     """
-    kill, community = rules.kill, rules.community
     n = alive.shape[0]
     lowest, highest, same = 99, -1, True
     first_rank = -1

@@ -30,7 +30,7 @@ from engine.compiled.core import (
     restricted_strengths,
     seat_lows,
     seat_strength,
-    surviving,
+    surviving_of,
 )
 from engine.hands.kernels import card_bit, category_of
 from engine.rules.games.description import STREET_SLOTS  # forced discards counted per street after the deal
@@ -317,18 +317,17 @@ def _tally_seats(h, owner, community, board_shares, per_board, board_alive, won_
 
 @njit(cache=True)
 def simulate_hands(plan, rules, out) -> None:
-    """Deal and settle every hand of ``out.cards`` under ``rules`` (``engine.compiled.core.Rules``)
-    as ``plan`` (a ``DealPlan``) deals them, into ``out`` (a ``ShowdownHands``).
+    """Deal and settle every hand of ``out.cards`` under ``rules`` as ``plan`` deals them, into ``out``.
 
-    ``out.outcomes[h]`` is 2 when one seat won every part of the pot alone, 1 when some part was
-    split among tied hands, else 0 (also for a hand that ended before the showdown); a killed board
-    is evaluated only when it decides ``triple`` (one seat alone best on every board). Winners in the
-    tallies are seats that collected chips (of the high parts, beside a low share), as the replayed
-    hands' players rows count them; a scoop is one seat collecting every chip. The evaluation loop
-    stays here, on arrays taken out of the structures once: split into functions that take the
-    structures, numba ran it at half the speed (benchmarks/against_baseline.py).
-    """
+    ``outcomes[h]``: 2 when one seat won every part of the pot alone, 1 when some part was split
+    among tied hands, else 0 (a hand that ended before the showdown too). Tallies count as winners
+    the seats that collected chips of the high parts; a killed board is evaluated only for the
+    triple scoop. The loop reads arrays taken out of the structures here (docs/architecture.md)."""
     hole, board, cards, low, words = plan.hole, plan.board, out.cards, out.low, plan.words
+    ending, outcomes, dealt_to, survivors = out.ending, out.outcomes, out.streets_dealt, out.survivors
+    tally, dead, discard_street, strength = out.tally, out.dead, out.discard_street, out.strength
+    triple, won, won_high, won_low, board_won = out.triple, out.won, out.won_high, out.won_low, out.board_won
+    board_street = plan.board_street
     n, n_hole, n_boards, n_board = hole.shape[0], hole.shape[1], board.shape[0], board.shape[1]
     work = showdown_work(n, n_boards, n_board, plan.deck_size)
     deck, alive, before, hole_key, kept_n = work.deck, work.alive, work.before, work.hole_key, work.kept_n
@@ -339,7 +338,7 @@ def simulate_hands(plan, rules, out) -> None:
     ranking, kickers, hole_use, tables = rules.ranking, rules.kickers, rules.hole_use, rules.tables
     discard_board, community, points = rules.discard_board, rules.community, rules.points
     halves = rules.low_share or rules.low_hands  # chips of the high and the low halves apart
-    n_streets = plan.board_street.max() + 1
+    n_streets = board_street.max() + 1
     trigger = board[max(discard_board, 0)]
     pot = n * plan.stake
     for h in range(cards.shape[0]):
@@ -349,26 +348,26 @@ def simulate_hands(plan, rules, out) -> None:
             shuffle_prefix(words[h], deck, cards.shape[1])
             cards[h] = deck[: cards.shape[1]]
         alive[:] = True
-        out.ending[h] = SHOWDOWN
-        out.outcomes[h] = 0
-        out.streets_dealt[h] = n_streets - 1
+        ending[h] = SHOWDOWN
+        outcomes[h] = 0
+        dealt_to[h] = n_streets - 1
         if discard_board >= 0:
-            out.discard_street[h] = -1
-            n_alive = _discard_streets(h, deck, hole, trigger, plan.board_street, n_streets, alive, before,
-                                       out.discard_street, out.streets_dealt)  # fmt: skip
-            _discard_tally(h, deck, hole, trigger, plan.board_street[0], points, alive, out.discard_street,
-                           out.tally)  # fmt: skip
-            out.dead[h] = ~alive
+            discard_street[h] = -1
+            n_alive = _discard_streets(h, deck, hole, trigger, board_street, n_streets, alive, before,
+                                       discard_street, dealt_to)  # fmt: skip
+            _discard_tally(h, deck, hole, trigger, board_street[0], points, alive, discard_street,
+                           tally)  # fmt: skip
+            dead[h] = ~alive
             if n_alive <= 1:  # one seat left takes the pot; none: they share it equally
-                out.ending[h] = EVERYONE_DEAD if n_alive == 0 else UNCONTESTED
-                award(pot, before if n_alive == 0 else alive, out.won[h], paid)
+                ending[h] = EVERYONE_DEAD if n_alive == 0 else UNCONTESTED
+                award(pot, before if n_alive == 0 else alive, won[h], paid)
                 continue
         for s in range(n):  # the cards each seat keeps, and their points
             hole_key[s] = 0
             kept_n[s] = 0
             total = 0
             for j in range(n_hole):
-                if discard_board < 0 or out.discard_street[h, s, j] == -1:
+                if discard_board < 0 or discard_street[h, s, j] == -1:
                     c = deck[hole[s, j]]
                     hole_key[s] |= card_bit(c)
                     kept_n[s] += 1
@@ -381,12 +380,12 @@ def simulate_hands(plan, rules, out) -> None:
                 board_cards[b, j] = deck[board[b, j]]
             last[b] = board_cards[b, n_board - 1]
             board_key[b] = board_key_of(board_cards[b], n_board)
-        n_surviving = surviving(rules, last, board_alive)
+        n_surviving = surviving_of(rules.kill, community, last, board_alive)
         if rules.low_hands:
             seat_lows(hole_key, alive, board_key, board_alive, rules, low_row)
             low[h] = low_row
         for b in range(n_boards):
-            out.survivors[h, b] = board_alive[b]
+            survivors[h, b] = board_alive[b]
             if not community[b] or not board_alive[b]:
                 continue
             if hole_use == HOLE_ANY:  # the common case inlined (see engine.compiled.core.seat_strength)
@@ -406,19 +405,19 @@ def simulate_hands(plan, rules, out) -> None:
             outcome = one_share_pot(pot, alive, per_board[rules.share_board[0]], won_row, winners, paid)
         else:
             outcome = divide_pot(pot, alive, per_board, low_row, board_alive, rules, work.pot, work.scratch)
-        out.won[h] = won_row
+        won[h] = won_row
         if halves:
-            out.won_high[h] = high_row
-            out.won_low[h] = low_won_row
+            won_high[h] = high_row
+            won_low[h] = low_won_row
         if rules.board_shares:
-            out.board_won[h] = board_row
+            board_won[h] = board_row
         owner = -1
         if rules.board_shares and outcome == 2:
             owner = _triple_owner(rules, hole_key, kept_n, board_key, board_cards, board_alive, alive,
                                   per_board, winners)  # fmt: skip
-        out.outcomes[h] = outcome
+        outcomes[h] = outcome
         _tally_outcome(pot, outcome, owner, n_surviving, rules.kill, community, won_row, last, board_alive,
-                       out.tally)  # fmt: skip
+                       tally)  # fmt: skip
         _tally_seats(
             h,
             owner,
@@ -427,12 +426,12 @@ def simulate_hands(plan, rules, out) -> None:
             per_board,
             board_alive,
             high_row if halves else won_row,
-            out.strength,
-            out.triple,
-            out.tally,
+            strength,
+            triple,
+            tally,
             work.categories,
         )
         if discard_board >= 0:
-            _remaining_tally(h, hole, alive, out.discard_street, out.tally)
+            _remaining_tally(h, hole, alive, discard_street, tally)
         if rules.low_share:
-            _low_tally(h, deck, hole, alive, out.discard_street, low, low_won_row, out.tally, work.rank_count)
+            _low_tally(h, deck, hole, alive, discard_street, low, low_won_row, tally, work.rank_count)
