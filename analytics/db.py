@@ -103,7 +103,8 @@ def duckdb_type(arrow_type: pa.DataType) -> str:
         return "TIMESTAMPTZ" if arrow_type.tz else "TIMESTAMP"
     names = {
         pa.string(): "VARCHAR", pa.bool_(): "BOOLEAN", pa.int8(): "TINYINT", pa.int16(): "SMALLINT",
-        pa.int32(): "INTEGER", pa.int64(): "BIGINT", pa.float64(): "DOUBLE",
+        pa.int32(): "INTEGER", pa.int64(): "BIGINT", pa.float64(): "DOUBLE", pa.date32(): "DATE",
+        pa.time64("us"): "TIME",
     }  # fmt: skip
     return names[arrow_type]
 

@@ -150,11 +150,11 @@ WRONG_TYPES = {  # values the replay refuses for each field it checks
 BIG = ["1" + "0" * 30, "-" + "1" + "0" * 30, "9007199254740993", "1e308", "nan", "inf", "-inf", "+inf",
        "1e400", "-1e400", "0x7fffffffffffffffffffffff", "1" + "0" * 400, "1" + "0" * 5000,
        "-9223372036854775809", "0b" + "1" * 20_000]  # fmt: skip
-HUGE_NUMBERS = {  # numbers the replay refuses in each kind of place
-    "starting_stacks": [*BIG, "1.5", "-1", "0", "-0.5"],
-    "chips": [*BIG, "1.5", "0.25"],
+HUGE_NUMBERS = {  # numbers the replay refuses in each kind of place (money has at most 6 decimals)
+    "starting_stacks": [*BIG, "1.0000005", "-1", "0", "-0.5"],
+    "chips": [*BIG, "1.0000005", "0.00000025"],
     "finishing_stacks": BIG,
-    "cbr": ["1" + "0" * 30, "1e400", "nan", "inf", "1.5", "-5", "0x10", "9" * 5000, "1e308", "1_000.5"],
+    "cbr": ["1" + "0" * 30, "1e400", "nan", "inf", "1.0000005", "-5", "0x10", "9" * 5000, "1e308", "1_000.5"],
 }
 MARKS = ["\u0301", "\u202e", "\u200d", "\u0000", "\U0001f0a1", "\ufeff", "\u2028", "\u00a0", "\U0001f600"]
 LOOKALIKES = {"1": "\u0661", "2": "\uff12", "A": "\u0391", "c": "\u0441", "p": "\uff50", "T": "\u03a4"}
@@ -237,7 +237,8 @@ def swap(rng: random.Random, seed: Seed, serial: int) -> Case:
 
 
 def huge_number(rng: random.Random, seed: Seed, serial: int) -> Case:
-    """A number of the hand made huge, negative, fractional, nan or infinite (raises included)."""
+    """A number of the hand made huge, negative, finer than money (7 decimals), nan or infinite
+    (raises included)."""
     fields, text = seed.fields, seed.text
     slots = [(k, i) for k in (*CHIP_LISTS, "finishing_stacks") if isinstance(fields.get(k), list)
              for i in range(len(fields[k]))]  # fmt: skip

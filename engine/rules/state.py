@@ -27,6 +27,7 @@ from engine.rules.games.base import GameSpec, SeatOutcome, ShowdownInput, Street
 from engine.rules.games.description import budget_line, card_budget
 from engine.rules.games.showdown import forced_out, settle
 from engine.rules.pots import Pot, claimants, pots_with_antes, split_among_seats
+from engine.rules.record import claim_problem, collected_from_stacks, rake_problem, winners_problem
 
 
 class IllegalAction(ValueError):
@@ -128,6 +129,7 @@ class HandState:
         self.raise_count = 0
         self.raise_cap = raise_cap
         self.refunded = [0] * n
+        self.rake = 0  # what the house took: the pot less what the record has collected
         self._hole_due = [0] * n
         self._board_due = 0
         self._discards_unsettled = False
@@ -652,6 +654,57 @@ class HandState:
         result.split = showdown.split
         return result
 
+    def hidden_at_showdown(self) -> bool:
+        """Whether a hand still claiming at the showdown was never shown (``????``): the rules
+        cannot name the winners, the record must."""
+        self._settle_discards()
+        self._close_idle_round()
+        return self.phase == "showdown" and any(
+            UNKNOWN_CARD in self.hole[s] for s in self.live_seats if not self.mucked[s]
+        )
+
+    def finish_by_record(self, collected: list[int] | None = None, finishing: list[int] | None = None,
+                         show: Callable[[int], str] = str) -> tuple[HandResult, bool]:  # fmt: skip
+        """End the hand as its record says (RULINGS, "Real-money hand histories"): ``collected``
+        is what each seat took (``winnings``), else ``finishing`` each seat's stack after the hand
+        (what it took is the stack less what it kept); the pot less all of it is the rake. Where
+        the rules can name the winners (cards shown, or one seat left) the record must name the
+        same ones, each taking at most what the rules give it; where hidden cards leave them open,
+        the record decides, within the pots each collector may win. Returns the result and whether the record
+        decided; raises ``IllegalAction`` with the reason when the record does not fit (amounts
+        written by ``show``)."""
+        record = collected if collected is not None else finishing
+        if record is None or len(record) != self.n:
+            raise IllegalAction(f"the record lists {len(record or [])} amounts for {self.n} players")
+        if not self.hidden_at_showdown():
+            result = self.finish()
+            collected = collected or self._collected_from(finishing)
+            problem = rake_problem(sum(result.won), collected, show) or winners_problem(
+                result.won, collected, show
+            )
+            if problem:
+                raise IllegalAction(problem)
+            for seat in range(self.n):
+                self.stacks[seat] += collected[seat] - result.won[seat]
+            self.rake = sum(result.won) - sum(collected)
+            result.won = list(collected)
+            return result, False
+        refunded = self._refund_uncalled()
+        collected = collected or self._collected_from(finishing)
+        pots = self._pots(self.folded)
+        problem = rake_problem(self.pot, collected, show) or claim_problem(pots, collected, show)
+        if problem:
+            raise IllegalAction(problem)
+        outcomes = tuple(SeatOutcome() for _ in range(self.n))
+        return self._close(
+            "showdown", list(collected), outcomes, tuple(range(len(self.boards))), refunded
+        ), True
+
+    def _collected_from(self, finishing: list[int] | None) -> list[int]:
+        """What each seat took, from its recorded stack after the hand (chips put in are final)."""
+        assert finishing is not None
+        return collected_from_stacks(self.starting_stacks, self.contributed, finishing)
+
     def _pots(self, folded: list[bool]) -> list[Pot]:
         return pots_with_antes(self.contributed, self.antes_paid, folded)
 
@@ -710,8 +763,10 @@ class HandState:
     def _close(self, ending, won, outcomes, surviving, refunded) -> HandResult:
         for seat, chips in enumerate(won):
             self.stacks[seat] += chips
-        if sum(self.stacks) != sum(self.starting_stacks):
-            raise AssertionError(f"chips not conserved: {sum(self.stacks)} != {sum(self.starting_stacks)}")
+        self.rake = sum(self.contributed) - sum(won)
+        if sum(self.stacks) + self.rake != sum(self.starting_stacks) or self.rake < 0:
+            raise AssertionError(f"chips not conserved: {sum(self.stacks)} + rake {self.rake} != "
+                                 f"{sum(self.starting_stacks)}")  # fmt: skip
         self.phase = "over"
         self.pending = set()
         self.next_seat = None

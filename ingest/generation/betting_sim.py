@@ -36,7 +36,7 @@ from ingest.storage.array_rows import (
     settle,
     showdown_columns,
 )
-from ingest.storage.schema import HANDS, SEAT_ARRAYS
+from ingest.storage.schema import HANDS, METADATA_COLUMNS, SEAT_ARRAYS
 from ingest.storage.warehouse import Warehouse
 
 
@@ -176,10 +176,11 @@ def batch_tables(
             **showdown_columns(game, batch.hands, settled),
             "options": np.full(count, json.dumps(options, sort_keys=True), dtype=object),
             "fractional_stacks": np.zeros(count, np.bool_),
+            **sim_rows.simulated_columns(count),
             "notes": [[] for _ in range(count)],
             "extra_fields": [f'{{"hand": {first + i + 1}, "players": {players_json}}}' for i in range(count)],
             "phh": phh,
-            **{name: pa.nulls(count, HANDS.field(name).type) for name in SEAT_ARRAYS},
+            **{name: pa.nulls(count, HANDS.field(name).type) for name in (*METADATA_COLUMNS, *SEAT_ARRAYS)},
         },
         schema=HANDS,
     )

@@ -27,11 +27,14 @@ from engine.compiled.hand_state import RECORD_WIDTH, Streets, street_plan
 from engine.rules.betting import bets_per_round, forced_bets
 from engine.rules.games import GAMES
 from engine.rules.games.base import GameSpec, Structure
+from engine.rules.record import CHECKED, UNCHECKED
+from ingest.histories.metadata import hand_metadata, table_seats
+from ingest.histories.money import MONEY_FIELDS
 from ingest.histories.phh import RawHand
 from ingest.histories.replay import MAX_CHIPS, hand_number, hand_number_problem, unknown_field_notes
 from ingest.histories.rows import REQUIRED_FIELDS, SORTED_JSON
 from ingest.storage.array_rows import Hands, Settled, actions_table, players_table, settle, showdown_columns
-from ingest.storage.schema import HANDS, SEAT_ARRAYS
+from ingest.storage.schema import HANDS, METADATA_COLUMNS, SEAT_ARRAYS
 
 
 @cache
@@ -101,8 +104,8 @@ def prepare(raw: RawHand, identity: str) -> Prepared | None:
     found = _variants().get(variant) if type(variant) is str else None
     stacks = fields.get("starting_stacks")
     actions = fields.get("actions")
-    if found is None or type(stacks) is not list or type(actions) is not list:
-        return None
+    if found is None or type(stacks) is not list or type(actions) is not list or MONEY_FIELDS & fields.keys():
+        return None  # money (its amounts are checked below) is settled by its record, in the state machine
     game, structure = found
     n = len(stacks)
     if not game.min_players <= n <= game.max_players or not _all_whole(stacks) or min(stacks) <= 0:
@@ -271,9 +274,14 @@ def _tables(game: GameSpec, kept: list[Prepared], hands: Hands, settled: Settled
                 for seat, name in enumerate(players[: p.settings[0]]):
                     names[h, seat] = None if name is None else str(name)
     played = game.under(kept[0].options if kept else {})  # one batch, one rule set
-    players = players_table(played, hands, settled, hand_ids, run_id, names=names,
-                            starting=_pad([p.stacks for p in kept], width))  # fmt: skip
     fields = [p.raw.fields for p in kept]
+    seats = np.full((count, width), None, dtype=object)
+    for h, (f, p) in enumerate(zip(fields, kept, strict=True)):
+        if "seats" in f:
+            seats[h, : p.settings[0]] = table_seats(f, p.settings[0])
+    players = players_table(played, hands, settled, hand_ids, run_id, names=names,
+                            starting=_pad([p.stacks for p in kept], width), table_seats=seats)  # fmt: skip
+    about = [hand_metadata(f) for f in fields]
     table = pa.table(
         {
             "hand_id": hand_ids,
@@ -296,6 +304,10 @@ def _tables(game: GameSpec, kept: list[Prepared], hands: Hands, settled: Settled
                 SORTED_JSON.encode({k: v for k, v in f.items() if k not in REQUIRED_FIELDS}) for f in fields
             ],
             "phh": [p.raw.text.strip() + "\n" for p in kept],
+            "amount_decimals": np.zeros(count, np.int8),  # chips: money hands take the other replay
+            "rake": np.zeros(count, np.int64),
+            "record": [CHECKED if "finishing_stacks" in f else UNCHECKED for f in fields],
+            **{name: [a[name] for a in about] for name in METADATA_COLUMNS},
             **{name: pa.nulls(count, HANDS.field(name).type) for name in SEAT_ARRAYS},
         },
         schema=HANDS,

@@ -16,7 +16,9 @@ from typing import Any
 from engine.hands.cards import CardError, card_list
 from engine.rules.games import game_for_variant
 from engine.rules.games.base import GameSpec, Structure
+from engine.rules.record import CHECKED, DECIDED_BY_RECORD, UNCHECKED
 from engine.rules.state import HandResult, HandState, IllegalAction
+from ingest.histories.money import AmountError, fields_in_units, is_money, money_text
 
 # Standard PHH fields (phh-std 0.0.2) that scooplab keeps without using.
 STANDARD_FIELDS = frozenset(
@@ -25,7 +27,7 @@ STANDARD_FIELDS = frozenset(
         "small_bet", "big_bet", "min_bet", "starting_stacks", "actions", "author", "event",
         "url", "address", "city", "region", "postal_code", "country", "time", "time_zone",
         "time_zone_abbreviation", "day", "month", "year", "hand", "level", "seats",
-        "seat_count", "table", "players", "finishing_stacks", "winnings", "currency",
+        "seat_count", "table", "players", "venue", "finishing_stacks", "winnings", "currency",
         "currency_symbol", "time_limit", "time_banks",
     }
 )  # fmt: skip
@@ -39,7 +41,8 @@ class HandError(ValueError):
 
 @dataclass
 class Replay:
-    """A replayed hand: its fields, game, final state and result."""
+    """A replayed hand: its fields (as the file wrote them), game, final state (amounts in units of
+    10^-``decimals``) and result."""
 
     fields: dict[str, Any]
     game: GameSpec
@@ -48,6 +51,9 @@ class Replay:
     result: HandResult
     notes: list[str] = field(default_factory=list)
     fractional_stacks: bool = False  # the file records an odd chip split in halves
+    decimals: int = 0  # amounts are whole units of 10^-decimals of the currency (0: chips)
+    record: str = UNCHECKED  # CHECKED, DECIDED_BY_RECORD or UNCHECKED (engine.rules.record)
+    rake: int = 0  # the pot less what the record has collected, in units
 
 
 def chips(value: Any, what: str) -> int:
@@ -170,7 +176,14 @@ def apply_action(state: HandState, text: str) -> None:
 
 
 def replay(fields: dict[str, Any]) -> Replay:
-    """Replay one hand; raises ``HandError`` naming the first thing that is wrong."""
+    """Replay one hand; raises ``HandError`` naming the first thing that is wrong. A hand played
+    for money is replayed in whole units of its amounts (``ingest.histories.money``) and settled
+    by its record (``winnings`` or ``finishing_stacks``), checked against the rules' pots."""
+    money, given = is_money(fields), fields
+    try:
+        fields, decimals = fields_in_units(fields)
+    except AmountError as error:
+        raise HandError(str(error)) from None
     state, game, structure = build_state(fields)
     actions = fields.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
@@ -183,16 +196,59 @@ def replay(fields: dict[str, Any]) -> Replay:
             apply_action(state, text)
         except (IllegalAction, CardError) as error:
             raise HandError(f"action {number} {text.strip()!r}: {error}") from None
-    try:
-        result = state.finish()
-    except IllegalAction as error:
-        raise HandError(str(error)) from None
-    replayed = Replay(fields, game, structure, state, result, notes)
-    _check_finishing_stacks(replayed)
+    if money:
+        replayed = _settle_by_record(fields, game, structure, state, notes, decimals)
+        replayed.fields, replayed.decimals = given, decimals  # the file's fields, amounts as written
+    else:
+        try:
+            result = state.finish()
+        except IllegalAction as error:
+            raise HandError(str(error)) from None
+        replayed = Replay(fields, game, structure, state, result, notes)
+        _check_finishing_stacks(replayed)
     if game.discard_board is not None:
         for seat in range(state.n):
             if state.voided[seat]:
                 replayed.notes.append(f"p{seat + 1} kept a card the Bottom Board forced out: voided")
+    return replayed
+
+
+def _settle_by_record(fields: dict[str, Any], game: GameSpec, structure: Structure, state: HandState,
+                      notes: list[str], decimals: int) -> Replay:  # fmt: skip
+    """A money hand's end: by its record when it has one (``winnings`` first), else by the rules
+    alone, unchecked."""
+    winnings, finishing = fields.get("winnings"), fields.get("finishing_stacks")
+
+    def show(units: int) -> str:
+        return money_text(units, decimals)
+
+    try:
+        if winnings is None and finishing is None:
+            if state.hidden_at_showdown():
+                raise HandError(
+                    "hidden cards at the showdown and no winnings or finishing_stacks to say who won"
+                )
+            replayed = Replay(fields, game, structure, state, state.finish(), notes, record=UNCHECKED)
+            replayed.notes.append("no winnings or finishing_stacks: the result is unchecked")
+            return replayed
+        for name, values in (("winnings", winnings), ("finishing_stacks", finishing)):
+            if values is not None and (not isinstance(values, list) or len(values) != state.n):
+                raise HandError(f"{name} must list {state.n} amounts")
+        if winnings is not None:
+            result, decided = state.finish_by_record(collected=winnings, show=show)
+        else:
+            result, decided = state.finish_by_record(finishing=finishing, show=show)
+    except IllegalAction as error:
+        raise HandError(str(error)) from None
+    if winnings is not None and finishing is not None and state.stacks != finishing:
+        stacks = ", ".join(map(show, state.stacks))
+        raise HandError(f"winnings and finishing_stacks disagree: by the winnings the stacks are [{stacks}]")
+    replayed = Replay(
+        fields, game, structure, state, result, notes, record=DECIDED_BY_RECORD if decided else CHECKED
+    )
+    replayed.rake = state.rake
+    if decided:
+        replayed.notes.append("hidden cards at the showdown: the record decides who won")
     return replayed
 
 
@@ -222,6 +278,7 @@ def _check_finishing_stacks(replayed: Replay) -> None:
     if recorded is None:
         return
     ours = replayed.state.stacks
+    replayed.record = CHECKED
     if not isinstance(recorded, list) or len(recorded) != len(ours):
         raise HandError(f"finishing_stacks must list {len(ours)} amounts")
     if any(isinstance(v, bool) or not isinstance(v, int | float) for v in recorded):

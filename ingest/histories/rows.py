@@ -10,6 +10,7 @@ import pyarrow as pa
 
 from engine.hands.cards import format_cards
 from engine.rules.state import HandState
+from ingest.histories.metadata import hand_metadata, table_seats
 from ingest.histories.replay import Replay, hand_number
 from ingest.storage.schema import ACTIONS, HANDS, PLAYERS, SEAT_ARRAYS
 
@@ -105,6 +106,10 @@ class HandRows:
             notes=replayed.notes,
             extra_fields=SORTED_JSON.encode({k: v for k, v in fields.items() if k not in REQUIRED_FIELDS}),
             phh=phh_text,
+            amount_decimals=replayed.decimals,
+            rake=replayed.rake,
+            record=replayed.record,
+            **hand_metadata(fields),
             **NO_SEAT_ARRAYS,
         )
         names = fields.get("players")
@@ -120,6 +125,7 @@ class HandRows:
             winners = [s for s in range(state.n) if result.won[s]]
             if len(winners) == 1 and result.won[winners[0]] == pot:
                 scooper = winners[0]
+        seats = table_seats(replayed.fields, state.n)
         for seat in range(state.n):
             outcome = result.outcomes[seat]
             name = names[seat] if isinstance(names, list) and seat < len(names) else None
@@ -150,6 +156,7 @@ class HandRows:
                 board_won=list(outcome.board_won) if outcome.board_won else None,
                 scoop=scooper == seat,
                 triple_scoop=outcome.triple_scoop,
+                table_seat=seats[seat],
             )
 
     def _add_actions(self, state: HandState, hand_id, run_id, variant) -> None:

@@ -205,8 +205,10 @@ def actions_table(game: GameSpec, records: np.ndarray, record_cards: np.ndarray,
 
 
 def players_table(game: GameSpec, hands: Hands, settled: Settled, hand_ids: np.ndarray, run_id: str,
-                  names: np.ndarray, starting: np.ndarray) -> pa.Table:  # fmt: skip
-    """``players`` rows, seat by seat (``names`` and ``starting`` stacks are (hands, width))."""
+                  names: np.ndarray, starting: np.ndarray, table_seats: np.ndarray | None = None,
+                  ) -> pa.Table:  # fmt: skip
+    """``players`` rows, seat by seat (``names``, ``starting`` stacks and ``table_seats``, each
+    seat's number at the table or None, are (hands, width); no ``table_seats``: all null)."""
     count, width = hands.stacks.shape
     seated = np.arange(width)[None, :] < hands.seats[:, None]
     rows = int(seated.sum())
@@ -256,9 +258,16 @@ def players_table(game: GameSpec, hands: Hands, settled: Settled, hand_ids: np.n
             "board_won": board_won,
             "scoop": (np.arange(width)[None, :] == scooper[:, None])[seated],
             "triple_scoop": settled.triple[seated],
+            "table_seat": _table_seats(table_seats, seated, rows),
         },
         schema=PLAYERS,
     )
+
+
+def _table_seats(table_seats: np.ndarray | None, seated: np.ndarray, rows: int) -> pa.Array:
+    if table_seats is None:
+        return pa.nulls(rows, pa.int16())
+    return pa.array(table_seats[seated].tolist(), pa.int16())
 
 
 def showdown_columns(game: GameSpec, hands: Hands, settled: Settled) -> dict:

@@ -37,6 +37,17 @@ HANDS = pa.schema(
         ("notes", pa.list_(pa.string())),
         ("extra_fields", pa.string()),
         ("phh", pa.string()),
+        # money (RULINGS, "Real-money hand histories"): every amount of the hand (stacks, bets, pot,
+        # won, rake) is a whole number of 10^-amount_decimals of its currency; 0 for chips
+        ("amount_decimals", pa.int8()),
+        ("currency", pa.string()),  # the file's currency (USD, EUR...; null: chips or not named)
+        ("rake", pa.int64()),  # the pot less what the record has collected (units)
+        ("record", pa.string()),  # checked, decided by the record, unchecked, or simulated
+        ("venue", pa.string()),
+        ("table_name", pa.string()),
+        ("played_on", pa.date32()),  # the file's day, month and year
+        ("played_time", pa.time64("us")),  # the file's time, in its time_zone
+        ("time_zone", pa.string()),
         # showdown-mode simulation keeps its seats in the hand row, one list item per seat (seat 0
         # first); the players and actions views unnest them. Other hands: null.
         ("seat_hole", pa.list_(pa.string())),  # hole cards as dealt, as in PHH ("AhKd")
@@ -57,7 +68,7 @@ SEAT_LAYOUT = 2
 # The warehouse's schema version, recorded in every file's key-value metadata under
 # VERSION_KEY (docs/warehouse.md, "Schema versions"). Files without it were written before
 # versions were recorded: version 2, or 1 for showdown-mode runs of an older seat layout.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 VERSION_KEY = b"scooplab.schema_version"
 
 
@@ -69,7 +80,7 @@ def versioned(schema: pa.Schema) -> pa.Schema:
     """A table's schema carrying this version in its metadata (as each written file does).
 
     >>> versioned(pa.schema([("a", pa.int8())])).metadata
-    {b'scooplab.schema_version': b'2'}
+    {b'scooplab.schema_version': b'3'}
     """
     return schema.with_metadata({VERSION_KEY: str(SCHEMA_VERSION).encode()})
 
@@ -77,11 +88,11 @@ def versioned(schema: pa.Schema) -> pa.Schema:
 def check_version(metadata: dict[bytes, bytes] | None, where: str) -> None:
     """Raise NewerSchemaError if a file's metadata names a version this scooplab cannot read.
 
-    >>> check_version({VERSION_KEY: b"3"}, "runs/x.parquet")
+    >>> check_version({VERSION_KEY: b"4"}, "runs/x.parquet")
     Traceback (most recent call last):
     ...
     ingest.storage.schema.NewerSchemaError: runs/x.parquet was written by a newer scooplab \
-(schema version 3; this one reads versions 1 to 2): upgrade scooplab to read it
+(schema version 4; this one reads versions 1 to 3): upgrade scooplab to read it
     """
     found = (metadata or {}).get(VERSION_KEY)
     if found is not None and not found.isdigit():
@@ -92,6 +103,9 @@ def check_version(metadata: dict[bytes, bytes] | None, where: str) -> None:
         raise NewerSchemaError(f"{where} was written by a newer scooplab (schema version {version}; "
                                f"{readable}): upgrade scooplab to read it")  # fmt: skip
 
+
+# where and when a hand was played (ingest.histories.metadata reads them from the file)
+METADATA_COLUMNS = ("currency", "venue", "table_name", "played_on", "played_time", "time_zone")
 
 SEAT_ARRAYS = (
     "scoop",
@@ -133,6 +147,7 @@ PLAYERS = pa.schema(
         ("board_won", pa.list_(pa.int64())),
         ("scoop", pa.bool_()),
         ("triple_scoop", pa.bool_()),
+        ("table_seat", pa.int16()),  # the seat's number at the table (PHH ``seats``; null: not given)
     ]
 )
 

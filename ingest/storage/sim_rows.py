@@ -148,6 +148,19 @@ def _game_columns(batch: SimBatch) -> dict[str, pa.Array]:
     return columns
 
 
+def simulated_columns(n: int) -> dict[str, pa.Array]:
+    """The money columns of simulated hands: chips (no decimals), no rake, the rules' result.
+
+    >>> simulated_columns(2)["record"].to_pylist()
+    ['simulated', 'simulated']
+    """
+    return {
+        "amount_decimals": pa.array(np.zeros(n, np.int8)),
+        "rake": pa.array(np.zeros(n, np.int64)),
+        "record": constant("simulated", n),
+    }
+
+
 def sim_hands(batch: SimBatch, run_id: str, shard: int, first: int, hand_no_base: int) -> pa.Table:
     """The ``hands`` rows of a simulated batch, seats included."""
     game = batch.game
@@ -176,6 +189,7 @@ def sim_hands(batch: SimBatch, run_id: str, shard: int, first: int, hand_no_base
         "surviving_boards": chosen(alive),
         "options": constant(json.dumps(batch.options, sort_keys=True), n),
         "fractional_stacks": pa.array(np.zeros(n, dtype=bool)),
+        **simulated_columns(n),
         "seat_hole": lists(card_texts(hole.reshape(n * p, -1), game.deck), p),
         "seat_strength": per_seat(batch.strength.astype(np.int32), pa.int32()),
         "seat_won": per_seat(batch.won, pa.int64()),
