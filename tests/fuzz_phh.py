@@ -142,7 +142,7 @@ WRONG_TYPES = {  # values the replay refuses for each field it checks
         "[1979-05-27]",
         "[]",
     ],
-    "chip": ['"2"', "[2]", "true", "{ a = 1 }", "1979-05-27T07:32:00Z", "1.5", "nan"],
+    "chip": ['"2"', "[2]", "true", "{ a = 1 }", "1979-05-27T07:32:00Z", "1.0000005", "nan"],
     "actions": ["5", '"d dh p1 AcAd"', "[1, 2]", '[["d dh p1 AcAd"]]', "{ a = 1 }", "[true]", "inf"],
     "finishing_stacks": ['"x"', "5", '["a", "b"]', "{ a = 1 }", "[[1]]", "[]"],
     "_options": ['"x"', "5", "[1]", "true", "{ not_an_option = 1 }"],
@@ -374,6 +374,41 @@ def bad_file(rng: random.Random, seed: Seed, serial: int) -> Case:
     return Case("bad_file", data, REJECT, reason="^cannot read the archive", alone=True, suffix=".tar.gz")
 
 
+def money_good(rng: random.Random, seed: Seed, serial: int) -> Case:
+    """A real hand as a cash game's history: a currency, a venue, a table, seat numbers and a time
+    (its amounts, whole, are then money of that currency): stored, its record checked."""
+    n = len(seed.fields["starting_stacks"])
+    fields = {
+        "currency": f'"{rng.choice(["USD", "EUR", "GBP"])}"',
+        "venue": f'"Fuzz {serial}"',
+        "table": str(rng.randrange(1, 999)),
+        "seats": toml_list(sorted(rng.sample(range(1, 11), n))),
+        "day": str(rng.randrange(1, 29)),
+        "month": str(rng.randrange(1, 13)),
+        "year": "2009",
+        "time": f"21:{rng.randrange(60):02}:00",
+    }
+    text = seed.text
+    for key, value in fields.items():
+        text = set_value(text, key, value)
+    return Case("money_good", text.encode(), STORE)
+
+
+def money_bad(rng: random.Random, seed: Seed, serial: int) -> Case:
+    """A cash game's record that cannot be: ``winnings`` of the wrong length, collecting more than
+    every chip at the table, or finer than money."""
+    stacks = seed.fields["starting_stacks"]
+    n, total = len(stacks), sum(stacks)
+    choice = rng.randrange(3)
+    if choice == 0:
+        values, reason = [0] * (n + rng.choice([-1, 1])), "winnings must list"
+    elif choice == 1:
+        values, reason = [total + 1] + [0] * (n - 1), "more than the pot"
+    else:
+        values, reason = ["0.0000001"] + [0] * (n - 1), "more than 6 decimals"
+    return Case("money_bad", set_value(seed.text, "winnings", toml_list(values)).encode(), REJECT, reason)
+
+
 MUTATORS: dict[str, Callable[[random.Random, Seed, int], Case]] = {
     "seed": seed_copy,
     "same": same_fields,
@@ -388,6 +423,8 @@ MUTATORS: dict[str, Callable[[random.Random, Seed, int], Case]] = {
     "nesting": deep_nesting,
     "duplicate_key": duplicate_key,
     "bad_file": bad_file,
+    "money_good": money_good,
+    "money_bad": money_bad,
 }
 KINDS = tuple(MUTATORS)
 

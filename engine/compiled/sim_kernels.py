@@ -273,7 +273,7 @@ def _triple_owner(
     return sole_best_everywhere(per_board, rules.community, alive, winners)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # (once a hand, and it calls nothing: inlined, it passes no arrays)
 def _tally_outcome(
     pot, outcome, owner, n_surviving, kill, community, won_row, last, board_alive, tally
 ) -> None:
@@ -320,25 +320,26 @@ def simulate_hands(plan, rules, out) -> None:
     """Deal and settle every hand of ``out.cards`` under ``rules`` as ``plan`` deals them, into ``out``.
 
     ``outcomes[h]``: 2 when one seat won every part of the pot alone, 1 when some part was split
-    among tied hands, else 0 (a hand that ended before the showdown too). Tallies count as winners
-    the seats that collected chips of the high parts; a killed board is evaluated only for the
-    triple scoop. The loop reads arrays taken out of the structures here (docs/architecture.md)."""
+    among tied hands, else 0. Tallies count as winners the seats that collected chips of the high
+    parts; a killed board is evaluated only for the triple scoop. The loop reads arrays taken out
+    of the structures here (docs/architecture.md)."""
     hole, board, cards, low, words = plan.hole, plan.board, out.cards, out.low, plan.words
     ending, outcomes, dealt_to, survivors = out.ending, out.outcomes, out.streets_dealt, out.survivors
     tally, dead, discard_street, strength = out.tally, out.dead, out.discard_street, out.strength
     triple, won, won_high, won_low, board_won = out.triple, out.won, out.won_high, out.won_low, out.board_won
-    board_street = plan.board_street
     n, n_hole, n_boards, n_board = hole.shape[0], hole.shape[1], board.shape[0], board.shape[1]
     work = showdown_work(n, n_boards, n_board, plan.deck_size)
     deck, alive, before, hole_key, kept_n = work.deck, work.alive, work.before, work.hole_key, work.kept_n
     per_board, board_cards, last, board_alive = work.per_board, work.board_cards, work.last, work.board_alive
     board_key, low_row, won_row, high_row = work.board_key, work.low_row, work.pot.won, work.pot.won_high
     low_won_row, board_row = work.pot.won_low, work.pot.board_won
-    winners, paid = work.scratch.winners, work.scratch.paid
+    pot_into, scratch, categories, rank_count = work.pot, work.scratch, work.categories, work.rank_count
+    winners, paid = scratch.winners, scratch.paid
     ranking, kickers, hole_use, tables = rules.ranking, rules.kickers, rules.hole_use, rules.tables
     discard_board, community, points = rules.discard_board, rules.community, rules.points
     halves = rules.low_share or rules.low_hands  # chips of the high and the low halves apart
-    n_streets = board_street.max() + 1
+    won_part = high_row if halves else won_row  # the high parts' chips (a winner collected some)
+    board_street, n_streets = plan.board_street, plan.board_street.max() + 1
     trigger = board[max(discard_board, 0)]
     pot = n * plan.stake
     for h in range(cards.shape[0]):
@@ -395,16 +396,16 @@ def simulate_hands(plan, rules, out) -> None:
             else:
                 restricted_strengths(hole_use, hole_key, kept_n, alive, board_key[b], board_cards, b, n_board,
                                      ranking, kickers, tables, per_board)  # fmt: skip
-        won_row[:] = 0
+        won_row.fill(0)
         if halves:
-            high_row[:] = 0
-            low_won_row[:] = 0
+            high_row.fill(0)
+            low_won_row.fill(0)
         if rules.board_shares:
-            board_row[:] = 0
+            board_row.fill(0)
         if rules.one_share:
             outcome = one_share_pot(pot, alive, per_board[rules.share_board[0]], won_row, winners, paid)
         else:
-            outcome = divide_pot(pot, alive, per_board, low_row, board_alive, rules, work.pot, work.scratch)
+            outcome = divide_pot(pot, alive, per_board, low_row, board_alive, rules, pot_into, scratch)
         won[h] = won_row
         if halves:
             won_high[h] = high_row
@@ -425,13 +426,13 @@ def simulate_hands(plan, rules, out) -> None:
             rules.board_shares,
             per_board,
             board_alive,
-            high_row if halves else won_row,
+            won_part,
             strength,
             triple,
             tally,
-            work.categories,
+            categories,
         )
         if discard_board >= 0:
             _remaining_tally(h, hole, alive, discard_street, tally)
         if rules.low_share:
-            _low_tally(h, deck, hole, alive, discard_street, low, low_won_row, tally, work.rank_count)
+            _low_tally(h, deck, hole, alive, discard_street, low, low_won_row, tally, rank_count)
