@@ -446,7 +446,8 @@ def _betting_round(table, streets, players, rng_state, hand, row, cards) -> int:
         choice, to = CHOOSE_CALL, 0  # STATION checks or calls
         if policy != STATION:
             window = raise_window(table, streets, seats, at, seat)
-            call = min(max_bet(seats, table.n) - seats[ROUND_BET, seat], seats[STACK, seat])
+            current = max_bet(seats, table.n)
+            call = min(current - seats[ROUND_BET, seat], seats[STACK, seat])
             spot = NO_SPOT
             if policy == PUSHFOLD and players.chart_on:
                 acted = seats[HAS_ACTED, seat]
@@ -459,7 +460,7 @@ def _betting_round(table, streets, players, rng_state, hand, row, cards) -> int:
             else:  # TAG, and PUSHFOLD away from its chart
                 score = hand_score(hand.hole[seat], seats[N_HOLE, seat], board, n_board, players.ranking,
                                    players.kickers, players.tables, streets.deck_size // 4)  # fmt: skip
-                choice, to = _scored_choice(score, window, call, max_bet(seats, table.n), pot_of(seats))
+                choice, to = _scored_choice(score, window, call, current, pot_of(seats))
         if choice == CHOOSE_FOLD:
             fold(hand, seat, cards)
         elif choice == CHOOSE_CALL:

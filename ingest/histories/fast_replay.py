@@ -27,11 +27,16 @@ from engine.compiled.hand_state import RECORD_WIDTH, Streets, street_plan
 from engine.rules.betting import bets_per_round, forced_bets
 from engine.rules.games import GAMES
 from engine.rules.games.base import GameSpec, Structure
-from engine.rules.record import CHECKED, UNCHECKED
 from ingest.histories.metadata import hand_metadata, table_seats
 from ingest.histories.money import MONEY_FIELDS
 from ingest.histories.phh import RawHand
-from ingest.histories.replay import MAX_CHIPS, hand_number, hand_number_problem, unknown_field_notes
+from ingest.histories.replay import (
+    MAX_CHIPS,
+    chips_record,
+    hand_number,
+    hand_number_problem,
+    unknown_field_notes,
+)
 from ingest.histories.rows import REQUIRED_FIELDS, SORTED_JSON
 from ingest.storage.array_rows import Hands, Settled, actions_table, players_table, settle, showdown_columns
 from ingest.storage.schema import HANDS, METADATA_COLUMNS, SEAT_ARRAYS
@@ -306,7 +311,7 @@ def _tables(game: GameSpec, kept: list[Prepared], hands: Hands, settled: Settled
             "phh": [p.raw.text.strip() + "\n" for p in kept],
             "amount_decimals": np.zeros(count, np.int8),  # chips: money hands take the other replay
             "rake": np.zeros(count, np.int64),
-            "record": [CHECKED if "finishing_stacks" in f else UNCHECKED for f in fields],
+            "record": [chips_record(f) for f in fields],
             **{name: [a[name] for a in about] for name in METADATA_COLUMNS},
             **{name: pa.nulls(count, HANDS.field(name).type) for name in SEAT_ARRAYS},
         },

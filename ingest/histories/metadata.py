@@ -11,8 +11,6 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from ingest.storage.schema import METADATA_COLUMNS
-
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
@@ -62,7 +60,7 @@ def hand_metadata(fields: dict[str, Any]) -> dict[str, Any]:
      'played_time': None, 'time_zone': None}
     """
     table = fields.get("table")
-    columns = {
+    columns = {  # in the order of METADATA_COLUMNS
         "currency": _text(fields.get("currency")),
         "venue": _text(fields.get("venue")),
         "table_name": str(table) if isinstance(table, str | int) and not isinstance(table, bool) else None,
@@ -70,7 +68,6 @@ def hand_metadata(fields: dict[str, Any]) -> dict[str, Any]:
         "played_time": played_time(fields),
         "time_zone": _text(fields.get("time_zone")),
     }
-    assert tuple(columns) == METADATA_COLUMNS
     return columns
 
 

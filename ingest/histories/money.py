@@ -15,7 +15,8 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 MAX_DECIMALS = 6  # a millionth of the currency: finer amounts are not money
-AMOUNT_LISTS = ("starting_stacks", "antes", "blinds_or_straddles", "finishing_stacks", "winnings")
+STAKE_LISTS = ("starting_stacks", "antes", "blinds_or_straddles")  # what is played for
+AMOUNT_LISTS = (*STAKE_LISTS, "finishing_stacks", "winnings")  # and what the record says
 AMOUNT_VALUES = ("min_bet", "small_bet", "big_bet", "bring_in")
 MONEY_FIELDS = frozenset({"winnings", "currency", "currency_symbol"})  # a hand naming one is money
 _LIMIT = Decimal(2**53)  # whole units a float holds exactly: far within int64
@@ -95,7 +96,7 @@ def _amounts(fields: dict[str, Any], with_record: bool = True) -> list[tuple[str
     """Every amount of a hand with its name: the amount fields (the record's too, unless not
     ``with_record``), then each bet's token."""
     found: list[tuple[str, Any]] = []
-    for name in AMOUNT_LISTS if with_record else AMOUNT_LISTS[:3]:
+    for name in AMOUNT_LISTS if with_record else STAKE_LISTS:
         values = fields.get(name)
         if isinstance(values, list):
             found += [(f"{name}[{i}]", v) for i, v in enumerate(values)]
@@ -153,6 +154,11 @@ def fields_in_units(fields: dict[str, Any]) -> tuple[dict[str, Any], int]:
     """
     if not is_money(fields):
         return fields, 0  # whole chips: the replay reads them as they are
+    return money_in_units(fields)
+
+
+def money_in_units(fields: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """``fields_in_units`` for a hand already known to be money (``is_money``)."""
     k = hand_decimals(fields)
     hand = dict(fields)
     for name in AMOUNT_LISTS:

@@ -18,7 +18,7 @@ from engine.rules.games import game_for_variant
 from engine.rules.games.base import GameSpec, Structure
 from engine.rules.record import CHECKED, DECIDED_BY_RECORD, UNCHECKED
 from engine.rules.state import HandResult, HandState, IllegalAction
-from ingest.histories.money import AmountError, fields_in_units, is_money, money_text
+from ingest.histories.money import AmountError, is_money, money_in_units, money_text
 
 # Standard PHH fields (phh-std 0.0.2) that scooplab keeps without using.
 STANDARD_FIELDS = frozenset(
@@ -179,9 +179,10 @@ def replay(fields: dict[str, Any]) -> Replay:
     """Replay one hand; raises ``HandError`` naming the first thing that is wrong. A hand played
     for money is replayed in whole units of its amounts (``ingest.histories.money``) and settled
     by its record (``winnings`` or ``finishing_stacks``), checked against the rules' pots."""
-    money, given = is_money(fields), fields
+    money, given, decimals = is_money(fields), fields, 0
     try:
-        fields, decimals = fields_in_units(fields)
+        if money:
+            fields, decimals = money_in_units(fields)
     except AmountError as error:
         raise HandError(str(error)) from None
     state, game, structure = build_state(fields)
@@ -278,7 +279,7 @@ def _check_finishing_stacks(replayed: Replay) -> None:
     if recorded is None:
         return
     ours = replayed.state.stacks
-    replayed.record = CHECKED
+    replayed.record = chips_record(replayed.fields)
     if not isinstance(recorded, list) or len(recorded) != len(ours):
         raise HandError(f"finishing_stacks must list {len(ours)} amounts")
     if any(isinstance(v, bool) or not isinstance(v, int | float) for v in recorded):
@@ -297,6 +298,12 @@ def _check_finishing_stacks(replayed: Replay) -> None:
         )
         return
     raise HandError(f"finishing stacks differ: file {_show(recorded)}, computed {ours}")
+
+
+def chips_record(fields: dict[str, Any]) -> str:
+    """The record state of a hand of chips: checked when it has ``finishing_stacks`` (they must
+    match), else unchecked."""
+    return CHECKED if fields.get("finishing_stacks") is not None else UNCHECKED
 
 
 def _show(values: list[Any]) -> str:
