@@ -64,6 +64,7 @@ bench: setup
 	$(BIN)/python benchmarks/parquet_layouts.py
 	$(BIN)/python benchmarks/analytics.py
 	@if [ -d ../shared/data/phh ]; then $(BIN)/python benchmarks/ingest.py; fi
+	@if [ -d ../shared/data/phh ]; then $(BIN)/python benchmarks/players.py --hands 200000; fi
 
 # ruff, and the import rules of docs/architecture.md (pyproject.toml's [tool.importlinter])
 lint: setup

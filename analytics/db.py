@@ -39,8 +39,8 @@ BESIDE_HANDS = ("players", "actions", "summaries")
 # creation order: each view only reads raw tables and views created before it
 VIEW_ORDER = (
     "hands", "seat_players", "players", "seat_actions", "actions", "runs", "rejects", "showdown_seats",
-    "hand_outcomes", "player_stats", "discard_seat_fates", "starting_hands", "pushfold", "pushfold_summary",
-    "pushfold_chart",
+    "hand_outcomes", "player_stats", "tracker_seats", "discard_seat_fates", "starting_hands", "pushfold",
+    "pushfold_summary", "pushfold_chart",
 )  # fmt: skip
 
 

@@ -8,6 +8,7 @@ documented in docs/statistics.md. A rate is always
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -324,13 +325,28 @@ def player_statistics(
         "SELECT player, sum(hands) AS hands, sum(vpip_chances), sum(vpip), sum(pfr_chances), sum(pfr), "
         "sum(three_bet) AS three_bet, sum(three_bet_chances) AS three_bet_chances, "
         "sum(saw_flop) AS saw_flop, sum(wtsd) AS wtsd, "
-        "sum(wsd) AS wsd, sum(net) AS net, sum(bb_won) AS bb_won FROM player_stats "
+        "sum(wsd) AS wsd, sum(net) AS net, sum(bb_won) AS bb_won, sum(results_hands) FROM player_stats "
         "WHERE variant = $variant AND chosen_run(run_id, $runs, $skip) "
         "GROUP BY player ORDER BY hands DESC, player",
         params={"variant": variant, "runs": list(runs), "skip": list(skip)},
     ).fetchall()
     out = []
-    for player, hands, vpip_chances, vpip, pfr_chances, pfr, three, chances, flop, wtsd, wsd, net, bb in rows:
+    for (
+        player,
+        hands,
+        vpip_chances,
+        vpip,
+        pfr_chances,
+        pfr,
+        three,
+        chances,
+        flop,
+        wtsd,
+        wsd,
+        net,
+        bb,
+        results,
+    ) in rows:
         out.append(
             {
                 "player": player,
@@ -340,11 +356,24 @@ def player_statistics(
                 "three_bet": rate(int(three), int(chances)),
                 "wtsd": rate(int(wtsd), int(flop)),
                 "wsd": rate(int(wsd), int(wtsd)),
-                "net": int(net),
-                "bb_per_100": 100 * float(bb) / int(hands) if hands else None,
+                "net": _amount(net),
+                "bb_per_100": 100 * float(bb) / int(results) if results else None,
             }
         )
     return out
+
+
+def _amount(value: Decimal | None) -> int | str | None:
+    """An exact sum of currency: a whole number as an int, else its decimal text (never a float).
+
+    >>> _amount(Decimal("13.500000")), _amount(Decimal("-4.000000")), _amount(None)
+    ('13.5', -4, None)
+    """
+    if value is None:
+        return None
+    if value == value.to_integral_value():
+        return int(value)
+    return format(value.normalize(), "f")
 
 
 def _histogram(rows: list[dict[str, Any]], key: str, column: str) -> list[dict[str, Any]]:

@@ -77,45 +77,26 @@ def compare(data: str, variant: str, run_a: str, run_b: str) -> dict[str, Any]:
     return compare_runs(data, variant, run_a, run_b, stats_of=lambda run: stats(data, variant, (run,)))
 
 
-PLAYER_TABLE = """
-SELECT run_id, variant, player, hands,
-       vpip / nullif(vpip_chances, 0) AS VPIP, pfr / nullif(pfr_chances, 0) AS PFR,
-       three_bet / nullif(three_bet_chances, 0) AS "3-bet", wtsd / nullif(saw_flop, 0) AS WTSD,
-       wsd / nullif(wtsd, 0) AS "W$SD", net, 100 * bb_won / hands AS "bb/100"
-FROM player_stats
-WHERE len($runs) = 0 OR list_contains($runs, run_id)
-ORDER BY run_id, hands DESC, player
-"""
-NET_OVER_HANDS = """
-WITH played AS (  -- the run's hands in reading order: file by file (replayed), then position
-    SELECT hand_id, row_number() OVER (ORDER BY source_file NULLS FIRST, hand_index, hand_id) AS hand
-    FROM hands_raw WHERE run_id = $run
-),
-seat AS (
-    SELECT p.player, h.hand, p.net FROM players_raw AS p JOIN played AS h USING (hand_id)
-),
-running AS (
-    SELECT player, hand, sum(net) OVER (PARTITION BY player ORDER BY hand) AS net,
-           row_number() OVER (PARTITION BY player ORDER BY hand) AS k,
-           count(*) OVER (PARTITION BY player) AS n
-    FROM seat
-)
-SELECT player, hand, net FROM running
-WHERE k = 1 OR k = n OR k % greatest(1, n // $points) = 0
-ORDER BY player, hand
-"""
-
-
-@st.cache_data(show_spinner="Counting player statistics…", ttl=60)
-def player_table(data: str, runs: tuple[str, ...]) -> pl.DataFrame:
-    """One row per player and run: hands, VPIP, PFR, 3-bet, WTSD, W$SD, net, bb/100."""
-    return connection(data).cursor().sql(PLAYER_TABLE, params={"runs": list(runs)}).pl()
+@st.cache_data(show_spinner="Counting players…", ttl=60)
+def tracker(data: str, filters: tuple[tuple[str, Any], ...], min_hands: int = 0) -> pl.DataFrame:
+    """``scooplab.Lab.tracker``: one row per player under ``filters`` (``PlayerFilter``'s fields)."""
+    with Lab(data) as lab:
+        return lab.tracker(min_hands=min_hands, **dict(filters))
 
 
 @st.cache_data(show_spinner=False, ttl=60)
-def net_over_hands(data: str, run: str, points: int = 1_500) -> pl.DataFrame:
-    """Each player's cumulative net chips over one run's hands, thinned to about ``points`` per player."""
-    return connection(data).cursor().sql(NET_OVER_HANDS, params={"run": run, "points": points}).pl()
+def tracker_player(data: str, player: str, venue: str | None, filters: tuple[tuple[str, Any], ...]
+                   ) -> dict[str, pl.DataFrame]:  # fmt: skip
+    """``scooplab.Lab.tracker_player``: one player's lines by position and net won over time."""
+    with Lab(data) as lab:
+        return lab.tracker_player(player, venue, **dict(filters))
+
+
+@st.cache_data(show_spinner="Indexing hands for the Players page…", ttl=60)
+def tracker_choices(data: str) -> dict[str, list[Any]]:
+    """What the Players page's filters pick from (the first call counts new runs' seats)."""
+    with Lab(data) as lab:
+        return lab.tracker_choices()
 
 
 @st.cache_data(show_spinner=False, ttl=60)

@@ -53,6 +53,7 @@ class Lab:
         self._opened = ExitStack()  # every connection made, closed by ``close``
         self._sql: duckdb.DuckDBPyConnection | None = None
         self._frames: dict[tuple, duckdb.DuckDBPyConnection] = {}
+        self._tracker_rows: duckdb.DuckDBPyConnection | None = None
 
     def __enter__(self) -> Lab:
         return self
@@ -141,6 +142,33 @@ class Lab:
         if population:
             asked = {"label": population}
         return json.loads(json.dumps(game_stats(self.data, game.name, runs, population=asked), default=str))
+
+    def tracker(self, *, min_hands: int = 0, by_position: bool = False, **filters: Any) -> pl.DataFrame:
+        """Players as a tracker shows them (``analytics.tracker``, docs/statistics.md "Players"): one
+        row per player (venue, name, currency), or per player and position, over hands with betting.
+        ``filters`` are ``PlayerFilter``'s fields: ``variants``, ``runs``, ``venues``, ``stakes``
+        ("1 USD": the big blind), ``table_sizes``, ``first_day``, ``last_day``."""
+        from analytics.tracker import PlayerFilter, player_table
+
+        return player_table(self._tracker(), PlayerFilter(**_tuples(filters)), min_hands, by_position)
+
+    def tracker_player(self, player: str, venue: str | None = None, *, points: int = 1_000,
+                       **filters: Any) -> dict[str, pl.DataFrame]:  # fmt: skip
+        """One player's ``lines`` (statistics by position, and ``all``) and ``net`` (cumulative net
+        won hand by hand in the order played), under the same filters as ``tracker``."""
+        from analytics.tracker import PlayerFilter, net_over_time, player_lines
+
+        con, where = self._tracker(), PlayerFilter(**_tuples(filters))
+        return {
+            "lines": player_lines(con, venue, player, where),
+            "net": net_over_time(con, venue, player, where, points),
+        }
+
+    def tracker_choices(self) -> dict[str, list[Any]]:
+        """The venues, stakes, table sizes, games and first and last day the tracker's filters pick from."""
+        from analytics.tracker import choices
+
+        return choices(self._tracker())
 
     def compare(self, run_a: str, run_b: str) -> dict[str, Any]:
         """``scooplab compare --format json``: two runs of one game, statistic by statistic."""
@@ -454,11 +482,21 @@ class Lab:
             self._sql = self._opened.enter_context(read_only(self.data))
         return self._sql
 
+    def _tracker(self) -> duckdb.DuckDBPyConnection:
+        """A connection to the tracker's rows (counted again only for runs that changed)."""
+        if self._tracker_rows is None:
+            from analytics.tracker import open_rows
+
+            self._tracker_rows = open_rows(self.data)
+            self._opened.callback(self._tracker_rows.close)
+        return self._tracker_rows
+
     def _changed(self) -> None:
         """New files were written: later relations and frames see them (earlier ones still read
         the files they listed, until ``close``)."""
         self._sql = None
         self._frames = {}
+        self._tracker_rows = None
 
     def _check_runs(self, variant: str, runs: list[str]) -> None:
         if not runs:
@@ -474,6 +512,16 @@ class Lab:
 def open(data: str | Path = "data/warehouse") -> Lab:
     """Open a warehouse (a folder or an fsspec URL such as ``s3://bucket/lab``)."""
     return Lab(data)
+
+
+def _tuples(filters: dict[str, Any]) -> dict[str, Any]:
+    """Filter values as tuples (a list, or one value, given for a field of several)."""
+    days = ("first_day", "last_day")
+    return {
+        k: v if k in days or isinstance(v, tuple) else tuple(v) if isinstance(v, list | set) else (v,)
+        for k, v in filters.items()
+        if v is not None
+    }
 
 
 def _game(variant: str | Path | GameSpec) -> GameSpec:

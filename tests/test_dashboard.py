@@ -21,6 +21,8 @@ from tests.dashboard_server import dashboard_server, wait_for_script_run
 from tests.patience import BROWSER_WAIT_MS, PAGE_RUN_SECONDS
 from tests.test_ingest import FIXTURES
 
+MONEY = Path(__file__).parent / "fixtures" / "money"
+
 APP = str(Path(__file__).resolve().parents[1] / "dashboards" / "app.py")
 GAME_PAGES = {  # one page per game, built from its description (dashboards/screens/game.py)
     "scarney": "Scarney",
@@ -172,28 +174,32 @@ def test_select_star_of_hands_shows_rows_says_the_total_and_downloads_both_ways(
     assert any(e.label.startswith("hands") for e in test.expander)  # the view browser
 
 
-def test_players_one_row_per_player_and_run_and_a_thinned_net_chart(tmp_path):
-    warehouse = tmp_path / "sim"
-    simulate(SimSpec("holdem", 9_000, players=3, seed=8, mode="betting", policies=("random",)),
-             str(warehouse), run_id="bet-long")  # fmt: skip
-    simulate(SimSpec("cry-me-a-river", 300, players=4, seed=8, mode="betting", policies=("random", "tag")),
-             str(warehouse), run_id="bet-short")  # fmt: skip
+def test_players_a_sortable_table_one_players_lines_and_the_spread_of_a_statistic(tmp_path):
+    warehouse = tmp_path / "cash"
+    ingest([MONEY / "tracker.phhs", MONEY / "valid.phhs"], Warehouse(warehouse), run_id="cash")
+    simulate(SimSpec("holdem", 300, players=4, seed=8, mode="betting", policies=("random", "tag")),
+             str(warehouse), run_id="bet")  # fmt: skip
     test = app(warehouse, "screens/players.py")
     assert not test.exception
     table = test.dataframe[0].value
-    assert list(table.columns[:4]) == ["run_id", "variant", "player", "hands"]
-    keys = set(zip(table["run_id"], table["variant"], table["player"], strict=True))
-    assert len(keys) == len(table) == 7  # one row per player, run and game
-    assert "vpip" not in table.columns and "VPIP" in table.columns  # no duplicate columns
-    assert app(warehouse, "screens/players.py").dataframe[0].value.equals(table)  # a stable order
-    net = data.net_over_hands(str(warehouse), "bet-long", 500)
-    assert net["player"].n_unique() == 3 and net.height <= 3 * 520  # thinned: about 500 points each
-    last = net.group_by("player").agg(pl.col("hand").max())["hand"].to_list()
-    assert last == [9_000] * 3  # every line runs to the run's last hand
-    assert net.group_by("player").agg(pl.col("net").last())["net"].sum() == 0  # chips conserved
-    ingest([FIXTURES / "phh" / "pluribus"], Warehouse(tmp_path / "phh"), run_id="replayed")  # a hand a file
-    replayed = data.net_over_hands(str(tmp_path / "phh"), "replayed", 500)
-    assert sorted(set(replayed["hand"].to_list())) == list(range(1, 7))  # six hands, not six at "hand 1"
+    assert list(table.columns[:3]) == ["venue", "player", "hands"]
+    assert {"VPIP", "PFR", "3-bet", "fold to 3-bet", "c-bet", "fold to c-bet", "WTSD", "W$SD", "AF",
+            "net won", "bb/100", "bb/100 low", "bb/100 high"} <= set(table.columns)  # fmt: skip
+    keys = set(zip(table["venue"].fillna(""), table["player"], strict=True))
+    assert len(keys) == len(table)  # one row per player: a name at a venue
+    assert ("V", "C") in keys and ("W", "C") in keys
+    assert len(test.dataframe) == 1  # no player chosen yet: no lines
+    labels = test.selectbox[0].options
+    test.selectbox[0].set_value(labels.index("C (V)")).run()
+    lines = test.dataframe[1].value  # C's lines by position, then all
+    assert list(lines["position"]) == ["button", "small blind", "big blind", "all"]
+    assert list(lines["hands"]) == ["2", "1", "1", "4"]  # hands 1 and 4 on the button
+    assert not test.exception and test.subheader[0].value == "C (V)"
+    test.sidebar.number_input[0].set_value(4).run()  # at least four hands: A, B and C at V
+    assert not test.exception
+    assert sorted(test.dataframe[0].value["player"]) == ["A", "B", "C"]
+    test.sidebar.multiselect[0].set_value(["W"]).run()  # venue W: nobody has four hands there
+    assert not test.exception and any("No player matches" in i.value for i in test.info)
 
 
 def test_the_replayer_follows_its_filter_and_names_an_unknown_id(warehouse):

@@ -9,6 +9,7 @@ a 50 MB field and archives that expand without end, and bounds the command's pea
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 import random
@@ -21,6 +22,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ingest.histories import archives, phh
 from ingest.histories.phh import MAX_HAND_BYTES, hands_from_text, iter_hands, parse_hand_text
@@ -267,3 +270,49 @@ def test_ten_thousand_fuzzed_hands_a_50_mb_field_and_endless_archives_in_bounded
         f"{counts['duplicates']:,} duplicates; {run.seconds:.1f} s, peak RSS {run.peak >> 20:,} MiB"
     )
     assert run.peak < SOAK_PEAK_RSS, f"peak RSS {run.peak / 2**20:,.0f} MiB"
+
+
+_TEXT = st.text(alphabet="ab :,'\"[]=.-_$€é1", max_size=8)
+_TIMES = st.times().map(lambda t: t.replace(microsecond=t.microsecond // 1000 * 1000))
+
+
+def _toml(value) -> st.SearchStrategy[str]:
+    """Ways TOML can write ``value``: strings in either kind of quotes that can hold them."""
+    if isinstance(value, str):
+        quotes = [q for q in ("'", '"') if q not in value and "\\" not in value]
+        return st.sampled_from(quotes).map(lambda q: f"{q}{value}{q}") if quotes else st.nothing()
+    if isinstance(value, bool):
+        return st.just("true" if value else "false")
+    if isinstance(value, dt.time):
+        return st.just(value.isoformat())
+    if isinstance(value, list):
+        return st.tuples(*map(_toml, value)).map(lambda parts: "[" + ", ".join(parts) + "]")
+    return st.just(repr(value))
+
+
+_VALUES = st.one_of(st.integers(-(10**12), 10**12), st.floats(-1e6, 1e6, allow_nan=False), st.booleans(),
+                    _TEXT, _TIMES)  # fmt: skip
+_HANDS = st.dictionaries(st.sampled_from(["a", "time", "venue", "players", "b_c"]),
+                         st.one_of(_VALUES, st.lists(_VALUES, max_size=4)), min_size=1)  # fmt: skip
+
+
+@given(
+    _HANDS.flatmap(
+        lambda hand: st.tuples(*[_toml(v).map(lambda t, k=k: f"{k} = {t}") for k, v in hand.items()])
+    )
+)
+@settings(max_examples=400, deadline=None)
+def test_the_fast_toml_path_reads_what_tomllib_reads_or_leaves_it(lines):
+    text = "\n".join(lines)
+    fast = phh.fast_loads(text)
+    if fast is not None:
+        assert fast == tomllib.loads(text), text
+
+
+def test_the_fast_toml_path_never_mistakes_one_kind_of_quote_for_the_other():
+    for text in ("a = [\"x','y\"]", "a = ['x\",\"y']", "a = \"x'\"\nb = 'y'", 'time = 21:15:03\nv = "a:b"'):
+        assert phh.fast_loads(text) in (None, tomllib.loads(text)), text
+    assert phh.fast_loads("a = [\"x','y\"]") is None
+    assert phh.fast_loads('venue = "Full Tilt"\nseats = [1, 3]\ntime = 07:05:09') == tomllib.loads(
+        'venue = "Full Tilt"\nseats = [1, 3]\ntime = 07:05:09'
+    )  # real hands' double quotes and times stay on the fast path

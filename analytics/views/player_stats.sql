@@ -8,7 +8,8 @@
 --   three_bet   re-raised a single raise in that round / times facing a single raise there
 --   wtsd        went to showdown / saw the flop
 --   wsd         won chips at the showdown / went to showdown
---   net, bb_won chips won or lost, and the same in big blinds (bb/100 = 100 * bb_won / hands)
+--   net, bb_won won or lost in the hands' currency (exact: in_currency) and in big blinds, over the
+--               hands whose result was recorded (results_hands; bb/100 = 100 * bb_won / results_hands)
 WITH choices AS (
     SELECT
         a.hand_id, a.seat, a.street, a.action,
@@ -54,8 +55,9 @@ SELECT
     count(*) FILTER (WHERE fl.hand_id IS NOT NULL AND NOT coalesce(f.folded_early, false) AND NOT p.dead) AS saw_flop,
     count(*) FILTER (WHERE p.showdown) AS wtsd,
     count(*) FILTER (WHERE p.showdown AND p.won > 0) AS wsd,
-    sum(p.net) AS net,
-    sum(p.net / h.big_blind) AS bb_won
+    sum(in_currency(p.net, h.amount_decimals)) FILTER (WHERE coalesce(h.record, '') <> 'unchecked') AS net,
+    sum(p.net / h.big_blind) FILTER (WHERE coalesce(h.record, '') <> 'unchecked') AS bb_won,
+    count(*) FILTER (WHERE coalesce(h.record, '') <> 'unchecked') AS results_hands
 FROM players_raw AS p
 JOIN hands_raw AS h USING (hand_id)
 LEFT JOIN preflop AS f USING (hand_id, seat)

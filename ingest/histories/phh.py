@@ -22,6 +22,7 @@ _options = { burns = true }
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 import math
@@ -92,10 +93,11 @@ _TOO_LONG = 10**MAX_NUMBER_DIGITS
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _KEY_PART = r"""(?:[A-Za-z0-9_-]++|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+')[ \t]*+\.[ \t]*+"""  # a part and a dot
 _DOTTED_KEY = re.compile(r"""(?<![\w.'"-])(?:""" + _KEY_PART + "){" + str(MAX_KEY_PARTS) + "}")  # too many
-# what sends a hand to tomllib: double quotes, escapes, comments, inline tables, and characters
-# TOML forbids (control characters but tab) or takes as no line break where JSON or
-# ``str.splitlines`` would take them otherwise (a lone \r, \x0b, \x85, \u2028...)
-_NOT_FAST = re.compile('["\\\\#{\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029]')
+# what sends a hand to tomllib: escapes, comments, inline tables, and characters TOML forbids
+# (control characters but tab) or takes as no line break where JSON or ``str.splitlines`` would
+# take them otherwise (a lone \r, \x0b, \x85, \u2028...); and both kinds of quotes in one hand
+_NOT_FAST = re.compile("[\\\\#{\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029]")
+_LOCAL_TIME = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9]|60)(?:\.([0-9]{1,6}))?")
 
 
 @dataclass(frozen=True)
@@ -116,20 +118,29 @@ _BARE_KEY_CHARACTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123
 def fast_loads(text: str) -> dict[str, Any] | None:
     """The TOML most PHH files use, parsed quickly; None when the text needs the full parser.
 
-    Handles one ``key = value`` per line whose value is a number, boolean,
-    single-quoted string, or a one-line array of those; anything else (double
-    quotes, comments, tables, dates, multi-line or nested arrays...) returns None so
-    that ``tomllib`` parses it, and reports its errors.
+    Handles one ``key = value`` per line whose value is a number, boolean, a string
+    without escapes (single quotes, or double quotes, not both kinds in one hand), a local time
+    (``time = 21:15:03``, as real hand histories write it), or a one-line array of those;
+    anything else (escapes, comments, tables, dates, multi-line or nested arrays...) returns
+    None so that ``tomllib`` parses it, and reports its errors.
 
     >>> fast_loads("variant = 'NT'\\nantes = [0, 0]\\nstacks = [1.5, 2]")
     {'variant': 'NT', 'antes': [0, 0], 'stacks': [1.5, 2]}
-    >>> fast_loads('variant = "NT"') is None, fast_loads("players = ['A\\x7fB']") is None
+    >>> fast_loads('venue = "Full Tilt"\\ntime = 21:15:03')
+    {'venue': 'Full Tilt', 'time': datetime.time(21, 15, 3)}
+    >>> fast_loads("a = 'x'\\nb = 1") is not None, fast_loads("a = 'x'\\nb = \\"y\\"") is None
     (True, True)
+    >>> fast_loads("players = ['A\\x7fB']") is None
+    True
     """
     if _NOT_FAST.search(text.replace("\r\n", "\n") if "\r" in text else text):
         return None
+    single = "'" in text
+    if single and '"' in text:
+        return None  # a quote of one kind inside a string of the other: tomllib tells them apart
     keys: list[str] = []
     values: list[str] = []
+    times: dict[int, dt.time] = {}
     arrays = 0
     for line in text.splitlines():
         key, equals, value = line.partition("=")
@@ -144,11 +155,19 @@ def fast_loads(text: str) -> dict[str, Any] | None:
             if value[-1] != "]":
                 return None  # a multi-line array
             arrays += 1
+        elif ":" in value and value[0].isdigit():
+            time = _local_time(value)
+            if time is None:
+                return None
+            times[len(values)] = time
+            value = "0"
         keys.append(key)
         values.append(value)
     if len(set(keys)) != len(keys):
         return None
-    document = "[" + ",".join(values).replace("'", '"') + "]"  # one parse for the whole hand
+    document = "[" + ",".join(values) + "]"  # one parse for the whole hand
+    if single:
+        document = document.replace("'", '"')
     if document.count("[") != 1 + arrays:
         return None  # an array in an array (or a bracket in a string): tomllib, then the depth check
     try:
@@ -159,7 +178,22 @@ def fast_loads(text: str) -> dict[str, Any] | None:
         return None
     if "null" in document and (None in parsed or any(isinstance(v, list) and None in v for v in parsed)):
         return None  # TOML has no null
+    for index, time in times.items():
+        parsed[index] = time
     return dict(zip(keys, parsed, strict=True))
+
+
+def _local_time(value: str) -> dt.time | None:
+    """A TOML local time as ``tomllib`` reads it, or None for anything else (a leap second, an offset...).
+
+    >>> _local_time("07:05:09.25"), _local_time("23:59:60")
+    (datetime.time(7, 5, 9, 250000), None)
+    """
+    found = _LOCAL_TIME.fullmatch(value)
+    if found is None or found[3] == "60":
+        return None
+    hour, minute, second, fraction = found.groups()
+    return dt.time(int(hour), int(minute), int(second), int((fraction or "0").ljust(6, "0")))
 
 
 def _not_toml(name: str) -> None:

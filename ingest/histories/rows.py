@@ -9,6 +9,7 @@ from typing import Any
 import pyarrow as pa
 
 from engine.hands.cards import format_cards
+from engine.rules.record import DECIDED_BY_RECORD
 from engine.rules.state import HandState
 from ingest.histories.metadata import hand_metadata, table_seats
 from ingest.histories.replay import Replay, hand_number
@@ -32,6 +33,13 @@ SORTED_JSON = json.JSONEncoder(sort_keys=True, default=str)  # ``json.dumps(...,
 def hand_id(fields: dict[str, Any]) -> str:
     """Content id of a hand: the same fields give the same id, whatever the file's layout."""
     return hashlib.sha256(_CANONICAL.encode(fields).encode()).hexdigest()[:20]
+
+
+def contested_unseen(state: HandState, replayed: Replay, seat: int) -> bool:
+    """A seat that contested a showdown the record decided (hidden cards), with a live hand it
+    did not give up: in the showdown, though no hand of its was compared."""
+    live = not (state.folded[seat] or state.mucked[seat] or state.dead[seat])
+    return replayed.record == DECIDED_BY_RECORD and live
 
 
 class Columns:
@@ -143,7 +151,8 @@ class HandRows:
                 voided=state.voided[seat],
                 folded=state.folded[seat],
                 mucked=state.mucked[seat],
-                showdown=showdown and outcome.high_strength is not None,
+                showdown=showdown
+                and (outcome.high_strength is not None or contested_unseen(state, replayed, seat)),
                 starting_stack=state.starting_stacks[seat],
                 finishing_stack=state.stacks[seat],
                 net=state.stacks[seat] - state.starting_stacks[seat],

@@ -1,7 +1,7 @@
 """The ``scooplab`` command line: thin commands over the Python API (``scooplab.lab``), which
 parse their options, call it and print what it gives. One module a group of commands (``ingest``
-and ``export``; ``simulate`` and ``upgrade``; ``stats`` and ``compare``; ``query``; ``dashboard``;
-the games: ``variants``, ``eval``, ``rankings``; ``odds``; ``hands``; ``solve``), the options
+and ``export``; ``simulate`` and ``upgrade``; ``stats`` and ``compare``; ``players``; ``query``;
+``dashboard``; the games: ``variants``, ``eval``, ``rankings``; ``odds``; ``hands``; ``solve``), the options
 several commands take declared once (``options``), how they print (``output``) and fail
 (``common``); this module makes the app of them, in the order ``scooplab --help`` lists them."""
 
@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from scooplab.cli import dashboard, games, hands, ingest, odds, query, simulate, solve, stats
+from scooplab.cli import dashboard, games, hands, ingest, odds, players, query, simulate, solve, stats
 
 app = typer.Typer(
     name="scooplab",
@@ -48,6 +48,7 @@ app.command("export")(ingest.export_command)
 app.command("simulate")(simulate.simulate_command)
 app.command("stats")(stats.stats_command)
 app.command("compare")(stats.compare_command)
+app.command("players")(players.players_command)
 app.command("upgrade")(simulate.upgrade_command)
 app.command("query")(query.query_command)
 app.command("dashboard")(dashboard.dashboard_command)
