@@ -12,7 +12,14 @@ calls one compiled function from numba's cache, which any ingest that replays in
 and writes Parquet pays before its first hand; and the rate beyond it (the hands over the
 seconds past the floor).
 
-    python benchmarks/ingest.py [--archive ../shared/data/phh/pluribus.tar.gz]
+Then #36's real-format run (``--cash N``, default 200,000; 0 skips it): the Pluribus hands
+rewritten as online cash hands (``benchmarks/cash_corpus.py``: money amounts, hidden cards,
+``winnings`` less a rake, venue, players, date and time) written as ``.phhs`` files (untimed),
+``scooplab ingest`` of the folder with one and with two worker processes, and PokerKit loading and
+replaying the same files, each a fresh process, with its peak memory. #36's target: at least
+20,000 hands/s and 20x PokerKit on one core.
+
+    python benchmarks/ingest.py [--archive ../shared/data/phh/pluribus.tar.gz] [--cash 200000]
 """
 
 from __future__ import annotations
@@ -29,9 +36,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from ingest.histories.batches import FAST_BATCH  # noqa: E402
 from ingest.histories.fast_replay import prepare, replay_batch  # noqa: E402
 from ingest.histories.phh import iter_hands  # noqa: E402
-from ingest.histories.pipeline import FAST_BATCH  # noqa: E402
 from ingest.histories.replay import replay  # noqa: E402
 from ingest.histories.rows import hand_id  # noqa: E402
 
@@ -127,6 +134,66 @@ def time_floor() -> float:
     return best
 
 
+POKERKIT_CASH = """
+import io, sys
+from pathlib import Path
+from pokerkit import HandHistory
+hands = 0
+for path in sorted(Path(sys.argv[1]).glob("*.phhs")):
+    for history in HandHistory.load_all(io.BytesIO(path.read_bytes())):
+        for _state in history:
+            pass
+        hands += 1
+print(hands)
+"""
+PEAK = "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, stdout=sys.stderr); "
+PEAK += "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+
+
+def with_peak(command: list[str]) -> tuple[float, int]:
+    """Whole-process seconds of ``command`` and its peak resident memory in MB (output discarded)."""
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", PEAK, *command], cwd=ROOT, capture_output=True, text=True,
+                         check=True)  # fmt: skip
+    return time.perf_counter() - start, int(out.stdout.split()[-1]) // 1024
+
+
+def cash_run(hands: int, archive: Path) -> None:
+    """#36: real-format cash hands, ``scooplab ingest`` with one and two workers beside PokerKit."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from cash_corpus import write_corpus
+
+    with tempfile.TemporaryDirectory() as folder:
+        corpus = Path(folder) / "cash"
+        write_corpus(corpus, hands, seed=1, archive=archive)
+        print(f"real-format cash hands: {hands:,} in {len(list(corpus.glob('*.phhs')))} files")
+        rates = {}
+        for workers in (1, 2):
+            data = Path(folder) / f"warehouse-{workers}"
+            command = [sys.executable, "-m", "scooplab.cli", "ingest", str(corpus), "--data", str(data)]
+            if workers > 1:
+                command += ["--workers", str(workers)]
+            try:
+                seconds, peak = with_peak(command)
+            except subprocess.CalledProcessError:
+                print(f"  scooplab ingest, {workers} workers: not available")
+                continue
+            rate = rates[workers] = hands / seconds
+            verdict = "met" if rate >= 20_000 else "NOT met"
+            print(f"  scooplab ingest, {workers} worker(s): {seconds:6.1f} s, {rate:8,.0f} hands/s, "
+                  f"peak {peak:,} MB (target 20,000 hands/s: {verdict})")  # fmt: skip
+        if 2 in rates:
+            print(f"  two workers / one: {rates[2] / rates[1]:.2f}x (target 1.8x at 1,000,000 hands)")
+        try:
+            seconds, peak = with_peak([sys.executable, "-c", POKERKIT_CASH, str(corpus)])
+        except subprocess.CalledProcessError:
+            print("  PokerKit: failed on these hands")
+            return
+        peer = hands / seconds
+        print(f"  PokerKit load and replay: {seconds:6.1f} s, {peer:8,.0f} hands/s, peak {peak:,} MB; "
+              f"scooplab one worker {rates[1] / peer:.1f}x PokerKit (target 20x)")  # fmt: skip
+
+
 def stages_in_fresh_process(archive: Path) -> dict[str, float]:
     command = [sys.executable, __file__, "--archive", str(archive), "--inner"]
     out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
@@ -137,6 +204,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("--archive", type=Path, default=DEFAULT_ARCHIVE)
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--cash", type=int, default=200_000, help="real-format cash hands (0: skip)")
     args = parser.parse_args()
     if not args.archive.exists():
         raise SystemExit(f"{args.archive} not found (it is in ../shared/data/phh/)")
@@ -168,6 +236,8 @@ def main() -> None:
     print("stages on their own (one fresh process):")
     for stage, stage_seconds in stages_in_fresh_process(args.archive).items():
         print(f"  {stage:<24} {stage_seconds:.2f} s ({hands / stage_seconds:,.0f} hands/s)")
+    if args.cash:
+        cash_run(args.cash, args.archive)
 
 
 if __name__ == "__main__":

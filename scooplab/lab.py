@@ -261,10 +261,11 @@ class Lab:
         return [row["run_id"] for row in older_runs(_warehouse(self.data))]
 
     def ingest(self, *paths: str | Path, run_id: str | None = None,
-               on_reject: Callable[[str], None] | None = None,
-               on_hand: Callable[[], None] | None = None) -> dict[str, Any]:  # fmt: skip
+               on_reject: Callable[[str], None] | None = None, on_hand: Callable[[], None] | None = None,
+               workers: int = 1, games: tuple[str, ...] = ()) -> dict[str, Any]:  # fmt: skip
         """``scooplab ingest --format json``, with ``rejected_hands``: one line per rejected hand
-        (each also told to ``on_reject`` as it comes; ``on_hand`` is called for every hand read)."""
+        (each also told to ``on_reject`` as it comes; ``on_hand`` is called for every hand read);
+        ``workers`` processes; ``games``: description files of games the hands may be of."""
         from ingest.histories.pipeline import ingest
 
         rejected: list[str] = []
@@ -274,7 +275,10 @@ class Lab:
             if on_reject:
                 on_reject(line)
 
-        report = ingest(list(paths), _warehouse(self.data), run_id=run_id, on_reject=reject, on_hand=on_hand)
+        for path in games:
+            _game(path)  # known by its PHH codes from now on (and to every worker)
+        report = ingest(list(paths), _warehouse(self.data), run_id=run_id, on_reject=reject, on_hand=on_hand,
+                        workers=workers, games=games)  # fmt: skip
         self._changed()
         return report.summary() | {"rejected_hands": rejected}
 

@@ -19,8 +19,8 @@ import pytest
 
 from analytics.db import connect
 from ingest.generation.simulation import SimSpec, simulate
+from ingest.histories.batches import FILE_HANDS_VARIABLE
 from ingest.histories.export import export_hands
-from ingest.histories.pipeline import FILE_HANDS_VARIABLE
 from ingest.storage.warehouse import Warehouse
 from tests.patience import COMMAND_SECONDS, PROCESS_END_SECONDS, wait_until
 from tests.scale_helpers import (

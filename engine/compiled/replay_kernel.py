@@ -59,17 +59,20 @@ from engine.compiled.hand_state import (
 from engine.compiled.sim_kernels import SHOWDOWN, UNCONTESTED
 
 OK, FALLBACK = 0, 1
+HIDDEN = -2  # a hole card nobody saw (``????``): kept unknown, never dealt at random
+MOST_UNITS = 2**53  # the largest amount read (as MAX_CHIPS): the state machine judges larger ones
 DEAL_PHASE, BET_PHASE, SHOWDOWN_PHASE, OVER = 0, 1, 2, 3
 # hand settings (a row of ``ReplayInput.settings``)
-N, STRUCT, MIN_BET, SMALL_BET, BIG_BET, START_BET, CAP = range(7)
-SPACE, SLASH = 32, 47
+N, STRUCT, MIN_BET, SMALL_BET, BIG_BET, START_BET, CAP, DECIMALS = range(8)
+SPACE, SLASH, DOT, QUESTION = 32, 47, 46, 63
 
 
 class ReplayInput(NamedTuple):
     """A batch of hands to replay: hand h has the actions ``hand_actions[h]:hand_actions[h + 1]``,
     each the bytes ``text[action_bounds[a, 0]:action_bounds[a, 1]]``; ``settings[h]`` holds N,
-    STRUCT, MIN_BET, SMALL_BET, BIG_BET, START_BET and CAP; ``antes``/``blinds``/``stacks`` are per
-    hand and seat (forced bets already in the state machine's seat order); ``card_table`` maps two
+    STRUCT, MIN_BET, SMALL_BET, BIG_BET, START_BET, CAP and DECIMALS; ``antes``/``blinds``/``stacks``
+    are per hand and seat (forced bets already in the state machine's seat order), in units of
+    10^-DECIMALS (a bet's text ``2.5`` is 250 units at 2 decimals); ``card_table`` maps two
     ASCII characters to a card (-1: not a card)."""
 
     text: np.ndarray
@@ -114,6 +117,7 @@ class ReplayWork(NamedTuple):
     cards: np.ndarray  # (MAX_CARDS,) int8
     tokens: np.ndarray  # (5, 2): (start, end) of an action's words
     all_cards: np.ndarray  # (boards * MAX_BOARD,) int8
+    decimals: np.ndarray  # (1,): the hand's amounts are units of 10^-decimals[0]
 
 
 @njit(cache=True)
@@ -248,6 +252,44 @@ def _parse_cards(text, start, end, card_table, out) -> int:
 
 
 @njit(cache=True)
+def _hidden_cards(text, start, end, out) -> int:
+    """``????``: as many ``HIDDEN`` cards into ``out`` as pairs of ``?``; -1 for anything else."""
+    if (end - start) % 2 or end == start or end - start > 2 * out.shape[0]:
+        return -1
+    for i in range(start, end):
+        if text[i] != QUESTION:
+            return -1
+    for c in range((end - start) // 2):
+        out[c] = HIDDEN
+    return (end - start) // 2
+
+
+@njit(cache=True)
+def _parse_amount(text, start, end, decimals) -> int:
+    """An amount's text in units of 10^-``decimals`` (``2.5`` at 2 is 250); -1 when it is not
+    digits with at most ``decimals`` after one point."""
+    if end - start > 17 or end == start:
+        return -1
+    value, after = 0, -1
+    for x in range(start, end):
+        if text[x] == DOT and after < 0 and x > start and x < end - 1:
+            after = 0
+            continue
+        digit = text[x] - 48
+        if digit < 0 or digit > 9:
+            return -1
+        value = value * 10 + digit
+        if after >= 0:
+            after += 1
+    shown = max(after, 0)
+    if shown > decimals:
+        return -1
+    for _ in range(decimals - shown):
+        value *= 10
+    return value if value <= MOST_UNITS else -1
+
+
+@njit(cache=True)
 def _parse_seat(text, start, end, n) -> int:
     if end - start < 2 or text[start] != 112 or text[start + 1] == 48:  # "p", no leading zero
         return -1
@@ -299,7 +341,11 @@ def _deal_hole(given, table, streets, work, count) -> bool:
     if seat < 0 or hand.at[PHASE] != DEAL_PHASE:
         return False
     got = _parse_cards(text, tokens[3, 0], tokens[3, 1], given.card_table, cards)
-    if got <= 0 or got > seats[DUE, seat] or not _add_new_cards(work.seen, cards, got):
+    if got < 0:
+        got = _hidden_cards(text, tokens[3, 0], tokens[3, 1], cards)
+        if got <= 0 or got > seats[DUE, seat]:
+            return False
+    elif got == 0 or got > seats[DUE, seat] or not _add_new_cards(work.seen, cards, got):
         return False
     for c in range(got):
         hand.hole[seat, seats[N_HOLE, seat]] = cards[c]
@@ -412,16 +458,8 @@ def _bet_action(given, table, streets, work, seat, count) -> bool:
         return True
     if not (_is_word(text, verb, 99, 98, 114) and count == 3):  # "cbr"
         return False
-    a, b = work.tokens[2, 0], work.tokens[2, 1]
-    if b - a > 15:
-        return False
-    to = 0
-    for x in range(a, b):
-        digit = text[x] - 48
-        if digit < 0 or digit > 9:
-            return False
-        to = to * 10 + digit
-    return _bet_or_raise(table, streets, hand, seat, to, work.cards)
+    to = _parse_amount(text, work.tokens[2, 0], work.tokens[2, 1], work.decimals[0])
+    return to >= 0 and _bet_or_raise(table, streets, hand, seat, to, work.cards)
 
 
 @njit(cache=True)
@@ -462,6 +500,7 @@ def _replay_one(given, h, streets, work) -> bool:
     table = _table_of(given, h)
     n, hand = table.n, work.hand
     reset_hand(hand, given.stacks[h], n)
+    work.decimals[0] = given.settings[h, DECIMALS]
     work.boards[:] = -1
     work.board_n[:] = 0
     work.seen[:] = False
@@ -506,7 +545,7 @@ def replay_hands(given, streets, out) -> int:
     work = ReplayWork(
         new_hand(width), np.full((n_boards, MAX_BOARD), -1, np.int8), np.zeros(n_boards, np.int64),
         np.zeros(given.card_table.max() + 1, np.bool_), np.full(MAX_CARDS, -1, np.int8),
-        np.empty((5, 2), np.int64), np.empty(n_boards * MAX_BOARD, np.int8),
+        np.empty((5, 2), np.int64), np.empty(n_boards * MAX_BOARD, np.int8), np.zeros(1, np.int64),
     )  # fmt: skip
     position = 0
     for h in range(given.settings.shape[0]):

@@ -1,13 +1,17 @@
 """Fast replay: PHH hands replayed in batches by the compiled kernel, rows built column-wise.
 
 ``prepare`` takes a parsed hand the compiled replay can handle (a game without forced
-discards, plain whole-number fields) and returns None for anything else, which the caller
-replays through the state machine as before. ``replay_batch`` replays a batch of prepared
+discards, plain whole-number fields, or plain money amounts read as whole units of the hand's
+10^-k: ``ingest.histories.money.quick_units``) and returns None for anything else, which the
+caller replays through the state machine as before. ``replay_batch`` replays a batch of prepared
 hands of one game and options with ``engine.compiled.replay_kernel.replay_hands`` and returns the
 rows of the hands it accepted, plus the hands it hands back to the state machine (an
-illegal action, unknown cards, stacks that differ from ``finishing_stacks``...), whose
-verdict and message then come from ``ingest.histories.replay`` as always. A test holds the rows of
-both paths equal on every real hand history and on random hands of every game.
+illegal action, hidden cards at a showdown, stacks that differ from ``finishing_stacks``, a
+record of winnings the rules' pots do not allow...), whose verdict and message then come from
+``ingest.histories.replay`` as always. A money hand's record is checked here as
+``HandState.finish_by_record`` checks it where the shown cards decide. A test holds the rows of
+both paths equal on every real hand history, on random hands of every game, and on random hands
+written as cash-game hands.
 """
 
 from __future__ import annotations
@@ -27,8 +31,9 @@ from engine.compiled.hand_state import RECORD_WIDTH, Streets, street_plan
 from engine.rules.betting import bets_per_round, forced_bets
 from engine.rules.games import GAMES
 from engine.rules.games.base import GameSpec, Structure
+from engine.rules.record import CHECKED, UNCHECKED, collected_from_stacks, rake_problem, winners_problem
 from ingest.histories.metadata import hand_metadata, table_seats
-from ingest.histories.money import MONEY_FIELDS
+from ingest.histories.money import MONEY_FIELDS, STAKE_LISTS, quick_units
 from ingest.histories.phh import RawHand
 from ingest.histories.replay import (
     MAX_CHIPS,
@@ -63,12 +68,13 @@ class Prepared:
     structure: Structure
     options: dict[str, Any]
     options_text: str
-    settings: tuple[int, ...]  # N, STRUCT, MIN_BET, SMALL_BET, BIG_BET, START_BET, CAP
+    settings: tuple[int, ...]  # N, STRUCT, MIN_BET, SMALL_BET, BIG_BET, START_BET, CAP, DECIMALS
     antes: list[int]  # in the state machine's seat order (reversed heads-up)
     blinds: list[int]
     stacks: list[int]
     big_blind: int
     notes: list[str]
+    money: dict[str, Any] | None = None  # a money hand's fields in units (its record's too)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -101,16 +107,40 @@ def _amount(fields: dict[str, Any], name: str) -> int | None:
     return value if _whole(value) else None
 
 
+def _in_units(fields: dict[str, Any]) -> tuple[dict[str, Any], int] | None:
+    """A money hand's fields in units and its decimals, or None when the state machine must read
+    it (RULINGS, "Real-money hand histories": money names a currency, ``winnings``, or shows decimals)."""
+    converted = quick_units(fields)
+    if converted is None or (converted[1] == 0 and not MONEY_FIELDS & fields.keys()):
+        return None  # a negative or odd amount; or floats of whole chips, which the state machine judges
+    return converted
+
+
+def _is_money(fields: dict[str, Any]) -> bool:
+    if MONEY_FIELDS & fields.keys():
+        return True
+    return any(type(values) is list and float in set(map(type, values))
+               for values in (fields.get(name) for name in STAKE_LISTS))  # fmt: skip
+
+
 def prepare(raw: RawHand, identity: str) -> Prepared | None:
     """The hand as the compiled replay takes it, or None when the state machine must replay it."""
     fields = raw.fields
     assert fields is not None
     variant = fields.get("variant")
     found = _variants().get(variant) if type(variant) is str else None
-    stacks = fields.get("starting_stacks")
-    actions = fields.get("actions")
-    if found is None or type(stacks) is not list or type(actions) is not list or MONEY_FIELDS & fields.keys():
-        return None  # money (its amounts are checked below) is settled by its record, in the state machine
+    if found is None or type(fields.get("actions")) is not list:
+        return None
+    money, decimals = None, 0
+    if _is_money(fields):
+        converted = _in_units(fields)
+        if converted is None:
+            return None
+        money, decimals = converted
+        fields = money
+    stacks, actions = fields.get("starting_stacks"), fields["actions"]
+    if type(stacks) is not list:
+        return None
     game, structure = found
     n = len(stacks)
     if not game.min_players <= n <= game.max_players or not _all_whole(stacks) or min(stacks) <= 0:
@@ -139,9 +169,10 @@ def prepare(raw: RawHand, identity: str) -> Prepared | None:
         return None
     cap = bets_per_round(game, structure, options)
     settings = (n, bk.STRUCTURE_CODES[structure], bets.min_bet, bets.small_bet, bets.big_bet,
-                bets.starting_bet, -1 if cap is None else cap)  # fmt: skip
+                bets.starting_bet, -1 if cap is None else cap, decimals)  # fmt: skip
+    big_blind = max(max(bets.blinds), bets.min_bet)
     return Prepared(raw, identity, game, structure, options, options_text, settings, bets.antes, bets.blinds,
-                    stacks, max(max(bets.blinds), bets.min_bet), unknown_field_notes(fields))  # fmt: skip
+                    stacks, big_blind, unknown_field_notes(fields), money)  # fmt: skip
 
 
 @cache
@@ -227,10 +258,15 @@ def replay_batch(batch: list[Prepared], run_id: str) -> tuple[tuple[pa.Table, pa
     records, record_cards = records[:used], record_cards[:used]
     hands.dealt = hands.hole  # no discards: the hole cards are the cards dealt
     hands.seats = np.array([p.settings[0] for p in batch], dtype=np.int64)
-    ok = status == rk.OK
+    unseen = (hands.hole == rk.HIDDEN).any(axis=2) & ~hands.folded
+    ok = (status == rk.OK) & ~((hands.ending == bk.SHOWDOWN) & unseen.any(axis=1))  # hidden cards decide
     settled = settle(game, hands, options, ok)  # hands the state machine takes back are not settled
     finishing = settled.stacks.tolist()
+    records_of = Records(np.zeros(count, np.int64), [UNCHECKED] * count)
     for h in np.flatnonzero(ok).tolist():
+        if batch[h].money is not None:
+            ok[h] = _settle_by_record(batch[h], h, hands, settled, records_of)
+            continue
         recorded = batch[h].raw.fields.get("finishing_stacks")
         if recorded is None:
             continue
@@ -243,8 +279,44 @@ def replay_batch(batch: list[Prepared], run_id: str) -> tuple[tuple[pa.Table, pa
     fallback = [batch[h] for h in np.flatnonzero(~ok).tolist()]
     if not ok.any():
         return None, fallback
-    return _tables(game, [p for p, keep in zip(batch, ok.tolist(), strict=True) if keep], hands, settled,
-                   records, record_cards, hand_start, ok, run_id), fallback  # fmt: skip
+    keep = ok.tolist()
+    kept = [p for p, k in zip(batch, keep, strict=True) if k]
+    money = Records(records_of.rake[ok], [r for r, k in zip(records_of.state, keep, strict=True) if k])
+    return _tables(game, kept, hands, settled, records, record_cards, hand_start, ok, run_id, money), fallback
+
+
+@dataclass
+class Records:
+    """Each hand's rake (units) and record state (``engine.rules.record``), for the hands table."""
+
+    rake: np.ndarray
+    state: list[str]
+
+
+def _settle_by_record(p: Prepared, h: int, hands: Hands, settled: Settled, out: Records) -> bool:
+    """A money hand's end by its record, as ``HandState.finish_by_record`` ends it where the shown
+    cards decide (hidden ones went to the state machine): the record's collectors must be the
+    rules' winners, each taking at most what the rules give, the rest being the rake. False when
+    the record does not fit, or is odd (both records, a wrong length): the state machine says why."""
+    fields, n = p.money, p.settings[0]
+    winnings, finishing = fields.get("winnings"), fields.get("finishing_stacks")
+    if winnings is None and finishing is None:
+        p.notes.append("no winnings or finishing_stacks: the result is unchecked")
+        return True
+    record = winnings if winnings is not None else finishing
+    if (winnings is not None and finishing is not None) or len(record) != n:
+        return False
+    won = settled.won[h, :n].tolist()
+    if winnings is None:
+        collected = collected_from_stacks(p.stacks, hands.contributed[h, :n].tolist(), finishing)
+    else:
+        collected = list(winnings)
+    if rake_problem(sum(won), collected) or winners_problem(won, collected):
+        return False
+    settled.stacks[h, :n] += np.subtract(collected, won)
+    settled.won[h, :n] = collected
+    out.rake[h], out.state[h] = sum(won) - sum(collected), CHECKED
+    return True
 
 
 def _subset(hands: Hands, settled: Settled, keep: np.ndarray) -> tuple[Hands, Settled]:
@@ -255,7 +327,8 @@ def _subset(hands: Hands, settled: Settled, keep: np.ndarray) -> tuple[Hands, Se
 
 
 def _tables(game: GameSpec, kept: list[Prepared], hands: Hands, settled: Settled, records: np.ndarray,
-            record_cards: np.ndarray, hand_start: np.ndarray, ok: np.ndarray, run_id: str):  # fmt: skip
+            record_cards: np.ndarray, hand_start: np.ndarray, ok: np.ndarray, run_id: str,
+            money: Records):  # fmt: skip
     owner = np.repeat(np.arange(len(ok)), np.diff(hand_start))
     keep_records = ok[owner]
     per_hand = np.diff(hand_start)[ok]
@@ -309,9 +382,12 @@ def _tables(game: GameSpec, kept: list[Prepared], hands: Hands, settled: Settled
                 SORTED_JSON.encode({k: v for k, v in f.items() if k not in REQUIRED_FIELDS}) for f in fields
             ],
             "phh": [p.raw.text.strip() + "\n" for p in kept],
-            "amount_decimals": np.zeros(count, np.int8),  # chips: money hands take the other replay
-            "rake": np.zeros(count, np.int64),
-            "record": [chips_record(f) for f in fields],
+            "amount_decimals": [p.settings[rk.DECIMALS] for p in kept],
+            "rake": money.rake,
+            "record": [
+                chips_record(f) if p.money is None else state
+                for f, p, state in zip(fields, kept, money.state, strict=True)
+            ],
             **{name: [a[name] for a in about] for name in METADATA_COLUMNS},
             **{name: pa.nulls(count, HANDS.field(name).type) for name in SEAT_ARRAYS},
         },

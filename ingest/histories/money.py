@@ -194,3 +194,67 @@ def money_text(units: int, k: int) -> str:
     amount = Decimal(units).scaleb(-k)
     text = format(amount.normalize(), "f") if k else str(units)
     return text
+
+
+def _shown(value: Any) -> tuple[int, str] | None:
+    """(decimals shown, the digits without the point) of a plain non-negative amount: an int, a
+    float's shortest text, or an action's text; None for anything else (the full reading names it).
+
+    >>> _shown(200.3), _shown(7), _shown("6.40"), _shown(-1), _shown(1e16), _shown("2.")
+    ((1, '2003'), (0, '7'), (1, '64'), None, None, None)
+    """
+    if type(value) is int:
+        return (0, str(value)) if value >= 0 else None
+    text = repr(value) if type(value) is float else value if type(value) is str else ""
+    whole, point, fraction = text.partition(".")
+    fraction = fraction.rstrip("0")
+    digits = whole + fraction
+    if not (whole and digits.isascii() and digits.isdigit()) or (point and not text[-1].isdigit()):
+        return None
+    return len(fraction), digits
+
+
+def quick_units(fields: dict[str, Any]) -> tuple[dict[str, Any], int] | None:
+    """``money_in_units`` for a plain money hand, without decimals arithmetic: its amount fields
+    (the record's too) in units and k; its actions stay as written (the compiled replay reads
+    their amounts at k decimals). None for anything the full reading must judge (a negative, a
+    non-number, more than ``MAX_DECIMALS`` decimals, a huge amount...).
+
+    >>> hand, k = quick_units({"starting_stacks": [200.3, 181.85], "winnings": [0, 1.5],
+    ...                        "min_bet": 1, "actions": ["p1 cbr 2.125"]})
+    >>> k, hand["starting_stacks"], hand["winnings"], hand["min_bet"]
+    (3, [200300, 181850], [0, 1500], 1000)
+    """
+    shown: dict[str, Any] = {}
+    most = 0
+    for name in AMOUNT_LISTS:
+        values = fields.get(name)
+        if values is not None:
+            found = list(map(_shown, values)) if type(values) is list else [None]
+            if None in found:
+                return None
+            shown[name] = found
+            most = max([most, *(k for k, _ in found)])
+    for name in AMOUNT_VALUES:
+        if fields.get(name) is not None:
+            found = _shown(fields[name])
+            if found is None:
+                return None
+            shown[name] = found
+            most = max(most, found[0])
+    for text in fields.get("actions") or ():
+        parts = text.split() if type(text) is str and "." in text else ()
+        if len(parts) == 3 and parts[1] in ("cbr", "pb"):
+            found = _shown(parts[2])
+            if found is None:
+                return None
+            most = max(most, found[0])
+    if most > MAX_DECIMALS:
+        return None
+    hand = dict(fields)
+    for name, found in shown.items():
+        units = [int(digits) * 10 ** (most - k) for k, digits in found] if isinstance(found, list) else None
+        hand[name] = units if units is not None else int(found[1]) * 10 ** (most - found[0])
+        if max(units if units is not None else [hand[name]], default=0) > _LIMIT:
+            return None
+    return hand, most

@@ -13,63 +13,18 @@ from __future__ import annotations
 
 import gc
 import json
-import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from ingest.histories.phh import NOT_TEXT, RawHand, iter_hands
-from ingest.histories.rows import Columns, HandRows, hand_id
+from ingest.histories.batches import Batches, IngestReport
+from ingest.histories.parallel import run_chunks
+from ingest.histories.phh import iter_hands
+from ingest.histories.rows import Columns
 from ingest.storage.schema import REJECTS, new_run_id, run_row, scooplab_version
 from ingest.storage.warehouse import Warehouse, check_name
-
-FLUSH_HANDS = 50_000  # hands per Parquet file (SCOOPLAB_INGEST_FILE_HANDS changes it: fewer, less memory)
-FILE_HANDS_VARIABLE = "SCOOPLAB_INGEST_FILE_HANDS"
-FAST_BATCH = 5_000  # hands replayed by the compiled kernel at a time (at most a file's)
-# characters of a rejected hand's text kept in the rejects table (real hands: 1-5 KB; every reject
-# of a run is held until its end, so this bounds what a run of bad hands costs)
-MAX_REJECT_TEXT = 20_000
-
-
-@dataclass
-class IngestReport:
-    """What an ingest did."""
-
-    run_id: str
-    hands: int = 0
-    rejected: int = 0
-    duplicates: int = 0
-    notes: int = 0
-    variants: dict[str, int] = field(default_factory=dict)
-    complete_before: bool = False  # the run id was a complete ingest of the same files: nothing done
-    replaced_files: int = 0  # files of an interrupted ingest of the same run id, replaced
-
-    def summary(self) -> dict[str, int | str | bool]:
-        return {
-            "run_id": self.run_id,
-            "hands": self.hands,
-            "rejected": self.rejected,
-            "duplicates": self.duplicates,
-            "complete_before": self.complete_before,
-            "replaced_files": self.replaced_files,
-        }
-
-
-def describe_reject(raw: RawHand, error: str) -> str:
-    """The one-line reason shown to the user: the file, the hand (unless the whole file is), why.
-
-    >>> describe_reject(RawHand("a.phhs", 2, "", None), "bad TOML")
-    'a.phhs hand 3: bad TOML'
-    >>> describe_reject(RawHand("b.tgz", 0, "", None, whole_file=True), "cannot read the archive")
-    'b.tgz: cannot read the archive'
-    """
-    where = raw.source_file if raw.whole_file else f"{raw.source_file} hand {raw.hand_index + 1}"
-    return f"{where}: {error}"
 
 
 def ingest(
@@ -78,8 +33,12 @@ def ingest(
     run_id: str | None = None,
     on_reject: Callable[[str], None] | None = None,
     on_hand: Callable[[], None] | None = None,
+    workers: int = 1,
+    games: tuple[str, ...] = (),
 ) -> IngestReport:
-    """Ingest every hand under ``paths`` into ``warehouse`` as one run.
+    """Ingest every hand under ``paths`` into ``warehouse`` as one run, on ``workers`` processes
+    (``ingest.histories.parallel``: each reject is then reported when its chunk is done; ``games``
+    names the description files of described games, for the other processes to read).
 
     The run id of an interrupted ingest starts it again from nothing (its files replaced); that
     of a complete ingest of the same paths does nothing; a ValueError refuses the id of a
@@ -92,14 +51,37 @@ def ingest(
         if earlier is not None:
             return earlier
         report.replaced_files = warehouse.remove_run(report.run_id)  # an interrupted ingest of this id
+        if workers > 1:
+            return _ingest_in_parallel(paths, warehouse, report, on_reject, on_hand, workers, games)
         return _ingest_run(paths, warehouse, report, on_reject, on_hand)
+
+
+def _ingest_in_parallel(paths: list[str], warehouse: Warehouse, report: IngestReport, on_reject, on_hand,
+                        workers: int, games: tuple[str, ...]) -> IngestReport:  # fmt: skip
+    """``_ingest_run`` on ``workers`` processes, chunk by chunk (``ingest.histories.parallel``)."""
+
+    def read(count: int) -> None:
+        for _ in range(count if on_hand else 0):
+            on_hand()
+
+    rejects = Columns(REJECTS)
+    for chunk in run_chunks(paths, warehouse, report, workers, read, games):
+        for row in chunk.rejects.to_pylist() if chunk.rejects is not None else ():
+            rejects.add(**row)
+        for line in chunk.lines if on_reject else ():
+            on_reject(line)
+    if not report.hands + report.rejected + report.duplicates:
+        return report
+    _write_rejects(warehouse, report.run_id, rejects)
+    _write_runs(warehouse, report, paths)
+    return report
 
 
 def _ingest_run(
     paths: list[str], warehouse: Warehouse, report: IngestReport, on_reject, on_hand
 ) -> IngestReport:
     """Read, replay and store every hand of ``paths`` under the report's run id."""
-    batches = _Batches(warehouse, report, on_reject)
+    batches = Batches(warehouse, report, on_reject)
     threshold = gc.get_threshold()
     gc.set_threshold(200_000, *threshold[1:])  # hands make many small objects and no cycles
     try:
@@ -136,186 +118,6 @@ def _earlier_run(warehouse: Warehouse, run_id: str, paths: list[str]) -> IngestR
     first = rows[0]
     return IngestReport(run_id, sum(stored.values()), first["rejected"], first["duplicates"],
                         variants=stored, complete_before=True)  # fmt: skip
-
-
-class _Batches:
-    """Hands on their way to the warehouse: compiled replay in batches, the state machine for the rest.
-
-    A hand whose content is already stored is a duplicate. A hand the compiled replay hands
-    back, or cannot take, is replayed by ``ingest.histories.replay``, which stores it or rejects it with
-    its reason. A later copy of a hand still waiting in a batch waits until the batch is done,
-    so it counts as a duplicate exactly when the first copy was stored.
-    """
-
-    def __init__(self, warehouse: Warehouse, report: IngestReport, on_reject) -> None:
-        from ingest.histories import fast_replay, replay  # the rules load only when hands are ingested
-
-        self.fast_replay, self.replay = fast_replay, replay
-        self.warehouse, self.report, self.on_reject = warehouse, report, on_reject
-        self.known = warehouse.hand_ids()
-        self.waiting: dict[tuple[str, str], list] = {}
-        self.queued: set[str] = set()
-        self.copies: list[tuple[RawHand, str]] = []
-        self.slow: dict[str, HandRows] = {}
-        self.fast: dict[str, list[tuple[pa.Table, pa.Table, pa.Table]]] = {}
-        self.stored: dict[str, int] = {}
-        self.rejects = Columns(REJECTS)
-        self.order: dict[str, int] = {}  # reading order: files keep the hands in it
-        self.flush = file_hands()
-        self.batch = min(FAST_BATCH, self.flush)
-
-    def add(self, raw: RawHand) -> None:
-        if raw.error is not None:
-            _reject(self.report, self.rejects, raw, raw.error, self.on_reject)
-            return
-        assert raw.fields is not None
-        identity = hand_id(raw.fields)
-        if identity in self.known:
-            self.report.duplicates += 1
-            return
-        if identity in self.queued:
-            self.copies.append((raw, identity))
-            return
-        self.order.setdefault(identity, len(self.order))
-        prepared = self.fast_replay.prepare(raw, identity)
-        if prepared is None:
-            self._replay(raw, identity)
-            return
-        self.queued.add(identity)
-        batch = self.waiting.setdefault(prepared.key, [])
-        batch.append(prepared)
-        if len(batch) >= self.batch:
-            self._run(prepared.key)
-
-    def _run(self, key: tuple[str, str]) -> None:
-        batch = self.waiting.pop(key, [])
-        if not batch:
-            return
-        try:
-            tables, fallback = self.fast_replay.replay_batch(batch, self.report.run_id)
-        except (ValueError, TypeError, LookupError, OverflowError, ArithmeticError, pa.ArrowException):
-            tables, fallback = None, batch  # never lose the batch: the state machine replays each hand
-        back = {id(p) for p in fallback}
-        if tables is not None:
-            game = key[0]
-            self.fast.setdefault(game, []).append(tables)
-            for prepared in batch:
-                if id(prepared) not in back:
-                    self.known.add(prepared.identity)
-                    self._stored(game, bool(prepared.notes))
-        for prepared in fallback:
-            self._replay(prepared.raw, prepared.identity)
-        self.queued.difference_update(p.identity for p in batch)
-
-    def _replay(self, raw: RawHand, identity: str) -> None:
-        try:
-            replayed = self.replay.replay(raw.fields)
-        except self.replay.HandError as error:
-            _reject(self.report, self.rejects, raw, str(error), self.on_reject)
-            return
-        except (ValueError, TypeError, OverflowError, ArithmeticError) as error:  # never lose the batch
-            _reject(self.report, self.rejects, raw, f"cannot replay: {error}", self.on_reject)
-            return
-        self.known.add(identity)
-        game = replayed.game.name
-        self.slow.setdefault(game, HandRows()).add(
-            replayed,
-            hand_id=identity,
-            run_id=self.report.run_id,
-            source="phh",
-            source_file=raw.source_file,
-            hand_index=raw.hand_index,
-            phh_text=raw.text.strip() + "\n",
-        )
-        self._stored(game, bool(replayed.notes))
-
-    def _stored(self, game: str, noted: bool) -> None:
-        report = self.report
-        report.hands += 1
-        report.notes += noted
-        report.variants[game] = report.variants.get(game, 0) + 1
-        self.stored[game] = self.stored.get(game, 0) + 1
-        if self.stored[game] >= self.flush:
-            self._write(game)
-
-    def _write(self, game: str) -> None:
-        parts = self.fast.pop(game, [])
-        slow = self.slow.pop(game, None)
-        if slow is not None and len(slow):
-            parts.append((slow.hands.to_arrow(), slow.players.to_arrow(), slow.actions.to_arrow()))
-        self.stored[game] = 0
-        if parts:
-            hands, players, actions = (pa.concat_tables(tables) for tables in zip(*parts, strict=True))
-            if len(parts) > 1:  # several batches (or both replay paths): back to reading order
-                seq = np.array([self.order[h] for h in hands.column("hand_id").to_pylist()])
-                if not (np.diff(seq) > 0).all():
-                    hands = hands.take(np.argsort(seq))
-                    ids = hands.column("hand_id")
-                    players, actions = (_in_hand_order(table, ids) for table in (players, actions))
-            write_tables(self.warehouse, game, self.report.run_id, hands, players, actions)
-
-    def finish(self) -> None:
-        for key in list(self.waiting):
-            self._run(key)
-        for raw, identity in self.copies:
-            if identity in self.known:
-                self.report.duplicates += 1
-            else:
-                self._replay(raw, identity)
-        for game in sorted(set(self.fast) | set(self.slow)):
-            self._write(game)
-
-
-def file_hands() -> int:
-    """Hands per Parquet file of an ingest: ``SCOOPLAB_INGEST_FILE_HANDS``, else 50,000."""
-    text = os.environ.get(FILE_HANDS_VARIABLE, "")
-    if not text.strip():
-        return FLUSH_HANDS
-    if not text.strip().isdigit() or int(text) < 1:
-        raise ValueError(f"{FILE_HANDS_VARIABLE} must be a whole number of hands, at least 1, not {text!r}")
-    return int(text)
-
-
-def _in_hand_order(table: pa.Table, hand_ids: pa.ChunkedArray) -> pa.Table:
-    """Rows reordered so their hands come in the order of ``hand_ids`` (order within a hand kept)."""
-    position = pc.index_in(table.column("hand_id"), value_set=hand_ids).to_numpy()
-    return table.take(np.argsort(position, kind="stable"))
-
-
-def _variant_of(raw: RawHand) -> str:
-    from engine.rules.games import game_for_variant
-
-    code = (raw.fields or {}).get("variant")
-    try:
-        return game_for_variant(code)[0].name if isinstance(code, str) else "unknown"
-    except ValueError:
-        return "unknown"
-
-
-def _reject(report, rejects: Columns, raw: RawHand, error: str, on_reject) -> None:
-    report.rejected += 1
-    rejects.add(
-        run_id=report.run_id,
-        variant=_variant_of(raw),
-        source_file=raw.source_file,
-        hand_index=raw.hand_index,
-        error=error,
-        raw=None if error.startswith(NOT_TEXT) else raw.text[:MAX_REJECT_TEXT],  # text only, capped
-    )
-    if on_reject:
-        on_reject(describe_reject(raw, error))
-
-
-def write_tables(warehouse: Warehouse, game: str, run_id: str, hands: pa.Table, players: pa.Table,
-                 actions: pa.Table, name: str | None = None) -> None:  # fmt: skip
-    """Write three files of one name, the hands file last: the views read players and actions
-    files only beside their hands file, so an interrupted write leaves nothing visible."""
-    import uuid
-
-    name = name or f"part-{uuid.uuid4().hex[:12]}"
-    warehouse.write("players", game, run_id, players, name=name)
-    warehouse.write("actions", game, run_id, actions, name=name)
-    warehouse.write("hands", game, run_id, hands, name=name)
 
 
 def _write_rejects(warehouse: Warehouse, run_id: str, rejects: Columns) -> None:

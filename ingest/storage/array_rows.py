@@ -161,9 +161,10 @@ def _settle_in_python(game: GameSpec, hands: Hands, options: dict, showdown, fol
 
 
 def card_texts(cards: np.ndarray, game: GameSpec) -> np.ndarray:
-    """Text of each row of card ids along the last axis (-1 padding skipped), as an object array."""
-    table = np.array([""] + [game.deck.card_text(c) for c in range(game.deck.size)], dtype=object)
-    texts = table[cards.astype(np.int64) + 1]
+    """Text of each row of card ids along the last axis (-1 padding skipped, -2 a card nobody saw:
+    ``??``), as an object array."""
+    table = np.array(["??", ""] + [game.deck.card_text(c) for c in range(game.deck.size)], dtype=object)
+    texts = table[cards.astype(np.int64) + 2]
     return texts.sum(axis=-1) if texts.shape[-1] else np.full(texts.shape[:-1], "", dtype=object)
 
 

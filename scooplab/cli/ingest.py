@@ -27,9 +27,13 @@ Described = Annotated[
 ]
 
 
+IngestWorkers = Annotated[int, typer.Option(
+    "--workers", "-w", help="Processes: this one and N-1 helpers, each taking the next files.")]  # fmt: skip
+
+
 def ingest_command(
     paths: Paths, data: DataFolder = DEFAULT_DATA, run_id: RunId = None, output: Format = OutputFormat.table,
-    variant: Described = None,
+    variant: Described = None, workers: IngestWorkers = 1,
 ) -> None:  # fmt: skip
     """Replay and check PHH hand histories, and store them in the warehouse.
 
@@ -47,6 +51,7 @@ def ingest_command(
     * `scooplab ingest ../shared/data/phh/pluribus.tar.gz`
     * `scooplab ingest hands/ --data /tmp/warehouse --format json`
     * `scooplab ingest my-game.phhs --variant my-game.toml` (a game described in a file)
+    * `scooplab ingest handhq/ --workers 2` (two processes, each ingesting the next files)
     """
     from scooplab.lab import Lab
 
@@ -65,7 +70,8 @@ def ingest_command(
     try:
         compiling_notice("replay_kernel", "betting_showdown")
         with progress_bar("ingesting") as tick:
-            report = lab.ingest(*paths, run_id=run_id, on_reject=on_reject, on_hand=tick)
+            report = lab.ingest(*paths, run_id=run_id, on_reject=on_reject, on_hand=tick, workers=workers,
+                                games=tuple(variant or ()))  # fmt: skip
     except (ValueError, OSError) as error:
         fail(str(error))
     if shown > MAX_REJECTS_SHOWN:
