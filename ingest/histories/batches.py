@@ -182,8 +182,11 @@ class Batches:
                     players, actions = (_in_hand_order(table, ids) for table in (players, actions))
             name = f"part-{uuid.uuid4().hex[:12]}"
             write_tables(self.warehouse, game, self.report.run_id, hands, players, actions, name=name)
+            ids = hands.column("hand_id").to_pylist()
+            for identity in ids:  # written: its place in reading order is no longer needed
+                self.order.pop(identity, None)
             if self.written is not None:
-                self.written.append((game, name, hands.column("hand_id").to_pylist()))
+                self.written.append((game, name, ids))
 
     def finish(self) -> None:
         for key in list(self.waiting):

@@ -12,6 +12,7 @@ amount is refused with a one-line reason.
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any
 
 MAX_DECIMALS = 6  # a millionth of the currency: finer amounts are not money
@@ -197,11 +198,21 @@ def money_text(units: int, k: int) -> str:
 
 
 def _shown(value: Any) -> tuple[int, str] | None:
+    """``_plain_shown`` of an int, float or text; None for any other value (a list, a table...).
+
+    >>> _shown([1]), _shown(2.5)
+    (None, (1, '25'))
+    """
+    return _plain_shown(value) if type(value) in (int, float, str) else None
+
+
+@lru_cache(maxsize=65_536, typed=True)  # hands repeat their amounts (stacks, blinds, zeros)
+def _plain_shown(value: int | float | str) -> tuple[int, str] | None:
     """(decimals shown, the digits without the point) of a plain non-negative amount: an int, a
     float's shortest text, or an action's text; None for anything else (the full reading names it).
 
-    >>> _shown(200.3), _shown(7), _shown("6.40"), _shown(-1), _shown(1e16), _shown("2.")
-    ((1, '2003'), (0, '7'), (1, '64'), None, None, None)
+    >>> [_plain_shown(v) for v in (200.3, 7, "6.40", -1, 1e16, "2.")]
+    [(1, '2003'), (0, '7'), (1, '64'), None, None, None]
     """
     if type(value) is int:
         return (0, str(value)) if value >= 0 else None
@@ -234,7 +245,7 @@ def quick_units(fields: dict[str, Any]) -> tuple[dict[str, Any], int] | None:
             if None in found:
                 return None
             shown[name] = found
-            most = max([most, *(k for k, _ in found)])
+            most = max(most, max(found)[0]) if found else most
     for name in AMOUNT_VALUES:
         if fields.get(name) is not None:
             found = _shown(fields[name])
