@@ -27,7 +27,9 @@ returns are applied), never worked out here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 VERBS = {"post": "posts", "fold": "folds", "check": "checks", "call": "calls", "bet": "bets",
@@ -59,8 +61,25 @@ def has_stacks_and_pots(actions: list[dict[str, Any]]) -> bool:
     return all(action.get("pot_after") is not None for action in actions)
 
 
-def tell(starting: dict[int, int], actions: list[dict[str, Any]]) -> list[Street]:
-    """The streets of a hand, in order, with what each seat did (deals are left out).
+def amount_text(units: int, decimals: int = 0, currency: str | None = None) -> str:
+    """An amount as people read it: chips with thousands separators; money (``decimals``: the
+    hand's amounts are whole units of 10^-decimals) with its decimals, in a named currency with
+    at least its cents.
+
+    >>> amount_text(1500), amount_text(2150, 2, "USD"), amount_text(-5, 1, "EUR"), amount_text(125, 3)
+    ('1,500', '21.50 USD', '-0.50 EUR', '0.125')
+    """
+    if not decimals and not currency:
+        return f"{units:,}"
+    places = max(decimals, 2) if currency else decimals
+    text = f"{Decimal(units).scaleb(-decimals):,.{places}f}"
+    return f"{text} {currency}" if currency else text
+
+
+def tell(starting: dict[int, int], actions: list[dict[str, Any]],
+         show: Callable[[int], str] = amount_text) -> list[Street]:  # fmt: skip
+    """The streets of a hand, in order, with what each seat did (deals are left out; amounts
+    written by ``show``).
 
     A street's pots are the ``pot_after`` of the last action before it and of its own last
     action; a move is all in when it puts chips in (the seat's stack goes down from its last
@@ -106,7 +125,7 @@ def tell(starting: dict[int, int], actions: list[dict[str, Any]]) -> list[Street
             stacks[seat] = stack
         if kind == "deal":
             continue
-        words = VERBS.get(kind, kind) + (f" {amount:,}" if amount is not None else "")
+        words = VERBS.get(kind, kind) + (f" {show(amount)}" if amount is not None else "")
         if kind == "fold" and action.get("automatic"):
             words = "dies (no hole cards left)"
         streets[-1].moves.append(Move(seat, words, action.get("cards"), put > 0 and stack == 0))

@@ -262,6 +262,20 @@ def test_the_replayer_shows_a_chosen_hand(warehouse):
     assert "Top Board" in text and "Bottom Board" in text
 
 
+def test_the_replayer_shows_a_cash_hand_in_its_currency(tmp_path):
+    ingest([MONEY / "tracker.phhs"], Warehouse(tmp_path), run_id="cash")
+    hands = Warehouse(tmp_path).read("hands").to_pylist()
+    raked = next(h for h in hands if h["rake"])  # hand 2: A's aces win 20.50 of a pot of 21.50
+    test = app(tmp_path)
+    test.query_params["hand"] = raked["hand_id"]
+    test.switch_page("screens/replayer.py").run()
+    assert not test.exception
+    assert "pot 21.50 USD · rake 1.00 USD" in test.caption[0].value
+    text = " ".join(m.value for m in test.markdown)
+    assert "raises to 2.50 USD" in text and "Stacks: B 100.00 USD" in text
+    assert "won **20.50 USD** (net +10.00 USD)" in text and "net -10.50 USD" in text
+
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

@@ -36,12 +36,22 @@ if hand["source_file"]:
     where = f"hand {hand['hand_no']:,} of {hand['source_file']}"
 else:
     where = f"hand {hand['hand_no']:,} of the run (from 1; its id is run:shard:index, from 0)"
+decimals, currency = hand.get("amount_decimals") or 0, hand.get("currency")
+
+
+def show(units: int) -> str:
+    """An amount of this hand: chips, or money in its currency."""
+    return story.amount_text(units, decimals, currency)
+
+
+rake = f" · rake {show(hand['rake'])}" if hand.get("rake") else ""
+record = f" · result {hand['record']}" if hand.get("record") not in (None, "simulated", "checked") else ""
 st.caption(f"{game.title if game else hand['variant']} · {hand['source']} · run {hand['run_id']} · {where} · "
-           f"pot {hand['pot']:,} · {hand['ending']}")  # fmt: skip
+           f"pot {show(hand['pot'])}{rake} · {hand['ending']}{record}")  # fmt: skip
 labels = [f"{name.title()} Board" for name in game.board_names] if game else ["Board"]
 rows = list(players.iter_rows(named=True))
 seats = {row["seat"]: row["player"] or f"p{row['seat'] + 1}" for row in rows}
-st.markdown("Stacks: " + " · ".join(f"{seats[r['seat']]} {r['starting_stack']:,}" for r in rows))
+st.markdown("Stacks: " + " · ".join(f"{seats[r['seat']]} {show(r['starting_stack'])}" for r in rows))
 streets = [(street.name, street.board_cards) for street in game.streets] if game else []
 starting = {r["seat"]: r["starting_stack"] for r in rows}
 action_rows = actions.to_dicts()
@@ -49,7 +59,7 @@ if not story.has_stacks_and_pots(action_rows):
     st.info(f"Run {hand['run_id']} was stored before the actions recorded each stack and pot: its pots "
             "and all-in marks are not shown. Ingest its files (or simulate it) again into a new warehouse "
             "to see them.")  # fmt: skip
-told = {street.name: street for street in story.tell(starting, action_rows)}
+told = {street.name: street for street in story.tell(starting, action_rows, show)}
 dealt = 0
 for street, cards in streets:
     boards = []
@@ -65,7 +75,7 @@ for street, cards in streets:
     moves = told[street].moves if street in told else []
     if not boards and not moves:
         continue  # nothing happened on this street (the hand ended before it, or nobody could bet)
-    pot = f" · pot {told[street].pot_before:,}" if street in told and told[street].pot_before else ""
+    pot = f" · pot {show(told[street].pot_before)}" if street in told and told[street].pot_before else ""
     st.markdown(f"#### {street.capitalize()}{pot}")
     for line in boards:
         st.markdown(line, unsafe_allow_html=True)
@@ -94,6 +104,8 @@ for row in rows:
     if row["low_points"] is not None:
         line += f" · {row['low_points']} points"
     if row["board_won"]:
-        line += " · boards " + " / ".join(f"{c:,}" for c in row["board_won"])
-    line += f" · won **{row['won']:,}** (net {row['net']:+,}) · stack {row['finishing_stack']:,}"
+        line += " · boards " + " / ".join(show(c) for c in row["board_won"])
+    net = show(row["net"])
+    line += f" · won **{show(row['won'])}** (net {net if net.startswith('-') else '+' + net})"
+    line += f" · stack {show(row['finishing_stack'])}"
     st.markdown(line, unsafe_allow_html=True)

@@ -25,7 +25,7 @@ from ingest.histories.batches import Batches, IngestReport, write_tables
 from ingest.histories.phh import PHH_SUFFIXES, iter_hands
 from ingest.storage.warehouse import Warehouse
 
-CHUNKS_PER_WORKER = 8  # chunks a process takes on average: small enough to share the work evenly
+CHUNKS_PER_WORKER = 32  # chunks a process takes on average: small enough to share the work evenly
 
 
 @dataclass
