@@ -136,13 +136,16 @@ _TOTALS = (
 
 
 def _runs_files(warehouse: Warehouse) -> dict[str, list[str]]:
-    """Each run's finished hands files (those its players and actions are read beside)."""
+    """Each run's finished hands files (those its players and actions are read beside), each with
+    its size and time of change: a file written again under its name is a change."""
     runs: dict[str, list[str]] = {}
     for path in warehouse.files("hands"):
         run = next((p[4:] for p in path.split("/") if p.startswith("run=")), None)
         if run is not None:
-            runs.setdefault(run, []).append(posixpath.basename(posixpath.dirname(posixpath.dirname(path)))
-                                            + "/" + posixpath.basename(path))  # fmt: skip
+            about = os.stat(path)
+            variant = posixpath.basename(posixpath.dirname(posixpath.dirname(path)))
+            name = f"{variant}/{posixpath.basename(path)}:{about.st_size}:{about.st_mtime_ns}"
+            runs.setdefault(run, []).append(name)
     return runs
 
 

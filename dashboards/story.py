@@ -61,19 +61,18 @@ def has_stacks_and_pots(actions: list[dict[str, Any]]) -> bool:
     return all(action.get("pot_after") is not None for action in actions)
 
 
-def amount_text(units: int, decimals: int = 0, currency: str | None = None) -> str:
-    """An amount as people read it: chips with thousands separators; money (``decimals``: the
-    hand's amounts are whole units of 10^-decimals) with its decimals, in a named currency with
-    at least its cents.
+def amount_text(units: int, decimals: int = 0, cents: bool = False) -> str:
+    """An amount as people read it, with thousands separators: whole units (chips, or money in
+    whole units), or money with the hand's decimals (``decimals``: its amounts are whole units of
+    10^-decimals), at least two with ``cents`` (a named currency).
 
-    >>> amount_text(1500), amount_text(2150, 2, "USD"), amount_text(-5, 1, "EUR"), amount_text(125, 3)
-    ('1,500', '21.50 USD', '-0.50 EUR', '0.125')
+    >>> amount_text(1500), amount_text(2150, 2), amount_text(-5, 1, cents=True), amount_text(125, 3)
+    ('1,500', '21.50', '-0.50', '0.125')
     """
-    if not decimals and not currency:
+    if not decimals:
         return f"{units:,}"
-    places = max(decimals, 2) if currency else decimals
-    text = f"{Decimal(units).scaleb(-decimals):,.{places}f}"
-    return f"{text} {currency}" if currency else text
+    places = max(decimals, 2) if cents else decimals
+    return f"{Decimal(units).scaleb(-decimals):,.{places}f}"
 
 
 def tell(starting: dict[int, int], actions: list[dict[str, Any]],

@@ -188,6 +188,7 @@ def test_players_a_sortable_table_one_players_lines_and_the_spread_of_a_statisti
     keys = set(zip(table["venue"].fillna(""), table["player"], strict=True))
     assert len(keys) == len(table)  # one row per player: a name at a venue
     assert ("V", "C") in keys and ("W", "C") in keys
+    assert any(venue == "" for venue, _ in keys)  # the simulation's seats: hands without a venue or day
     assert len(test.dataframe) == 1  # no player chosen yet: no lines
     labels = test.selectbox[0].options
     test.selectbox[0].set_value(labels.index("C (V)")).run()
@@ -195,9 +196,12 @@ def test_players_a_sortable_table_one_players_lines_and_the_spread_of_a_statisti
     assert list(lines["position"]) == ["button", "small blind", "big blind", "all"]
     assert list(lines["hands"]) == ["2", "1", "1", "4"]  # hands 1 and 4 on the button
     assert not test.exception and test.subheader[0].value == "C (V)"
-    test.sidebar.number_input[0].set_value(4).run()  # at least four hands: A, B and C at V
+    test.sidebar.number_input[0].set_value(4).run()  # at least four hands: A, B and C at V, the simulation's
     assert not test.exception
-    assert sorted(test.dataframe[0].value["player"]) == ["A", "B", "C"]
+    shown = test.dataframe[0].value
+    cash = shown[shown["venue"].notna()]
+    assert sorted(zip(cash["venue"], cash["player"], strict=True)) == [("V", "A"), ("V", "B"), ("V", "C")]
+    assert (shown["hands"] >= 4).all() and len(shown) > len(cash)
     test.sidebar.multiselect[0].set_value(["W"]).run()  # venue W: nobody has four hands there
     assert not test.exception and any("No player matches" in i.value for i in test.info)
 
@@ -270,10 +274,11 @@ def test_the_replayer_shows_a_cash_hand_in_its_currency(tmp_path):
     test.query_params["hand"] = raked["hand_id"]
     test.switch_page("screens/replayer.py").run()
     assert not test.exception
-    assert "pot 21.50 USD · rake 1.00 USD" in test.caption[0].value
+    caption = test.caption[0].value
+    assert "pot 21.50 · rake 1.00" in caption and caption.endswith("amounts in USD")
     text = " ".join(m.value for m in test.markdown)
-    assert "raises to 2.50 USD" in text and "Stacks: B 100.00 USD" in text
-    assert "won **20.50 USD** (net +10.00 USD)" in text and "net -10.50 USD" in text
+    assert "raises to 2.50" in text and "Stacks: B 100.00" in text
+    assert "won **20.50** (net +10.00)" in text and "net -10.50" in text
 
 
 CHROMIUM = "/usr/bin/chromium"

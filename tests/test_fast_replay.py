@@ -119,6 +119,30 @@ blinds_or_straddles = [1, 2]
 actions = ["d dh p1 AhKd", "d dh p2 7c8c", "d db Ac4h5h", "d db 5s", "d db 9s", "p1 sm AhKd", "p2 sm 7c8c"]
 finishing_stacks = [201, false]
 """,
+    "a bet past what scooplab counts, at three decimals": """variant = "NT"
+currency = "USD"
+starting_stacks = [10.005, 10, 10]
+blinds_or_straddles = [0.05, 0.1, 0]
+min_bet = 0.1
+actions = ["d dh p1 ????", "d dh p2 ????", "d dh p3 ????", "p3 cbr 18446744073709552", "p1 f", "p2 f"]
+""",
+    "money stacks written as text": """variant = "NT"
+currency = "USD"
+starting_stacks = ["100", "100"]
+blinds_or_straddles = [0.5, 1]
+min_bet = 1
+actions = ["d dh p1 ????", "d dh p2 ????", "p2 f"]
+winnings = [1, 0]
+""",
+    "half chips in the record of a hand of whole-chip floats": """variant = "NT"
+starting_stacks = [1000.0, 1000.0, 1000.0]
+blinds_or_straddles = [25, 50, 0]
+min_bet = 50
+actions = ["d dh p1 7c2d", "d dh p2 AhKh", "d dh p3 AdKd", "p3 cbr 100", "p1 f", "p2 cc", "d db 2h3s4c",
+           "p2 cc", "p3 cc", "d db 9s", "p2 cc", "p3 cc", "d db Tc", "p2 cc", "p3 cc",
+           "p2 sm AhKh", "p3 sm AdKd"]
+finishing_stacks = [975, 1012.5, 1012.5]
+""",
     "a variant that is not a string": """variant = ["NT"]
 starting_stacks = [200, 200]
 actions = []

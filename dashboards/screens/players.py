@@ -28,8 +28,8 @@ def _filters(choices: dict[str, list[Any]]) -> tuple[dict[str, Any], int]:
     first, last = choices["days"]
     if first is not None:
         days = side.date_input("Days played", (first, last), min_value=first, max_value=last)
-        if isinstance(days, tuple) and len(days) == 2:
-            chosen |= {"first_day": days[0], "last_day": days[1]}
+        if isinstance(days, tuple) and len(days) == 2 and tuple(days) != (first, last):
+            chosen |= {"first_day": days[0], "last_day": days[1]}  # hands without a day leave out
     least = side.number_input("Minimum hands", min_value=0, value=0, step=100)
     return {k: tuple(v) if isinstance(v, list) else v for k, v in chosen.items() if v}, int(least)
 

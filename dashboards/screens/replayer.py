@@ -40,14 +40,15 @@ decimals, currency = hand.get("amount_decimals") or 0, hand.get("currency")
 
 
 def show(units: int) -> str:
-    """An amount of this hand: chips, or money in its currency."""
-    return story.amount_text(units, decimals, currency)
+    """An amount of this hand: chips, or money with its decimals (at least cents in a currency)."""
+    return story.amount_text(units, decimals, cents=currency is not None)
 
 
 rake = f" · rake {show(hand['rake'])}" if hand.get("rake") else ""
 record = f" · result {hand['record']}" if hand.get("record") not in (None, "simulated", "checked") else ""
+unit = f" · amounts in {currency}" if currency else ""
 st.caption(f"{game.title if game else hand['variant']} · {hand['source']} · run {hand['run_id']} · {where} · "
-           f"pot {show(hand['pot'])}{rake} · {hand['ending']}{record}")  # fmt: skip
+           f"pot {show(hand['pot'])}{rake} · {hand['ending']}{record}{unit}")  # fmt: skip
 labels = [f"{name.title()} Board" for name in game.board_names] if game else ["Board"]
 rows = list(players.iter_rows(named=True))
 seats = {row["seat"]: row["player"] or f"p{row['seat'] + 1}" for row in rows}

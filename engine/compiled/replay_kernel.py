@@ -279,6 +279,8 @@ def _parse_amount(text, start, end, decimals) -> int:
         if digit < 0 or digit > 9:
             return -1
         value = value * 10 + digit
+        if value > MOST_UNITS:
+            return -1  # past what scooplab counts (and never wrapping round int64)
         if after >= 0:
             after += 1
     shown = max(after, 0)
@@ -286,7 +288,9 @@ def _parse_amount(text, start, end, decimals) -> int:
         return -1
     for _ in range(decimals - shown):
         value *= 10
-    return value if value <= MOST_UNITS else -1
+        if value > MOST_UNITS:
+            return -1
+    return value
 
 
 @njit(cache=True)

@@ -111,9 +111,9 @@ def _in_units(fields: dict[str, Any]) -> tuple[dict[str, Any], int] | None:
     """A money hand's fields in units and its decimals, or None when the state machine must read
     it (RULINGS, "Real-money hand histories": money names a currency, ``winnings``, or shows decimals)."""
     converted = quick_units(fields)
-    if converted is None or (converted[1] == 0 and not MONEY_FIELDS & fields.keys()):
-        return None  # a negative or odd amount; or floats of whole chips, which the state machine judges
-    return converted
+    if converted is None or not converted[2]:
+        return None  # a negative or odd amount; or chips (whole-chip floats, half chips in the record)
+    return converted[0], converted[1]
 
 
 def _is_money(fields: dict[str, Any]) -> bool:

@@ -198,12 +198,13 @@ def money_text(units: int, k: int) -> str:
 
 
 def _shown(value: Any) -> tuple[int, str] | None:
-    """``_plain_shown`` of an int, float or text; None for any other value (a list, a table...).
+    """``_plain_shown`` of a field's number (an int or a float); None for anything else (a text, a
+    list...: ``decimal_of`` names it).
 
-    >>> _shown([1]), _shown(2.5)
-    (None, (1, '25'))
+    >>> _shown([1]), _shown("2"), _shown(2.5)
+    (None, None, (1, '25'))
     """
-    return _plain_shown(value) if type(value) in (int, float, str) else None
+    return _plain_shown(value) if type(value) in (int, float) else None
 
 
 @lru_cache(maxsize=65_536, typed=True)  # hands repeat their amounts (stacks, blinds, zeros)
@@ -225,19 +226,22 @@ def _plain_shown(value: int | float | str) -> tuple[int, str] | None:
     return len(fraction), digits
 
 
-def quick_units(fields: dict[str, Any]) -> tuple[dict[str, Any], int] | None:
-    """``money_in_units`` for a plain money hand, without decimals arithmetic: its amount fields
-    (the record's too) in units and k; its actions stay as written (the compiled replay reads
-    their amounts at k decimals). None for anything the full reading must judge (a negative, a
-    non-number, more than ``MAX_DECIMALS`` decimals, a huge amount...).
+def quick_units(fields: dict[str, Any]) -> tuple[dict[str, Any], int, bool] | None:
+    """``money_in_units`` for a plain hand, without decimals arithmetic: its amount fields (the
+    record's too) in units, k, and whether it is money by ``is_money`` (decimals shown outside the
+    record, or a money field); its actions stay as written (the compiled replay reads their
+    amounts at k decimals). None for anything the full reading must judge (a negative, a text or
+    any non-number, more than ``MAX_DECIMALS`` decimals, a huge amount...).
 
-    >>> hand, k = quick_units({"starting_stacks": [200.3, 181.85], "winnings": [0, 1.5],
-    ...                        "min_bet": 1, "actions": ["p1 cbr 2.125"]})
-    >>> k, hand["starting_stacks"], hand["winnings"], hand["min_bet"]
-    (3, [200300, 181850], [0, 1500], 1000)
+    >>> hand, k, money = quick_units({"starting_stacks": [200.3, 181.85], "winnings": [0, 1.5],
+    ...                               "min_bet": 1, "actions": ["p1 cbr 2.125"]})
+    >>> k, money, hand["starting_stacks"], hand["winnings"], hand["min_bet"]
+    (3, True, [200300, 181850], [0, 1500], 1000)
+    >>> quick_units({"starting_stacks": [1000, 1000], "finishing_stacks": [999.5, 1000.5]})[1:]
+    (1, False)
     """
     shown: dict[str, Any] = {}
-    most = 0
+    most = stakes = 0
     for name in AMOUNT_LISTS:
         values = fields.get(name)
         if values is not None:
@@ -246,20 +250,21 @@ def quick_units(fields: dict[str, Any]) -> tuple[dict[str, Any], int] | None:
                 return None
             shown[name] = found
             most = max(most, max(found)[0]) if found else most
+            stakes = max(stakes, max(found)[0]) if found and name in STAKE_LISTS else stakes
     for name in AMOUNT_VALUES:
         if fields.get(name) is not None:
             found = _shown(fields[name])
             if found is None:
                 return None
             shown[name] = found
-            most = max(most, found[0])
+            most, stakes = max(most, found[0]), max(stakes, found[0])
     for text in fields.get("actions") or ():
         parts = text.split() if type(text) is str and "." in text else ()
         if len(parts) == 3 and parts[1] in ("cbr", "pb"):
-            found = _shown(parts[2])
+            found = _plain_shown(parts[2])
             if found is None:
                 return None
-            most = max(most, found[0])
+            most, stakes = max(most, found[0]), max(stakes, found[0])
     if most > MAX_DECIMALS:
         return None
     hand = dict(fields)
@@ -268,4 +273,4 @@ def quick_units(fields: dict[str, Any]) -> tuple[dict[str, Any], int] | None:
         hand[name] = units if units is not None else int(found[1]) * 10 ** (most - found[0])
         if max(units if units is not None else [hand[name]], default=0) > _LIMIT:
             return None
-    return hand, most
+    return hand, most, stakes > 0 or bool(MONEY_FIELDS & fields.keys())

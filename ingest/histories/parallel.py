@@ -3,7 +3,7 @@ whichever process is free (``ingest.processes.share_out``), one run at the end.
 
 Each chunk is read, replayed and written as a serial ingest would (``ingest.histories.batches``), its
 files under the run's partitions; its rejects and counts come back here. A hand whose content
-is already stored before the run is a duplicate in every chunk. A hand stored by two chunks
+another run stored is a duplicate in every chunk. A hand stored by two chunks
 (the same content in two files given to different processes) is kept where it comes first in
 reading order and removed from the later chunk's files, which are written again (atomically,
 hands file last), so the run ends as a serial ingest would, only its files cut differently.
@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ingest.histories.batches import Batches, IngestReport, write_tables
-from ingest.histories.phh import PHH_SUFFIXES, iter_hands
+from ingest.histories.phh import input_files, iter_hands
 from ingest.storage.warehouse import Warehouse
 
 CHUNKS_PER_WORKER = 32  # chunks a process takes on average: small enough to share the work evenly
@@ -47,10 +47,10 @@ def chunks(paths: list[str], workers: int) -> list[list[str]]:
     >>> chunks([], 2)
     []
     """
-    files = [str(f) for p in paths for f in _files(Path(p))]
+    files = [str(f) for p in paths for f in input_files(Path(p))]
     if not files:
         return []
-    sizes = [max(Path(f).stat().st_size, 1) for f in files]
+    sizes = [max(Path(f).stat().st_size, 1) if Path(f).exists() else 1 for f in files]
     target = sum(sizes) / max(1, workers * CHUNKS_PER_WORKER)
     out: list[list[str]] = [[]]
     total = 0.0
@@ -63,17 +63,14 @@ def chunks(paths: list[str], workers: int) -> list[list[str]]:
     return out
 
 
-def _files(path: Path) -> list[Path]:
-    """A path's input files in the order a serial ingest reads them (a folder's sorted; an archive whole)."""
-    if path.is_dir():
-        return sorted(p for p in path.rglob("*") if p.is_file() and p.name.endswith(PHH_SUFFIXES))
-    return [path]
-
-
 @functools.lru_cache(maxsize=1)
-def _known(root: str, call: str) -> frozenset[str]:
-    """The hand ids stored before the run (read once a process and call of ``run_chunks``)."""
-    return frozenset(Warehouse(root).hand_ids())
+def _known(root: str, run_id: str, call: str) -> frozenset[str]:
+    """The hand ids stored by other runs (this run's were all written by this ingest): read once a
+    process and call of ``run_chunks``, the same whenever a process starts."""
+    stored = Warehouse(root).read("hands", ["hand_id", "run_id"])
+    return frozenset(
+        stored.filter(pc.not_equal(stored.column("run_id"), run_id)).column("hand_id").to_pylist()
+    )
 
 
 def ingest_chunk(chunk: tuple[int, list[str]], root: str, run_id: str, call: str,
@@ -88,7 +85,7 @@ def ingest_chunk(chunk: tuple[int, list[str]], root: str, run_id: str, call: str
     warehouse = Warehouse(root)
     report = IngestReport(run_id)
     result = ChunkResult()
-    batches = Batches(warehouse, report, result.lines.append, known=set(_known(root, call)),
+    batches = Batches(warehouse, report, result.lines.append, known=set(_known(root, run_id, call)),
                        written=result.written)  # fmt: skip
     for raw in iter_hands(files):
         result.read += 1
@@ -138,7 +135,8 @@ def _merge(warehouse: Warehouse, report, results: list[ChunkResult]) -> None:
                 report.duplicates += len(again)
             kept = len(ids) - len(again)
             report.hands += kept
-            report.variants[game] = report.variants.get(game, 0) + kept
+            if kept:
+                report.variants[game] = report.variants.get(game, 0) + kept
 
 
 def _drop(warehouse: Warehouse, game: str, run_id: str, name: str, ids: list[str]) -> None:

@@ -281,11 +281,16 @@ def _decode(data: bytes, source_file: str) -> str | RawHand:
         return RawHand(source_file, 0, "", None, f"{NOT_TEXT}: {error}")  # no text to keep
 
 
+def input_files(path: Path) -> list[Path]:
+    """The files ``iter_hands`` reads for a path, in its order: a folder's inputs sorted, else the path."""
+    return sorted(_input_files(path)) if path.is_dir() else [path]
+
+
 def iter_hands(paths: Iterable[str | Path]) -> Iterator[RawHand]:
     """Every hand in files, folders (recursively) and ``.tar.gz``/``.tgz`` archives, in order."""
     for path in map(Path, paths):
         if path.is_dir():
-            for file in sorted(_input_files(path)):
+            for file in input_files(path):
                 yield from _hands_of_file(file)
         elif path.exists():
             yield from _hands_of_file(path)
