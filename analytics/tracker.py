@@ -29,7 +29,7 @@ from analytics.db import connect
 from analytics.sandbox import no_progress_bar
 from ingest.storage.warehouse import Warehouse
 
-TRACKER_VERSION = 1  # raise when tracker_seats.sql changes: every derived file is made again
+TRACKER_VERSION = 2  # raise when tracker_seats.sql changes: every derived file is made again
 DERIVED = "derived/tracker_seats"  # per run: every seat row, and the manifest
 TOTALS = "derived/tracker_totals"  # per run: the counts added up by player, game, table size, stake, position
 GROUPS = "run_id, variant, venue, player, currency, n_players, stake, position"
@@ -93,25 +93,19 @@ def open_rows(data: str | Path) -> duckdb.DuckDBPyConnection:
     whose files changed since); on object storage they are counted from the views each time.
     """
     warehouse = Warehouse(data)
-    if not warehouse.local:
+    files = _derived_files(warehouse) if warehouse.local else []
+    if not files:  # object storage, or no hands: the views themselves (over nothing, or counted now)
         con = connect(data)
         con.sql("CREATE VIEW tracker_rows AS SELECT * FROM tracker_seats")
         con.sql(f"CREATE VIEW tracker_counts AS {_COUNTS.format(rows='tracker_rows')}")
         con.sql(f"CREATE VIEW tracker_totals AS {_TOTALS.format(counts='tracker_counts')}")
         return con
-    files = _derived_files(warehouse)
     con = duckdb.connect()
     no_progress_bar(con)
-    if files:
-        con.sql(f"CREATE VIEW tracker_rows AS SELECT * FROM read_parquet({_listed(files)})")
-        totals = [f.replace(DERIVED, TOTALS) for f in files]
-        con.sql(f"CREATE VIEW tracker_totals AS SELECT * FROM read_parquet({_listed(totals)})")
-    else:
-        empty = connect("/nonexistent-warehouse").sql("SELECT * FROM tracker_seats").arrow()
-        con.register("tracker_rows", empty)
+    con.sql(f"CREATE VIEW tracker_rows AS SELECT * FROM read_parquet({_listed(files)})")
     con.sql(f"CREATE VIEW tracker_counts AS {_COUNTS.format(rows='tracker_rows')}")
-    if not files:
-        con.sql(f"CREATE VIEW tracker_totals AS {_TOTALS.format(counts='tracker_counts')}")
+    totals = [f.replace(DERIVED, TOTALS) for f in files]
+    con.sql(f"CREATE VIEW tracker_totals AS SELECT * FROM read_parquet({_listed(totals)})")
     return con
 
 

@@ -18,8 +18,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+import measure  # beside this script
 
 ROOT = Path(__file__).resolve().parents[1]
 DUCKDB_COUNT = """
@@ -31,13 +32,11 @@ print(duckdb.sql(f"select count(*) from read_parquet('{files}')").fetchall()[0][
 
 def measured(command: list[str]) -> tuple[float, float]:
     """Wall seconds and peak resident MB of one fresh process (it must succeed)."""
-    start = time.perf_counter()
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status):
-        raise SystemExit(f"failed: {' '.join(command)}")
-    return seconds, usage.ru_maxrss / 1024
+    try:
+        seconds, peak, _ = measure.measured(command)
+    except subprocess.CalledProcessError:
+        raise SystemExit(f"failed: {' '.join(command)}") from None
+    return seconds, peak
 
 
 def drop_file_cache() -> bool:

@@ -45,10 +45,13 @@ class BaseHand:
     actions: list[str]
     shown: set[int]  # seats whose cards were shown at the showdown
     won: list[int]  # chips collected by the rules
-    pot: int
     contributed: list[int]
     flop: bool  # a board card was dealt
     losers_at_showdown: list[int]
+
+    @property
+    def pot(self) -> int:
+        return sum(self.contributed)
 
 
 def base_hands(archive: Path = ARCHIVE) -> list[BaseHand]:
@@ -63,8 +66,7 @@ def base_hands(archive: Path = ARCHIVE) -> list[BaseHand]:
         won = list(done.result.won)
         losers = [s for s in shown if won[s] == 0]
         flop = any(a.startswith("d db") for a in actions)
-        contributed = list(done.state.contributed)
-        bases.append(BaseHand(actions, shown, won, sum(contributed), contributed, flop, losers))
+        bases.append(BaseHand(actions, shown, won, list(done.state.contributed), flop, losers))
     return bases
 
 

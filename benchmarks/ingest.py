@@ -146,22 +146,12 @@ for path in sorted(Path(sys.argv[1]).glob("*.phhs")):
         hands += 1
 print(hands)
 """
-PEAK = "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, stdout=sys.stderr); "
-PEAK += "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
-
-
-def with_peak(command: list[str]) -> tuple[float, int]:
-    """Whole-process seconds of ``command`` and its peak resident memory in MB (output discarded)."""
-    start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", PEAK, *command], cwd=ROOT, capture_output=True, text=True,
-                         check=True)  # fmt: skip
-    return time.perf_counter() - start, int(out.stdout.split()[-1]) // 1024
 
 
 def cash_run(hands: int, archive: Path) -> None:
     """#36: real-format cash hands, ``scooplab ingest`` with one and two workers beside PokerKit."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from cash_corpus import write_corpus
+    from cash_corpus import write_corpus  # beside this script
+    from measure import measured
 
     with tempfile.TemporaryDirectory() as folder:
         corpus = Path(folder) / "cash"
@@ -174,23 +164,23 @@ def cash_run(hands: int, archive: Path) -> None:
             if workers > 1:
                 command += ["--workers", str(workers)]
             try:
-                seconds, peak = with_peak(command)
+                seconds, peak, _ = measured(command)
             except subprocess.CalledProcessError:
                 print(f"  scooplab ingest, {workers} workers: not available")
                 continue
             rate = rates[workers] = hands / seconds
             verdict = "met" if rate >= 20_000 else "NOT met"
             print(f"  scooplab ingest, {workers} worker(s): {seconds:6.1f} s, {rate:8,.0f} hands/s, "
-                  f"peak {peak:,} MB (target 20,000 hands/s: {verdict})")  # fmt: skip
+                  f"peak {peak:,.0f} MB (target 20,000 hands/s: {verdict})")  # fmt: skip
         if 2 in rates:
             print(f"  two workers / one: {rates[2] / rates[1]:.2f}x (target 1.8x at 1,000,000 hands)")
         try:
-            seconds, peak = with_peak([sys.executable, "-c", POKERKIT_CASH, str(corpus)])
+            seconds, peak, _ = measured([sys.executable, "-c", POKERKIT_CASH, str(corpus)])
         except subprocess.CalledProcessError:
             print("  PokerKit: failed on these hands")
             return
         peer = hands / seconds
-        print(f"  PokerKit load and replay: {seconds:6.1f} s, {peer:8,.0f} hands/s, peak {peak:,} MB; "
+        print(f"  PokerKit load and replay: {seconds:6.1f} s, {peer:8,.0f} hands/s, peak {peak:,.0f} MB; "
               f"scooplab one worker {rates[1] / peer:.1f}x PokerKit (target 20x)")  # fmt: skip
 
 

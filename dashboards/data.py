@@ -14,6 +14,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
+from analytics import tracker as tracking
 from analytics.compare import compare_runs, paired_runs
 from analytics.db import connect, run_query_page
 from analytics.sandbox import QueryError, QueryLimits, size_text
@@ -79,24 +80,31 @@ def compare(data: str, variant: str, run_a: str, run_b: str) -> dict[str, Any]:
 
 @st.cache_data(show_spinner="Counting players…", ttl=60)
 def tracker(data: str, filters: tuple[tuple[str, Any], ...], min_hands: int = 0) -> pl.DataFrame:
-    """``scooplab.Lab.tracker``: one row per player under ``filters`` (``PlayerFilter``'s fields)."""
-    with Lab(data) as lab:
-        return lab.tracker(min_hands=min_hands, **dict(filters))
+    """One row per player under ``filters`` (``PlayerFilter``'s fields), as ``Lab.tracker``."""
+    where = tracking.PlayerFilter(**dict(filters))
+    return tracking.player_table(tracker_connection(data).cursor(), where, min_hands)
 
 
 @st.cache_data(show_spinner=False, ttl=60)
 def tracker_player(data: str, player: str, venue: str | None, filters: tuple[tuple[str, Any], ...]
                    ) -> dict[str, pl.DataFrame]:  # fmt: skip
-    """``scooplab.Lab.tracker_player``: one player's lines by position and net won over time."""
-    with Lab(data) as lab:
-        return lab.tracker_player(player, venue, **dict(filters))
+    """One player's lines by position and net won over time, as ``Lab.tracker_player``."""
+    con, where = tracker_connection(data).cursor(), tracking.PlayerFilter(**dict(filters))
+    return {"lines": tracking.player_lines(con, venue, player, where),
+            "net": tracking.net_over_time(con, venue, player, where)}  # fmt: skip
 
 
-@st.cache_data(show_spinner="Indexing hands for the Players page…", ttl=60)
+@st.cache_data(show_spinner=False, ttl=60)
 def tracker_choices(data: str) -> dict[str, list[Any]]:
-    """What the Players page's filters pick from (the first call counts new runs' seats)."""
-    with Lab(data) as lab:
-        return lab.tracker_choices()
+    """What the Players page's filters pick from."""
+    return tracking.choices(tracker_connection(data).cursor())
+
+
+@st.cache_resource(show_spinner="Indexing hands for the Players page…", ttl=60)
+def tracker_connection(data: str):
+    """The tracker's rows, one connection for every session (new runs counted once, when it is
+    made again after a minute)."""
+    return tracking.open_rows(data)
 
 
 @st.cache_data(show_spinner=False, ttl=60)

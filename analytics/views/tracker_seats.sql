@@ -37,23 +37,23 @@ choices AS (
     FROM acts AS a
     LEFT JOIN raisers AS r USING (hand_id)
 ),
-lines AS (
+lines AS (  -- each chance and what was made of it, 0 or 1, and the counts of moves
     SELECT
         hand_id, seat,
-        bool_or(round = 1) AS vpip_chance,
-        bool_or(round = 1 AND action IN ('call', 'bet', 'raise')) AS vpip,
-        bool_or(round = raise_round) AS pfr_chance,
-        bool_or(round = raise_round AND action IN ('bet', 'raise')) AS pfr,
-        bool_or(round = raise_round AND raises_before = 1) AS three_bet_chance,
-        bool_or(round = raise_round AND raises_before = 1 AND action IN ('bet', 'raise')) AS three_bet,
-        bool_or(faces_three_bet) AS fold_to_three_bet_chance,
-        bool_or(faces_three_bet AND action = 'fold') AS fold_to_three_bet,
-        bool_or(may_cbet AND nth_in_round = 1) AS cbet_chance,
-        bool_or(may_cbet AND nth_in_round = 1 AND action = 'bet') AS cbet,
-        bool_or(faces_cbet) AS fold_to_cbet_chance,
-        bool_or(faces_cbet AND action = 'fold') AS fold_to_cbet,
         min(round) FILTER (WHERE action = 'fold') AS folded_in,
-        max(round) AS last_round,
+        CAST(bool_or(round = 1) AS INTEGER) AS vpip_chances,
+        CAST(bool_or(round = 1 AND action IN ('call', 'bet', 'raise')) AS INTEGER) AS vpip,
+        CAST(bool_or(round = raise_round) AS INTEGER) AS pfr_chances,
+        CAST(bool_or(round = raise_round AND action IN ('bet', 'raise')) AS INTEGER) AS pfr,
+        CAST(bool_or(round = raise_round AND raises_before = 1) AS INTEGER) AS three_bet_chances,
+        CAST(bool_or(round = raise_round AND raises_before = 1 AND action IN ('bet', 'raise')) AS INTEGER)
+            AS three_bet,
+        CAST(bool_or(faces_three_bet) AS INTEGER) AS fold_to_three_bet_chances,
+        CAST(bool_or(faces_three_bet AND action = 'fold') AS INTEGER) AS fold_to_three_bet,
+        CAST(bool_or(may_cbet AND nth_in_round = 1) AS INTEGER) AS cbet_chances,
+        CAST(bool_or(may_cbet AND nth_in_round = 1 AND action = 'bet') AS INTEGER) AS cbet,
+        CAST(bool_or(faces_cbet) AS INTEGER) AS fold_to_cbet_chances,
+        CAST(bool_or(faces_cbet AND action = 'fold') AS INTEGER) AS fold_to_cbet,
         count(*) FILTER (WHERE round > raise_round AND action IN ('bet', 'raise')) AS postflop_aggressive,
         count(*) FILTER (WHERE round > raise_round AND action = 'call') AS postflop_calls
     FROM choices
@@ -76,29 +76,16 @@ SELECT
     rtrim(rtrim(CAST(in_currency(h.big_blind, h.amount_decimals) AS VARCHAR), '0'), '.') || ' '
         || coalesce(h.currency, CASE WHEN h.amount_decimals > 0 THEN 'money' ELSE 'chips' END) AS stake,
     h.played_on, h.played_time, h.hand_no, h.source_file, h.hand_index,
-    CAST(coalesce(l.vpip_chance, false) AS INTEGER) AS vpip_chances,
-    CAST(coalesce(l.vpip, false) AS INTEGER) AS vpip,
-    CAST(coalesce(l.pfr_chance, false) AS INTEGER) AS pfr_chances,
-    CAST(coalesce(l.pfr, false) AS INTEGER) AS pfr,
-    CAST(coalesce(l.three_bet_chance, false) AS INTEGER) AS three_bet_chances,
-    CAST(coalesce(l.three_bet, false) AS INTEGER) AS three_bet,
-    CAST(coalesce(l.fold_to_three_bet_chance, false) AS INTEGER) AS fold_to_three_bet_chances,
-    CAST(coalesce(l.fold_to_three_bet, false) AS INTEGER) AS fold_to_three_bet,
-    CAST(coalesce(l.cbet_chance, false) AS INTEGER) AS cbet_chances,
-    CAST(coalesce(l.cbet, false) AS INTEGER) AS cbet,
-    CAST(coalesce(l.fold_to_cbet_chance, false) AS INTEGER) AS fold_to_cbet_chances,
-    CAST(coalesce(l.fold_to_cbet, false) AS INTEGER) AS fold_to_cbet,
+    coalesce(COLUMNS(l.* EXCLUDE (hand_id, seat, folded_in)), 0),  -- a seat that never chose: all 0
     CAST(r.second_round IS NOT NULL AND NOT p.dead
          AND coalesce(l.folded_in, 1000) >= r.second_round AS INTEGER) AS saw_flop,
     -- at the showdown: still in when the hand reached it (one who mucked there went to it too)
     CAST(h.showdown AND NOT p.folded AND NOT p.dead AS INTEGER) AS wtsd,
     CAST(h.showdown AND NOT p.folded AND NOT p.dead AND p.won > 0 AS INTEGER) AS wsd,
-    coalesce(l.postflop_aggressive, 0) AS postflop_aggressive,
-    coalesce(l.postflop_calls, 0) AS postflop_calls,
     coalesce(h.record, '') <> 'unchecked' AS counted,
-    CASE WHEN coalesce(h.record, '') <> 'unchecked' THEN p.net END AS net,
-    CASE WHEN coalesce(h.record, '') <> 'unchecked' THEN in_currency(p.net, h.amount_decimals) END AS net_currency,
-    CASE WHEN coalesce(h.record, '') <> 'unchecked' THEN p.net / h.big_blind END AS net_bb
+    CASE WHEN counted THEN p.net END AS net,
+    CASE WHEN counted THEN in_currency(p.net, h.amount_decimals) END AS net_currency,
+    CASE WHEN counted THEN p.net / h.big_blind END AS net_bb
 FROM players_raw AS p
 JOIN hands_raw AS h USING (hand_id)
 LEFT JOIN lines AS l USING (hand_id, seat)

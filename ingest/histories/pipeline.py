@@ -22,8 +22,7 @@ import pyarrow as pa
 from ingest.histories.batches import Batches, IngestReport
 from ingest.histories.parallel import run_chunks
 from ingest.histories.phh import iter_hands
-from ingest.histories.rows import Columns
-from ingest.storage.schema import REJECTS, new_run_id, run_row, scooplab_version
+from ingest.storage.schema import new_run_id, run_row, scooplab_version
 from ingest.storage.warehouse import Warehouse, check_name
 
 
@@ -64,17 +63,12 @@ def _ingest_in_parallel(paths: list[str], warehouse: Warehouse, report: IngestRe
         for _ in range(count if on_hand else 0):
             on_hand()
 
-    rejects = Columns(REJECTS)
+    rejects = []
     for chunk in run_chunks(paths, warehouse, report, workers, read, games):
-        for row in chunk.rejects.to_pylist() if chunk.rejects is not None else ():
-            rejects.add(**row)
+        rejects += [chunk.rejects] if chunk.rejects is not None else []
         for line in chunk.lines if on_reject else ():
             on_reject(line)
-    if not report.hands + report.rejected + report.duplicates:
-        return report
-    _write_rejects(warehouse, report.run_id, rejects)
-    _write_runs(warehouse, report, paths)
-    return report
+    return _record_run(warehouse, report, paths, pa.concat_tables(rejects) if rejects else None)
 
 
 def _ingest_run(
@@ -92,9 +86,18 @@ def _ingest_run(
         batches.finish()
     finally:
         gc.set_threshold(*threshold)
+    rejects = batches.rejects.to_arrow() if len(batches.rejects) else None
+    return _record_run(warehouse, report, paths, rejects)
+
+
+def _record_run(warehouse: Warehouse, report: IngestReport, paths: list[str], rejects: pa.Table | None
+                ) -> IngestReport:  # fmt: skip
+    """The run's rejects, then its runs rows (the last files: the run is complete); nothing when
+    nothing was read."""
     if not report.hands + report.rejected + report.duplicates:
         return report  # nothing was read: no run to record
-    _write_rejects(warehouse, report.run_id, batches.rejects)
+    if rejects is not None:
+        _write_rejects(warehouse, report.run_id, rejects)
     _write_runs(warehouse, report, paths)
     return report
 
@@ -120,13 +123,11 @@ def _earlier_run(warehouse: Warehouse, run_id: str, paths: list[str]) -> IngestR
                         variants=stored, complete_before=True)  # fmt: skip
 
 
-def _write_rejects(warehouse: Warehouse, run_id: str, rejects: Columns) -> None:
-    if not len(rejects):
-        return
-    table = rejects.to_arrow()
-    for variant in sorted(set(rejects.data["variant"])):
-        mask = pa.compute.equal(table.column("variant"), variant)
-        warehouse.write("rejects", variant, run_id, table.filter(mask))
+def _write_rejects(warehouse: Warehouse, run_id: str, rejects: pa.Table) -> None:
+    """One rejects file per game the rejected hands name."""
+    for variant in sorted(set(rejects.column("variant").to_pylist())):
+        mask = pa.compute.equal(rejects.column("variant"), variant)
+        warehouse.write("rejects", variant, run_id, rejects.filter(mask))
 
 
 def _write_runs(warehouse: Warehouse, report: IngestReport, paths: list[str]) -> None:
