@@ -261,10 +261,11 @@ class Lab:
         return [row["run_id"] for row in older_runs(_warehouse(self.data))]
 
     def ingest(self, *paths: str | Path, run_id: str | None = None,
-               on_reject: Callable[[str], None] | None = None, on_hand: Callable[[], None] | None = None,
+               on_reject: Callable[[str], None] | None = None, on_hand: Callable[[int], None] | None = None,
                workers: int = 1, games: tuple[str, ...] = ()) -> dict[str, Any]:  # fmt: skip
         """``scooplab ingest --format json``, with ``rejected_hands``: one line per rejected hand
-        (each also told to ``on_reject`` as it comes; ``on_hand`` is called for every hand read);
+        (each also told to ``on_reject`` as it comes; ``on_hand`` is told how many hands were read, as
+        they are);
         ``workers`` processes; ``games``: description files of games the hands may be of."""
         from ingest.histories.pipeline import ingest
 

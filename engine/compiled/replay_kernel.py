@@ -434,6 +434,10 @@ def _show_or_muck(given, table, streets, work, seat, count) -> bool:
         record(hand, hand.at[LABEL], seat, MUCK, -1, cards, 0, -1, 0)
         return True
     got = _parse_cards(given.text, tokens[2, 0], tokens[2, 1], given.card_table, cards)
+    if got < 0:  # ``????``: a seat whose cards nobody saw shows them unseen (the record decides)
+        got = _hidden_cards(given.text, tokens[2, 0], tokens[2, 1], cards)
+        for j in range(max(got, 0)):
+            got = got if hand.hole[seat, j] == HIDDEN else -1
     if got <= 0 or got != seats[N_HOLE, seat]:
         return False
     for c in range(got):

@@ -7,8 +7,11 @@ machine for the rest, rejects with their reasons, and Parquet files of the store
 
 from __future__ import annotations
 
+import gc
 import os
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -105,6 +108,10 @@ class Batches:
             self.copies.append((raw, identity))
             return
         self.order.setdefault(identity, len(self.order))
+        self._take(raw, identity)
+
+    def _take(self, raw: RawHand, identity: str) -> None:
+        """A new hand: into a batch of the compiled replay, or replayed by the state machine."""
         prepared = self.fast_replay.prepare(raw, identity)
         if prepared is None:
             self._replay(raw, identity)
@@ -114,6 +121,47 @@ class Batches:
         batch.append(prepared)
         if len(batch) >= self.batch:
             self._run(prepared.key)
+
+    def add_block(self, block) -> None:
+        """The hands of a ``bulk_read.Block``, in order: its plain ones replayed together on arrays,
+        each other one (not plain, a copy, or one the arrays do not take) as ``add`` takes it."""
+        from ingest.histories import bulk_replay
+
+        plain, chosen = block.plain.tolist(), np.zeros(block.hands, np.bool_)
+        for h, identity in enumerate(block.ids):
+            if plain[h] and identity not in self.known and identity not in self.queued:
+                self.order.setdefault(identity, len(self.order))
+                self.queued.add(identity)
+                chosen[h] = True
+            else:
+                self.add(block.raw(h))  # in its place in reading order
+        units = bulk_replay.units_of(block)
+        groups, back = bulk_replay.groups_of(block, units)
+        for group in groups:
+            group.hands = group.hands[chosen[group.hands]]
+            if len(group.hands):
+                tables, returned = bulk_replay.replay_group(block, units, group, self.report.run_id)
+                back[returned] = True
+                if tables is not None:
+                    self._stored_many(group.game.name, tables)
+        chosen_ids = [block.ids[h] for h in np.flatnonzero(chosen).tolist()]
+        self.queued.difference_update(chosen_ids)
+        for h in np.flatnonzero(back & chosen).tolist():
+            self._take(block.raw(h), block.ids[h])
+
+    def _stored_many(self, game: str, tables: tuple[pa.Table, pa.Table, pa.Table]) -> None:
+        """Hands the arrays stored: their rows wait to be written."""
+        self.fast.setdefault(game, []).append(tables)
+        stored = tables[0].column("hand_id").to_pylist()
+        self.known.update(stored)
+        count, noted = len(stored), pc.sum(pc.list_value_length(tables[0].column("notes"))).as_py() or 0
+        report = self.report
+        report.hands += count
+        report.notes += noted
+        report.variants[game] = report.variants.get(game, 0) + count
+        self.stored[game] = self.stored.get(game, 0) + count
+        if self.stored[game] >= self.flush:
+            self._write(game)
 
     def _run(self, key: tuple[str, str]) -> None:
         batch = self.waiting.pop(key, [])
@@ -180,13 +228,14 @@ class Batches:
                     hands = hands.take(np.argsort(seq))
                     ids = hands.column("hand_id")
                     players, actions = (_in_hand_order(table, ids) for table in (players, actions))
-            name = f"part-{uuid.uuid4().hex[:12]}"
-            write_tables(self.warehouse, game, self.report.run_id, hands, players, actions, name=name)
-            ids = hands.column("hand_id").to_pylist()
-            for identity in ids:  # written: its place in reading order is no longer needed
-                self.order.pop(identity, None)
-            if self.written is not None:
-                self.written.append((game, name, ids))
+            for part in _parts(hands, players, actions, self.flush):  # a block may hold more than a file's
+                name = f"part-{uuid.uuid4().hex[:12]}"
+                write_tables(self.warehouse, game, self.report.run_id, *part, name=name)
+                ids = part[0].column("hand_id").to_pylist()
+                for identity in ids:  # written: its place in reading order is no longer needed
+                    self.order.pop(identity, None)
+                if self.written is not None:
+                    self.written.append((game, name, ids))
 
     def finish(self) -> None:
         for key in list(self.waiting):
@@ -200,6 +249,20 @@ class Batches:
             self._write(game)
 
 
+@contextmanager
+def few_collections() -> Iterator[None]:
+    """Garbage collection for an ingest: hands make many small objects and no cycles, so the
+    collector runs seldom and never walks the objects made before (modules, compiled code)."""
+    threshold = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(200_000, *threshold[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
+
+
 def file_hands() -> int:
     """Hands per Parquet file of an ingest: ``SCOOPLAB_INGEST_FILE_HANDS``, else 50,000."""
     text = os.environ.get(FILE_HANDS_VARIABLE, "")
@@ -208,6 +271,23 @@ def file_hands() -> int:
     if not text.strip().isdigit() or int(text) < 1:
         raise ValueError(f"{FILE_HANDS_VARIABLE} must be a whole number of hands, at least 1, not {text!r}")
     return int(text)
+
+
+def _parts(hands: pa.Table, players: pa.Table, actions: pa.Table, most: int) -> Iterator[tuple[pa.Table, ...]]:
+    """The rows of hands in order cut into parts of at most ``most`` hands, each with the players
+    and actions rows of its hands (those come in the hands' order)."""
+    if hands.num_rows <= most:
+        yield hands, players, actions
+        return
+    seats = np.zeros(hands.num_rows + 1, np.int64)
+    np.cumsum(hands.column("n_players").to_numpy(), out=seats[1:])
+    owner = pc.index_in(actions.column("hand_id"), value_set=hands.column("hand_id")).to_numpy()
+    rows = np.zeros(hands.num_rows + 1, np.int64)
+    np.cumsum(np.bincount(owner, minlength=hands.num_rows), out=rows[1:])
+    for first in range(0, hands.num_rows, most):
+        last = min(first + most, hands.num_rows)
+        yield (hands.slice(first, last - first), players.slice(seats[first], seats[last] - seats[first]),
+               actions.slice(rows[first], rows[last] - rows[first]))  # fmt: skip
 
 
 def _in_hand_order(table: pa.Table, hand_ids: pa.ChunkedArray) -> pa.Table:

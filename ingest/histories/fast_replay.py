@@ -217,13 +217,35 @@ def _pad(rows: list[list[int]], width: int) -> np.ndarray:
     return out
 
 
+def replay_arrays(game: GameSpec, options_text: str, given: rk.ReplayInput):
+    """Replay hands of one game and options (a ``ReplayInput``); their ``Hands``, action records,
+    each hand's first record and status (``rk.OK`` or ``rk.FALLBACK``)."""
+    count, width = given.stacks.shape
+    n_boards = len(game.board_names)
+    capacity = len(given.action_bounds) * n_boards + count * (2 * width + 1) + 1
+    records = np.zeros((capacity, RECORD_WIDTH), dtype=np.int64)
+    record_cards = np.full((capacity, bk.MAX_CARDS), -1, dtype=np.int8)
+    hand_start = np.zeros(count + 1, dtype=np.int64)
+    status = np.zeros(count, dtype=np.int64)
+    hands = Hands.empty(count, width, n_boards)
+    out = rk.ReplayedHands(
+        records, record_cards, hand_start, status, hands.ending, hands.stacks, hands.contributed,
+        hands.antes_paid, hands.folded, hands.mucked, hands.hole, hands.hole_n, hands.boards, hands.board_n,
+    )  # fmt: skip
+    used = rk.replay_hands(given, _streets(game.name, options_text), out)
+    if used < 0:
+        raise AssertionError("replay_hands ran out of room for actions")
+    hands.dealt = hands.hole  # no discards: the hole cards are the cards dealt
+    hands.seats = given.settings[:, rk.N].copy()
+    return hands, records[:used], record_cards[:used], hand_start, status
+
+
 def replay_batch(batch: list[Prepared], run_id: str) -> tuple[tuple[pa.Table, pa.Table, pa.Table] | None,
                                                                 list[Prepared]]:  # fmt: skip
     """Replay hands of one game and options; (rows of the accepted hands, hands to replay in Python)."""
     game, options = batch[0].game, batch[0].options
     count = len(batch)
     width = max(p.settings[0] for p in batch)
-    n_boards = len(game.board_names)
     actions = [p.raw.fields["actions"] for p in batch]
     flat = list(chain.from_iterable(actions))
     text = "\n".join(flat)
@@ -237,28 +259,15 @@ def replay_batch(batch: list[Prepared], run_id: str) -> tuple[tuple[pa.Table, pa
     if not ascii_only:  # character offsets are not byte offsets: such hands go to the state machine
         settings[[not "".join(a).isascii() for a in actions], 0] = 0
         text = text.encode("ascii", "replace").decode()
-    capacity = len(flat) * n_boards + count * (2 * width + 1) + 1
-    records = np.zeros((capacity, RECORD_WIDTH), dtype=np.int64)
-    record_cards = np.full((capacity, bk.MAX_CARDS), -1, dtype=np.int8)
-    hand_start = np.zeros(count + 1, dtype=np.int64)
-    status = np.zeros(count, dtype=np.int64)
-    hands = Hands.empty(count, width, n_boards)
     given = rk.ReplayInput(
         np.frombuffer(text.encode("ascii"), dtype=np.uint8), hand_actions, bounds, settings,
         _pad([p.antes for p in batch], width), _pad([p.blinds for p in batch], width),
         _pad([p.stacks for p in batch], width), card_table(game.name), game.raise_rule == "double",
     )  # fmt: skip
-    out = rk.ReplayedHands(
-        records, record_cards, hand_start, status, hands.ending, hands.stacks, hands.contributed,
-        hands.antes_paid, hands.folded, hands.mucked, hands.hole, hands.hole_n, hands.boards, hands.board_n,
-    )  # fmt: skip
-    used = rk.replay_hands(given, _streets(game.name, batch[0].options_text), out)
-    if used < 0:
-        raise AssertionError("replay_hands ran out of room for actions")
-    records, record_cards = records[:used], record_cards[:used]
-    hands.dealt = hands.hole  # no discards: the hole cards are the cards dealt
-    hands.seats = np.array([p.settings[0] for p in batch], dtype=np.int64)
-    unseen = (hands.hole == rk.HIDDEN).any(axis=2) & ~hands.folded
+    hands, records, record_cards, hand_start, status = replay_arrays(game, batch[0].options_text, given)
+    unseen = (
+        (hands.hole == rk.HIDDEN).any(axis=2) & ~hands.folded & (hands.mucked == 0)
+    )  # a muck hides nothing
     ok = (status == rk.OK) & ~((hands.ending == bk.SHOWDOWN) & unseen.any(axis=1))  # hidden cards decide
     settled = settle(game, hands, options, ok)  # hands the state machine takes back are not settled
     finishing = settled.stacks.tolist()

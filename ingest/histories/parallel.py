@@ -21,7 +21,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ingest.histories.batches import Batches, IngestReport, write_tables
+from ingest.histories.batches import Batches, IngestReport, few_collections, write_tables
 from ingest.histories.phh import input_files, iter_hands
 from ingest.storage.warehouse import Warehouse
 
@@ -87,10 +87,17 @@ def ingest_chunk(chunk: tuple[int, list[str]], root: str, run_id: str, call: str
     result = ChunkResult()
     batches = Batches(warehouse, report, result.lines.append, known=set(_known(root, run_id, call)),
                        written=result.written)  # fmt: skip
-    for raw in iter_hands(files):
-        result.read += 1
-        batches.add(raw)
-    batches.finish()
+    from ingest.histories.bulk_read import Block, read_block  # compiled: loads only to ingest
+
+    with few_collections():
+        for raw in iter_hands(files, blocks=read_block):
+            if isinstance(raw, Block):
+                result.read += raw.hands
+                batches.add_block(raw)
+                continue
+            result.read += 1
+            batches.add(raw)
+        batches.finish()
     result.rejects = batches.rejects.to_arrow() if len(batches.rejects) else None
     result.rejected, result.duplicates, result.notes = report.rejected, report.duplicates, report.notes
     return result

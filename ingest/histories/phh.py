@@ -26,6 +26,7 @@ import datetime as dt
 import io
 import json
 import math
+import os
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Iterator
@@ -89,6 +90,7 @@ LONG_KEY = f"a key of more than {MAX_KEY_PARTS} dotted parts"
 LONG_NUMBER = f"bad TOML: a number of more than {MAX_NUMBER_DIGITS:,} digits"
 
 _BLOCK = 1 << 20  # bytes read at a time from a .phhs stream
+BLOCK_FILE_BYTES = 64 << 20  # a larger .phhs file is always streamed line by line
 _TOO_LONG = 10**MAX_NUMBER_DIGITS
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _KEY_PART = r"""(?:[A-Za-z0-9_-]++|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+')[ \t]*+\.[ \t]*+"""  # a part and a dot
@@ -286,14 +288,20 @@ def input_files(path: Path) -> list[Path]:
     return sorted(_input_files(path)) if path.is_dir() else [path]
 
 
-def iter_hands(paths: Iterable[str | Path]) -> Iterator[RawHand]:
-    """Every hand in files, folders (recursively) and ``.tar.gz``/``.tgz`` archives, in order."""
+def iter_hands(
+    paths: Iterable[str | Path], blocks: Callable[[bytes, str], Any] | None = None
+) -> Iterator[Any]:
+    """Every hand in files, folders (recursively) and ``.tar.gz``/``.tgz`` archives, in order.
+
+    With ``blocks``, a ``.phhs`` file of at most ``BLOCK_FILE_BYTES`` is read whole and given to
+    it (bytes and name): what it returns comes instead of the file's hands, unless that is None.
+    """
     for path in map(Path, paths):
         if path.is_dir():
             for file in input_files(path):
-                yield from _hands_of_file(file)
+                yield from _hands_of_file(file, blocks)
         elif path.exists():
-            yield from _hands_of_file(path)
+            yield from _hands_of_file(path, blocks)
         else:
             yield RawHand(printable_name(str(path)), 0, "", None, "no such file or folder", whole_file=True)
 
@@ -315,7 +323,7 @@ def _is_input(name: str) -> bool:
     return name.endswith(PHH_SUFFIXES) or name.endswith((".tar.gz", ".tgz"))
 
 
-def _hands_of_file(path: Path) -> Iterator[RawHand]:
+def _hands_of_file(path: Path, blocks: Callable[[bytes, str], Any] | None = None) -> Iterator[Any]:
     name = printable_name(str(path))
     if name.endswith((".tar.gz", ".tgz")):
         yield from _hands_of_archive(path, name)
@@ -323,6 +331,17 @@ def _hands_of_file(path: Path) -> Iterator[RawHand]:
     hands = 0  # hands given so far: a read error is rejected as the next one
     try:
         with open(path, "rb") as file:
+            if (
+                name.endswith(".phhs")
+                and blocks is not None
+                and os.fstat(file.fileno()).st_size <= BLOCK_FILE_BYTES
+            ):
+                data = file.read()
+                block = blocks(data, name)
+                if block is not None:
+                    yield block
+                    return
+                file = io.BytesIO(data)  # read line by line after all
             if name.endswith(".phhs"):
                 for raw in _phhs_hands(file.read, name):
                     hands += 1
@@ -399,6 +418,12 @@ def _phhs_hands(read: Callable[[int], bytes], source: str) -> Iterator[RawHand]:
         yield _section_hand(lines, size, source, hands)
     elif not hands:
         yield RawHand(source, 0, "", None, "the file holds no hands")
+
+
+def section_hand(text: str, source: str, index: int) -> RawHand:
+    """Hand ``index`` of a .phhs file from its text (the lines after its header), as the line reader
+    gives it."""
+    return _section_hand([text], len(text), source, index)
 
 
 def _section_hand(lines: list[str], size: int, source: str, index: int) -> RawHand:

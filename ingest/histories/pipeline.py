@@ -11,7 +11,6 @@ killed at any moment and started again ends as if it had never stopped.
 
 from __future__ import annotations
 
-import gc
 import json
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
@@ -19,7 +18,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from ingest.histories.batches import Batches, IngestReport
+from ingest.histories.batches import Batches, IngestReport, few_collections
 from ingest.histories.parallel import run_chunks
 from ingest.histories.phh import iter_hands
 from ingest.storage.schema import new_run_id, run_row, scooplab_version
@@ -31,7 +30,7 @@ def ingest(
     warehouse: Warehouse,
     run_id: str | None = None,
     on_reject: Callable[[str], None] | None = None,
-    on_hand: Callable[[], None] | None = None,
+    on_hand: Callable[[int], None] | None = None,
     workers: int = 1,
     games: tuple[str, ...] = (),
 ) -> IngestReport:
@@ -60,8 +59,8 @@ def _ingest_in_parallel(paths: list[str], warehouse: Warehouse, report: IngestRe
     """``_ingest_run`` on ``workers`` processes, chunk by chunk (``ingest.histories.parallel``)."""
 
     def read(count: int) -> None:
-        for _ in range(count if on_hand else 0):
-            on_hand()
+        if on_hand:
+            on_hand(count)
 
     rejects = []
     for chunk in run_chunks(paths, warehouse, report, workers, read, games):
@@ -75,17 +74,20 @@ def _ingest_run(
     paths: list[str], warehouse: Warehouse, report: IngestReport, on_reject, on_hand
 ) -> IngestReport:
     """Read, replay and store every hand of ``paths`` under the report's run id."""
+    from ingest.histories.bulk_read import Block, read_block  # compiled: loads only to ingest
+
     batches = Batches(warehouse, report, on_reject)
-    threshold = gc.get_threshold()
-    gc.set_threshold(200_000, *threshold[1:])  # hands make many small objects and no cycles
-    try:
-        for raw in iter_hands(paths):
+    with few_collections():
+        for raw in iter_hands(paths, blocks=read_block):
+            if isinstance(raw, Block):
+                if on_hand:
+                    on_hand(raw.hands)
+                batches.add_block(raw)
+                continue
             if on_hand:
-                on_hand()
+                on_hand(1)
             batches.add(raw)
         batches.finish()
-    finally:
-        gc.set_threshold(*threshold)
     rejects = batches.rejects.to_arrow() if len(batches.rejects) else None
     return _record_run(warehouse, report, paths, rejects)
 

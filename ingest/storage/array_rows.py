@@ -12,6 +12,7 @@ hand's own count are padding and produce no row.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 import pyarrow as pa
@@ -168,6 +169,38 @@ def card_texts(cards: np.ndarray, game: GameSpec) -> np.ndarray:
     return texts.sum(axis=-1) if texts.shape[-1] else np.full(texts.shape[:-1], "", dtype=object)
 
 
+@cache
+def _card_pairs(deck) -> np.ndarray | None:
+    """The two text bytes of ``??`` (index 0) and of each card id c (index c + 2) as uint16, or None
+    when a card's text is not two ASCII characters."""
+    texts = ["??", "  "] + [deck.card_text(c) for c in range(deck.size)]
+    data = "".join(texts).encode("utf-8")
+    return np.frombuffer(data, np.uint16).copy() if len(data) == 2 * len(texts) else None
+
+
+def card_strings(cards: np.ndarray, game: GameSpec, valid: np.ndarray | None = None) -> pa.Array:
+    """``card_texts`` of an (rows, k) array as an Arrow string array built in one gather (null where
+    not ``valid``).
+
+    >>> from engine.rules.games import GAMES
+    >>> card_strings(np.array([[51, -2], [-1, -1]]), GAMES["holdem"]).to_pylist()
+    ['As??', '']
+    """
+    pairs = _card_pairs(game.deck)
+    if pairs is None:
+        texts = card_texts(cards, game)
+        return pa.array(np.where(valid, texts, None) if valid is not None else texts, pa.string())
+    ids = cards.astype(np.int64).reshape(len(cards), -1)
+    shown = ids != -1
+    if valid is not None:
+        shown &= valid[:, None]
+    offsets = np.zeros(len(ids) + 1, np.int32)
+    np.cumsum(2 * shown.sum(axis=1), out=offsets[1:])
+    data = np.ascontiguousarray(pairs[ids[shown] + 2])
+    mask = None if valid is None else pa.py_buffer(np.packbits(valid, bitorder="little").tobytes())
+    return pa.StringArray.from_buffers(len(ids), pa.py_buffer(offsets), pa.py_buffer(data), mask)
+
+
 def repeated(values, index: np.ndarray) -> pa.Array:
     """Strings ``values[index]`` as an Arrow array, built in Arrow (far faster than Python objects)."""
     strings = values if isinstance(values, pa.Array) else pa.array(values, type=pa.string())
@@ -181,9 +214,7 @@ def actions_table(game: GameSpec, records: np.ndarray, record_cards: np.ndarray,
     columns = (hs.R_KIND, hs.R_SEAT, hs.R_AMOUNT, hs.R_BOARD, hs.R_CARDS)
     kind, seat, amount, board, n_cards = (records[:, i] for i in columns)
     stack_after, pot_after = records[:, hs.R_STACK], records[:, hs.R_POT]  # -1 stack: no seat (a board deal)
-    cards = np.full(len(records), None, dtype=object)
-    with_cards = n_cards > 0
-    cards[with_cards] = card_texts(record_cards[with_cards], game)
+    cards = card_strings(record_cards, game, valid=n_cards > 0)
     count = len(records)
     return pa.table(
         {
@@ -207,9 +238,11 @@ def actions_table(game: GameSpec, records: np.ndarray, record_cards: np.ndarray,
 
 def players_table(game: GameSpec, hands: Hands, settled: Settled, hand_ids: np.ndarray, run_id: str,
                   names: np.ndarray, starting: np.ndarray, table_seats: np.ndarray | None = None,
-                  ) -> pa.Table:  # fmt: skip
+                  contested: np.ndarray | None = None) -> pa.Table:  # fmt: skip
     """``players`` rows, seat by seat (``names``, ``starting`` stacks and ``table_seats``, each
-    seat's number at the table or None, are (hands, width); no ``table_seats``: all null)."""
+    seat's number at the table, None or -1 where unknown, are (hands, width), or ``names`` one
+    Arrow array of the seated seats in order; no ``table_seats``:
+    all null). ``contested`` marks seats at a showdown the record decided, which show no hand."""
     count, width = hands.stacks.shape
     seated = np.arange(width)[None, :] < hands.seats[:, None]
     rows = int(seated.sum())
@@ -237,16 +270,16 @@ def players_table(game: GameSpec, hands: Hands, settled: Settled, hand_ids: np.n
             "run_id": constant(run_id, rows),
             "variant": constant(game.name, rows),
             "seat": np.broadcast_to(np.arange(width, dtype=np.int8)[None, :], seated.shape)[seated],
-            "player": names[seated],
-            "hole_cards": card_texts(hands.dealt, game)[seated],
-            "final_hole_cards": card_texts(hands.hole, game)[seated],
+            "player": names if isinstance(names, pa.Array) else names[seated],
+            "hole_cards": card_strings(hands.dealt[seated], game),
+            "final_hole_cards": card_strings(hands.hole[seated], game),
             "discarded": hands.discarded_n[seated].astype(np.int8),
-            "discarded_cards": card_texts(hands.discarded, game)[seated],
+            "discarded_cards": card_strings(hands.discarded[seated], game),
             "dead": hands.dead[seated],
             "voided": np.zeros(rows, np.bool_),
             "folded": hands.folded[seated],
             "mucked": hands.mucked[seated] > 0,
-            "showdown": at_showdown & ~no_hand,
+            "showdown": at_showdown & (~no_hand | (False if contested is None else contested[seated])),
             "starting_stack": starting[seated],
             "finishing_stack": stacks[seated],
             "net": stacks[seated] - starting[seated],
@@ -268,6 +301,9 @@ def players_table(game: GameSpec, hands: Hands, settled: Settled, hand_ids: np.n
 def _table_seats(table_seats: np.ndarray | None, seated: np.ndarray, rows: int) -> pa.Array:
     if table_seats is None:
         return pa.nulls(rows, pa.int16())
+    if table_seats.dtype != object:
+        values = table_seats[seated]
+        return pa.array(values, mask=values < 0, type=pa.int16())
     return pa.array(table_seats[seated].tolist(), pa.int16())
 
 

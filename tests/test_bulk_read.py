@@ -1,0 +1,230 @@
+"""The compiled reading of plain ``.phhs`` files against the line reader and ``tomllib``.
+
+Every ``.phhs`` file is read both ways (``ingest.histories.bulk_read`` and ``bulk_replay``, and the
+line reader with the per-hand replay) into two warehouses, which must hold the same rows, the
+same rejects and the same counts. The scanner's JSON (content ids, ``extra_fields``) must be
+``json``'s of ``tomllib``'s dict. Hands are written in every way a file may write them: one-line
+and multi-line arrays, either quotes, comments, unknown keys, trailing zeros, CRLF, metadata, and
+hands that must be refused.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from benchmarks.cash_corpus import ARCHIVE, write_corpus
+from ingest.histories import bulk_read, bulk_replay
+from ingest.histories.batches import FILE_HANDS_VARIABLE
+from ingest.histories.phh import toml_value, write_hand
+from ingest.histories.pipeline import ingest
+from ingest.histories.record import hand_fields
+from ingest.histories.rows import REQUIRED_FIELDS, SORTED_JSON, hand_id
+from ingest.storage.warehouse import Warehouse
+from tests.test_fast_replay import FAST_GAMES, _in_money
+from tests.test_properties import random_hands
+
+FIXTURES = Path(__file__).parent / "fixtures"
+ORDER = {"hands": ["hand_id"], "players": ["hand_id", "seat"], "actions": ["hand_id", "seq"],
+         "rejects": ["source_file", "hand_index"]}  # fmt: skip
+
+
+def _tables(root: Path) -> dict[str, list[dict]]:
+    warehouse = Warehouse(root)
+    out = {}
+    for name, keys in ORDER.items():
+        table = warehouse.read(name)
+        rows = table.drop_columns(["run_id"]).to_pylist() if "run_id" in table.column_names else []
+        out[name] = sorted(rows, key=lambda row: tuple(str(row[k]) for k in keys))
+    return out
+
+
+def both_ways(paths: list[Path], root: Path, monkeypatch) -> tuple[dict, dict]:
+    """The warehouse tables and report of ingesting ``paths`` by blocks, then line by line."""
+    reports = []
+    for way in ("blocks", "lines"):
+        with monkeypatch.context() as patch:
+            if way == "lines":
+                patch.setattr(bulk_read, "read_block", lambda data, name: None)
+            reports.append(ingest(paths, Warehouse(root / way), run_id="t").summary())
+    blocks, lines = _tables(root / "blocks"), _tables(root / "lines")
+    for name in ORDER:
+        assert len(blocks[name]) == len(lines[name]), name
+        for got, want in zip(blocks[name], lines[name], strict=True):
+            assert got == want, (name, got, want)
+    assert reports[0] == {**reports[1], "run_id": reports[0]["run_id"]}
+    return blocks, reports[0]
+
+
+def test_fixture_files_store_the_same_rows_both_ways(tmp_path, monkeypatch):
+    files = sorted(FIXTURES.rglob("*.phhs"))
+    assert files
+    _, report = both_ways(files, tmp_path, monkeypatch)
+    assert report["hands"] > 0 and report["rejected"] > 0  # valid and invalid fixtures both count
+
+
+def test_the_fixtures_are_mostly_read_as_blocks():
+    block = bulk_read.read_block((FIXTURES / "money" / "tracker.phhs").read_bytes(), "tracker.phhs")
+    assert block is not None and block.plain.mean() > 0.9
+
+
+def _unseen_show(text: str, shown: set[int], how: str) -> str:
+    """A show of cards nobody saw as real hands write it: ``pN sm ????``, or a muck (``pN sm``)."""
+    parts = text.split()
+    if len(parts) != 3 or parts[1] != "sm" or int(parts[0][1:]) - 1 in shown or how == "shown":
+        return text
+    return f"{parts[0]} sm ????" if how == "????" else f"{parts[0]} sm"
+
+
+def _one_line(fields: dict) -> str:
+    """A hand as online rooms write it: every array on one line, double quotes."""
+    return "".join(f"{key} = {toml_value(value)}\n" for key, value in fields.items() if value is not None)
+
+
+ODD_WAYS = [
+    "one line", "multi-line", "single quotes", "a comment", "an unknown key", "trailing zeros",
+    "whole-number floats", "metadata", "a table number", "a negative stack", "seven decimals",
+    "short winnings", "a trailing comma", "tabs", "blank lines", "a fraction of a second",
+]  # fmt: skip
+
+
+def _written(fields: dict, way: str) -> str:
+    text = write_hand(fields) if way == "multi-line" else _one_line(fields)
+    if way == "single quotes" and "'" not in text:
+        text = text.replace('"', "'")
+    elif way == "a comment":
+        text = text.replace("\nactions", "\n# a note\nactions", 1)
+    elif way == "an unknown key":
+        text += "my_field = 3\n"
+    elif way == "trailing zeros":
+        text = re.sub(r"(\d\.\d+)(?=[,\]\n])", r"\g<1>0", text)
+    elif way == "whole-number floats":
+        text = re.sub(r"(?<=[\[ ])(\d+)(?=[,\]])", r"\1.0", text, count=3)
+    elif way == "metadata":
+        text += ('venue = "Test Room"\ntable = "T 1"\nday = 29\nmonth = 2\nyear = 2010\n'
+                 'time = 23:59:59\ntime_zone = "ET"\nhand = 77\n')  # fmt: skip
+    elif way == "a table number":
+        text += "table = 12\nday = 30\nmonth = 2\nyear = 2012\n"
+    elif way == "a negative stack":
+        text = text.replace("starting_stacks = [", "starting_stacks = [-", 1)
+    elif way == "seven decimals":
+        text = text.replace("starting_stacks = [", "starting_stacks = [0.0000001, ", 1)
+    elif way == "short winnings":
+        text = re.sub(r"winnings = \[[^,\]]*, ", "winnings = [", text)
+    elif way == "a trailing comma":
+        text = text.replace("]\n", ",]\n", 1)
+    elif way == "tabs":
+        text = text.replace(" = ", "\t=\t")
+    elif way == "blank lines":
+        text = "\n" + text.replace("\nactions", "\n\n  \nactions", 1) + "\n\n"
+    elif way == "a fraction of a second":
+        text += "time = 10:11:12.5\n"
+    return text
+
+
+@pytest.mark.parametrize(
+    ("name", "structure"), [(n, s) for n, s in FAST_GAMES if n in ("holdem", "skoejarth")]
+)
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+def test_cash_files_written_every_way_store_the_same_rows(
+    name, structure, data, tmp_path_factory, monkeypatch
+):
+    texts = []
+    for index in range(8):
+        state = data.draw(random_hands(name, structure))
+        fields = hand_fields(state, players=[f"pl{s}" for s in range(state.n)], hand=index + 1)
+        fields["_contributed"] = list(state.contributed)
+        shown = set(state.live_seats) if data.draw(st.booleans()) else set()
+        record = data.draw(st.sampled_from(["winnings", "winnings", "finishing_stacks", "none"]))
+        cents, rake = data.draw(st.sampled_from([100, 1000, 8])), data.draw(st.integers(0, 3))
+        money = _in_money(fields, cents, shown, rake, record)
+        del money["_contributed"]
+        hidden = data.draw(st.sampled_from(["????", "muck", "shown"]))
+        money["actions"] = [_unseen_show(text, shown, hidden) for text in money["actions"]]
+        if data.draw(st.booleans()):
+            money = {k: v for k, v in fields.items() if k != "_contributed"}  # a hand in chips
+        texts.append(f"[{index + 1}]\n" + _written(money, data.draw(st.sampled_from(ODD_WAYS))))
+    text = "\n".join(texts)
+    if data.draw(st.integers(0, 9)) == 0:
+        text = text.replace("\n", "\r\n")  # the whole file is read line by line
+    root = tmp_path_factory.mktemp("both")
+    (root / "cash.phhs").write_text(text)
+    both_ways([root / "cash.phhs"], root, monkeypatch)
+
+
+@given(st.lists(st.one_of(
+    st.integers(0, 10**18),
+    st.integers(0, 8).flatmap(lambda p: st.decimals(0, 10**17, places=p).map(lambda d: format(d, "f"))),
+    st.text("0123456789.", min_size=1, max_size=8),
+), min_size=1, max_size=5))  # fmt: skip
+def test_numbers_the_scanner_reads_are_tomllibs(values):
+    """Whatever number text the scanner takes as plain, its JSON (the content id's) is ``json``'s
+    of ``tomllib``'s value; what it refuses is read by ``tomllib`` (which may refuse it too)."""
+    items = ", ".join(str(v) for v in values)
+    text = f'[1]\nvariant = "NT"\nstarting_stacks = [{items}]\nmin_bet = {values[0]}\n'
+    block = bulk_read.read_block(text.encode(), "n.phhs")
+    assert block is not None
+    if block.plain[0]:
+        fields = tomllib.loads(text.split("\n", 1)[1])
+        assert block.ids[0] == hand_id(fields)
+        assert json.loads(block.extra(0)) == {} and block.extra(0) == SORTED_JSON.encode(
+            {k: v for k, v in fields.items() if k not in REQUIRED_FIELDS}
+        )
+
+
+def test_a_file_whose_lines_the_scanner_cannot_tell_apart_is_read_line_by_line():
+    odd = ("[1]\r\nvariant = 'NT'\r\n", "x = 1\n[1]\nvariant = 'NT'\n", "[1] # a hand\nvariant = 'NT'\n",
+           "[1]\nvariant = 'NT'\n  [2]\n")  # fmt: skip
+    for text in odd:
+        assert bulk_read.read_block(text.encode(), "odd.phhs") is None, text
+    block = bulk_read.read_block(b'[1]\nplayers = [\n[2]\nvariant = "NT"\n', "open.phhs")
+    assert block is not None and block.plain.tolist() == [False, True]  # an array left open: hand 1 alone
+
+
+@pytest.mark.skipif(not ARCHIVE.exists(), reason="the Pluribus hands are not beside the project")
+def test_a_cash_corpus_is_read_whole_by_blocks_with_the_same_rows(tmp_path, monkeypatch):
+    """Pluribus hands written as an online room writes them (``benchmarks/cash_corpus.py``:
+    money, hidden cards, mucks, ``sm ????``, winnings less a rake): every hand is stored by the
+    blocks, with the line reader's rows."""
+    assert write_corpus(tmp_path / "corpus", 2500, seed=7) == 3
+    taken = []
+    real = bulk_replay.replay_group
+
+    def counted(*args, **kwargs):
+        tables, back = real(*args, **kwargs)
+        taken.append((0 if tables is None else tables[0].num_rows, len(back)))
+        return tables, back
+
+    monkeypatch.setattr(bulk_replay, "replay_group", counted)
+    tables, report = both_ways(sorted((tmp_path / "corpus").glob("*.phhs")), tmp_path, monkeypatch)
+    assert report["hands"] == 2500 == sum(t for t, _ in taken) and sum(b for _, b in taken) == 0
+    decided = [row for row in tables["hands"] if row["record"] == "decided by the record"]
+    assert decided and all(row["notes"] for row in decided)  # hidden showdowns were among them
+
+
+def test_a_block_larger_than_a_file_is_written_in_parts_whose_rows_stay_together(tmp_path, monkeypatch):
+    """``SCOOPLAB_INGEST_FILE_HANDS`` holds for blocks too: each hands file has at most that many
+    hands, and the players and actions files of its name hold the rows of exactly its hands."""
+    monkeypatch.setenv(FILE_HANDS_VARIABLE, "2")
+    report = ingest([FIXTURES / "money" / "valid.phhs"], Warehouse(tmp_path), run_id="p")
+    assert report.hands > 4
+    hands_files = sorted((tmp_path / "hands").rglob("*.parquet"))
+    assert len(hands_files) >= report.hands // 2
+    for path in hands_files:
+        ids = set(pq.read_table(path).column("hand_id").to_pylist())
+        assert 1 <= len(ids) <= 2
+        for table in ("players", "actions"):
+            beside = next((tmp_path / table).rglob(path.name))
+            assert set(pq.read_table(beside).column("hand_id").to_pylist()) == ids
