@@ -273,7 +273,8 @@ def file_hands() -> int:
     return int(text)
 
 
-def _parts(hands: pa.Table, players: pa.Table, actions: pa.Table, most: int) -> Iterator[tuple[pa.Table, ...]]:
+def _parts(hands: pa.Table, players: pa.Table, actions: pa.Table, most: int
+           ) -> Iterator[tuple[pa.Table, pa.Table, pa.Table]]:  # fmt: skip
     """The rows of hands in order cut into parts of at most ``most`` hands, each with the players
     and actions rows of its hands (those come in the hands' order)."""
     if hands.num_rows <= most:
