@@ -157,7 +157,7 @@ def _start_street(table, streets, hand) -> None:
             return
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _maybe_start_betting(table, streets, hand) -> bool:
     """Start the betting when nothing is due; True when the street must end at once."""
     seats, at = hand.seats, hand.at
@@ -176,7 +176,7 @@ def _maybe_start_betting(table, streets, hand) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _after(table, streets, hand, seat, raised) -> None:
     """``HandState._after_action``, and the next street when the round closes."""
     after = after_action(hand, table.n, seat, raised)
@@ -186,7 +186,7 @@ def _after(table, streets, hand, seat, raised) -> None:
         _start_street(table, streets, hand)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _close_idle_round(table, streets, hand) -> None:
     """``HandState._close_idle_round``: end a round whose seats to act can only check."""
     idle = hand.at[PHASE] == BET_PHASE and not betting_needed(hand.seats, table.n)
@@ -194,7 +194,7 @@ def _close_idle_round(table, streets, hand) -> None:
         _start_street(table, streets, hand)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bet_or_raise(table, streets, hand, seat, to, cards) -> bool:
     """``HandState.bet_or_raise``; False when the size or the turn is not allowed."""
     allowed, low, high = raise_window(table, streets, hand.seats, hand.at, seat)
@@ -233,7 +233,7 @@ def _is_word(text, token, c0, c1, c2) -> bool:
     return (c1 == 0 or text[token[0] + 1] == c1) and (c2 == 0 or text[token[0] + 2] == c2)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _parse_cards(text, start, end, card_table, out) -> int:
     """Cards of ``text[start:end]`` into ``out``; -1 when not plain known cards without repeats."""
     if (end - start) % 2 or end - start > 2 * out.shape[0]:
@@ -264,7 +264,7 @@ def _hidden_cards(text, start, end, out) -> int:
     return (end - start) // 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _parse_amount(text, start, end, decimals) -> int:
     """An amount's text in units of 10^-``decimals`` (``2.5`` at 2 is 250); -1 when it is not
     digits with at most ``decimals`` after one point."""
@@ -293,7 +293,7 @@ def _parse_amount(text, start, end, decimals) -> int:
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _parse_seat(text, start, end, n) -> int:
     if end - start < 2 or text[start] != 112 or text[start + 1] == 48:  # "p", no leading zero
         return -1
@@ -306,7 +306,7 @@ def _parse_seat(text, start, end, n) -> int:
     return value - 1 if 1 <= value <= n else -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _add_new_cards(seen, cards, count) -> bool:
     for i in range(count):
         if seen[cards[i]]:
@@ -316,7 +316,7 @@ def _add_new_cards(seen, cards, count) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tokenize(text, start, end, tokens) -> int:
     """Split an action into at most five words (``tokens``); -1 when it has more or a comment."""
     i = _skip_space(text, start, end)
@@ -334,7 +334,7 @@ def _tokenize(text, start, end, tokens) -> int:
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _deal_hole(given, table, streets, work, count) -> bool:
     """``d dh pN cards``."""
     text, tokens, hand = given.text, work.tokens, work.hand
@@ -388,7 +388,7 @@ def _board_cards(given, streets, work, due) -> int:
     return total if _add_new_cards(work.seen, all_cards, total) else -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _deal_boards(given, table, streets, work, count) -> bool:
     """``d db cards[/cards...]``."""
     hand, cards = work.hand, work.cards
@@ -415,7 +415,7 @@ def _deal_boards(given, table, streets, work, count) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _show_or_muck(given, table, streets, work, seat, count) -> bool:
     """``pN sm cards`` shows, ``pN sm`` mucks (the muck order: the last keeps unclaimed pots)."""
     hand, cards, tokens = work.hand, work.cards, work.tokens
@@ -450,7 +450,7 @@ def _show_or_muck(given, table, streets, work, seat, count) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bet_action(given, table, streets, work, seat, count) -> bool:
     """``pN f``, ``pN cc`` and ``pN cbr amount`` by the seat to act."""
     text, verb, hand = given.text, work.tokens[1], work.hand
@@ -470,7 +470,7 @@ def _bet_action(given, table, streets, work, seat, count) -> bool:
     return to >= 0 and _bet_or_raise(table, streets, hand, seat, to, work.cards)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply(given, a, table, streets, work) -> bool:
     """Apply action ``a``; False when the hand needs the state machine."""
     text, tokens = given.text, work.tokens

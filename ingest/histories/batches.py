@@ -18,6 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ingest.histories.hand_ids import HandIds, keys_of
 from ingest.histories.phh import NOT_TEXT, RawHand
 from ingest.histories.rows import Columns, HandRows, hand_id
 from ingest.storage.schema import REJECTS
@@ -82,7 +83,7 @@ class Batches:
 
         self.fast_replay, self.replay = fast_replay, replay
         self.warehouse, self.report, self.on_reject = warehouse, report, on_reject
-        self.known = warehouse.hand_ids() if known is None else known
+        self.known = HandIds(warehouse.hand_ids() if known is None else known)  # 10 bytes an id
         self.written = written  # each file written: (game, name, its hand ids), when asked
         self.waiting: dict[tuple[str, str], list] = {}
         self.queued: set[str] = set()
@@ -128,8 +129,10 @@ class Batches:
         from ingest.histories import bulk_replay
 
         plain, chosen = block.plain.tolist(), np.zeros(block.hands, np.bool_)
+        fresh = np.zeros(block.hands, np.bool_)
+        fresh[block.plain] = ~self.known.contains_many([block.ids[h] for h in np.flatnonzero(block.plain)])
         for h, identity in enumerate(block.ids):
-            if plain[h] and identity not in self.known and identity not in self.queued:
+            if plain[h] and fresh[h] and identity not in self.queued:
                 self.order.setdefault(identity, len(self.order))
                 self.queued.add(identity)
                 chosen[h] = True
@@ -153,7 +156,7 @@ class Batches:
         """Hands the arrays stored: their rows wait to be written."""
         self.fast.setdefault(game, []).append(tables)
         stored = tables[0].column("hand_id").to_pylist()
-        self.known.update(stored)
+        self.known.add_keys(keys_of(stored))
         count, noted = len(stored), pc.sum(pc.list_value_length(tables[0].column("notes"))).as_py() or 0
         report = self.report
         report.hands += count

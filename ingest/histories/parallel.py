@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ingest.histories.batches import Batches, IngestReport, few_collections, write_tables
+from ingest.histories.hand_ids import HandIds, ids_of, keys_of
 from ingest.histories.phh import input_files, iter_hands
 from ingest.storage.warehouse import Warehouse
 
@@ -32,7 +33,7 @@ CHUNKS_PER_WORKER = 32  # chunks a process takes on average: small enough to sha
 class ChunkResult:
     """What one chunk stored (per file written: game, name and hand ids in order) and rejected."""
 
-    written: list[tuple[str, str, list[str]]] = field(default_factory=list)
+    written: list = field(default_factory=list)  # (game, name, ids); ids as ``hand_ids.keys_of`` once sent
     rejects: pa.Table | None = None
     lines: list[str] = field(default_factory=list)  # each reject's line, as the serial ingest says it
     rejected: int = 0
@@ -99,6 +100,7 @@ def ingest_chunk(chunk: tuple[int, list[str]], root: str, run_id: str, call: str
             batches.add(raw)
         batches.finish()
     result.rejects = batches.rejects.to_arrow() if len(batches.rejects) else None
+    result.written = [(game, name, keys_of(ids)) for game, name, ids in result.written]  # 10 bytes an id
     result.rejected, result.duplicates, result.notes = report.rejected, report.duplicates, report.notes
     return result
 
@@ -129,18 +131,18 @@ def _warm_up() -> None:
 
 def _merge(warehouse: Warehouse, report, results: list[ChunkResult]) -> None:
     """Add the chunks' counts to ``report``; a hand two chunks stored stays with the first."""
-    seen: set[str] = set()
+    seen = HandIds()
     for result in results:
         report.rejected += result.rejected
         report.duplicates += result.duplicates
         report.notes += result.notes
-        for game, name, ids in result.written:
-            again = [h for h in ids if h in seen]
-            seen.update(ids)
+        for game, name, keys in result.written:
+            again = ids_of(keys[seen.contains_keys(keys)])
+            seen.add_keys(keys)
             if again:
                 _drop(warehouse, game, report.run_id, name, again)
                 report.duplicates += len(again)
-            kept = len(ids) - len(again)
+            kept = len(keys) - len(again)
             report.hands += kept
             if kept:
                 report.variants[game] = report.variants.get(game, 0) + kept
