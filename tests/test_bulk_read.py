@@ -29,6 +29,7 @@ from ingest.histories.record import hand_fields
 from ingest.histories.rows import REQUIRED_FIELDS, SORTED_JSON, hand_id
 from ingest.storage.warehouse import Warehouse
 from tests.test_fast_replay import FAST_GAMES, _in_money
+from tests.test_fuzz_ingest import _TIMES, _VALUES, _toml
 from tests.test_properties import random_hands
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -228,3 +229,42 @@ def test_a_block_larger_than_a_file_is_written_in_parts_whose_rows_stay_together
         for table in ("players", "actions"):
             beside = next((tmp_path / table).rglob(path.name))
             assert set(pq.read_table(beside).column("hand_id").to_pylist()) == ids
+
+
+_WORDS = st.text(st.characters(min_codepoint=32, max_codepoint=127, exclude_characters='"\\'), max_size=10)
+_AMOUNTS = st.one_of(st.integers(0, 10**18), st.decimals(0, 10**9, places=4).map(lambda d: format(d, "f")))
+_KIND_OF_KEY = {  # mostly what the key takes, sometimes anything
+    "venue": _WORDS.map(lambda w: f'"{w}"'), "table": _WORDS.map(lambda w: f'"{w}"'),
+    "hand": st.integers(0, 10**19).map(str), "day": st.integers(0, 40).map(str),
+    "time": _TIMES.map(lambda t: t.isoformat()),
+    "players": st.lists(_WORDS.map(lambda w: f'"{w}"'), max_size=4).map(lambda ws: "[" + ", ".join(ws) + "]"),
+    "seats": st.lists(st.integers(0, 99).map(str), max_size=4).map(lambda ws: "[" + ",".join(ws) + "]"),
+    "winnings": st.lists(_AMOUNTS.map(str), max_size=4).map(lambda ws: "[" + ", ".join(ws) + ",]"),
+}  # fmt: skip
+_ANY_VALUE = st.one_of(_VALUES, st.lists(_VALUES, max_size=3)).flatmap(_toml)
+
+
+def _line(key: str) -> st.SearchStrategy[str]:
+    fitting = _KIND_OF_KEY[key]
+    chosen = st.integers(0, 3).flatmap(lambda k: fitting if k else _ANY_VALUE)  # mostly what it takes
+    return chosen.map(lambda text: f"{key} = {text}")
+
+
+_LINES = st.lists(st.sampled_from(sorted(_KIND_OF_KEY)).flatmap(_line), min_size=1, max_size=6,
+                  unique_by=lambda line: line.split(" = ")[0])  # fmt: skip
+
+
+@given(_LINES)
+@settings(max_examples=400, deadline=None)
+def test_the_scanner_takes_only_hands_whose_fields_are_tomllibs(lines):
+    """Random values of every kind under the scanner's keys: a hand it calls plain has the content
+    id and ``extra_fields`` of ``tomllib``'s dict."""
+    text = "[1]\n" + "\n".join(lines) + "\n"
+    block = bulk_read.read_block(text.encode(), "r.phhs")
+    assert block is not None
+    if block.plain[0]:
+        fields = tomllib.loads(text.split("\n", 1)[1])
+        assert block.ids[0] == hand_id(fields), text
+        assert block.extra(0) == SORTED_JSON.encode(
+            {k: v for k, v in fields.items() if k not in REQUIRED_FIELDS}
+        )
