@@ -268,3 +268,29 @@ def test_the_scanner_takes_only_hands_whose_fields_are_tomllibs(lines):
         assert block.extra(0) == SORTED_JSON.encode(
             {k: v for k, v in fields.items() if k not in REQUIRED_FIELDS}
         )
+
+
+_BASE = (
+    'variant = "NT"\ncurrency = "USD"\nblinds_or_straddles = [0.5, 1]\nmin_bet = 1\n'
+    'starting_stacks = [100, 100]\nactions = ["d dh p1 AcAd", "d dh p2 KsKh", "p2 f"]\n'
+)
+ODD_FILES = {  # found by a review: each once crashed the blocks, or stored what the line reader refuses
+    "69 decimals": f"[1]\n{_BASE}[2]\n{_BASE.replace('min_bet = 1', 'min_bet = 0.' + '0' * 68 + '1')}",
+    "255 decimals": f"[1]\n{_BASE.replace('[100, 100]', '[0.' + '0' * 254 + '1, 100]')}",
+    "23 decimals in a record": f"[1]\n{_BASE}finishing_stacks = [0.{'0' * 22}1, 100]\n",
+    "empty sections": f"[1]\n[2]\n{_BASE}[3]\n\n[4]\n",
+    "a hand of comments": f"[1]\n# nothing here\n[2]\n{_BASE}",
+    "a hand past the size limit": f'[1]\n{_BASE}event = "{"x" * 1_100_000}"\n[2]\n{_BASE}',
+    "comments past the size limit": f"[1]\n{_BASE}" + "# a note\n" * 130_000 + f"[2]\n{_BASE}",
+    "a long dotted key in a comment": f"[1]\n{_BASE}# {'.'.join('a' * 65)}\n[2]\n{_BASE}",
+    "a no-break space before a header": f"[1]\n{_BASE}\u00a0[2]\n{_BASE}",
+    "a no-break space in a header": f"[1 \u00a02]\n{_BASE}",
+    "an ideographic space in a value": f'[1]\n{_BASE}venue = "A\u3000B"\n',
+    "many tiny sections": "[a]\n" * 5_000 + f"[b]\n{_BASE}",
+}
+
+
+@pytest.mark.parametrize("case", ODD_FILES)
+def test_odd_files_store_the_same_rows_both_ways(case, tmp_path, monkeypatch):
+    (tmp_path / "odd.phhs").write_text(ODD_FILES[case])
+    both_ways([tmp_path / "odd.phhs"], tmp_path, monkeypatch)

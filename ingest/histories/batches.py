@@ -30,6 +30,8 @@ FAST_BATCH = 5_000  # hands replayed by the compiled kernel at a time (at most a
 # characters of a rejected hand's text kept in the rejects table (real hands: 1-5 KB; every reject
 # of a run is held until its end, so this bounds what a run of bad hands costs)
 MAX_REJECT_TEXT = 20_000
+# what the compiled paths may raise on input they did not foresee: their hands go hand by hand instead
+FAST_PATH_ERRORS = (ValueError, TypeError, LookupError, OverflowError, ArithmeticError, pa.ArrowException)
 
 
 @dataclass
@@ -138,19 +140,30 @@ class Batches:
                 chosen[h] = True
             else:
                 self.add(block.raw(h))  # in its place in reading order
-        units = bulk_replay.units_of(block)
-        groups, back = bulk_replay.groups_of(block, units)
+        try:
+            units = bulk_replay.units_of(block)
+            groups, back = bulk_replay.groups_of(block, units)
+        except FAST_PATH_ERRORS:
+            groups, back = [], np.ones(block.hands, np.bool_)  # never lose the block: hand by hand
         for group in groups:
             group.hands = group.hands[chosen[group.hands]]
-            if len(group.hands):
+            if not len(group.hands):
+                continue
+            try:
                 tables, returned = bulk_replay.replay_group(block, units, group, self.report.run_id)
-                back[returned] = True
-                if tables is not None:
-                    self._stored_many(group.game.name, tables)
+            except FAST_PATH_ERRORS:
+                tables, returned = None, group.hands
+            back[returned] = True
+            if tables is not None:
+                self._stored_many(group.game.name, tables)
         chosen_ids = [block.ids[h] for h in np.flatnonzero(chosen).tolist()]
         self.queued.difference_update(chosen_ids)
         for h in np.flatnonzero(back & chosen).tolist():
-            self._take(block.raw(h), block.ids[h])
+            raw = block.raw(h)
+            if raw.error is not None:  # the line reader refuses it (an empty section...)
+                reject(self.report, self.rejects, raw, raw.error, self.on_reject)
+            else:
+                self._take(raw, block.ids[h])
 
     def _stored_many(self, game: str, tables: tuple[pa.Table, pa.Table, pa.Table]) -> None:
         """Hands the arrays stored: their rows wait to be written."""
@@ -172,7 +185,7 @@ class Batches:
             return
         try:
             tables, fallback = self.fast_replay.replay_batch(batch, self.report.run_id)
-        except (ValueError, TypeError, LookupError, OverflowError, ArithmeticError, pa.ArrowException):
+        except FAST_PATH_ERRORS:
             tables, fallback = None, batch  # never lose the batch: the state machine replays each hand
         back = {id(p) for p in fallback}
         if tables is not None:

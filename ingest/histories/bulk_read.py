@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 
 from ingest.histories import scan_kernel as sk
-from ingest.histories.phh import RawHand, section_hand
+from ingest.histories.phh import MAX_KEY_PARTS, RawHand, parse_hand_text, section_hand
 from ingest.histories.rows import REQUIRED_FIELDS
 
 # the fields a plain hand may have, with the kind of their value (others: read as before)
@@ -92,10 +92,12 @@ def read_block(data: bytes, source_file: str) -> Block | None:
     buffer = np.frombuffer(bytearray(data), np.uint8)  # writable: the kernels take one type of array
     words, order, extra = vocabulary()
     scanned = sk.scanned_for(buffer, len(order))
-    found = sk.scan_block(buffer, True, words, scanned)
+    found = -1 if scanned is None else sk.scan_block(buffer, True, words, scanned)
     if found <= 0:
-        return None
-    room = 2 * int((scanned.text[:found, 1] - scanned.text[:found, 0]).sum()) + 64 * found * len(order)
+        return None  # no hand, far too many for their bytes, or hands the line reader must split
+    _check_dotted_keys(data, scanned, found)
+    lengths = scanned.text[:found, 1] - scanned.text[:found, 0]
+    room = 4 * int(lengths[scanned.status[:found] == sk.PLAIN].sum()) + 4 * found + 16  # JSON <= 4x the text
     out = sk.JsonOut(np.empty(room, np.uint8), np.zeros(found + 1, np.int64), np.empty(room, np.uint8),
                      np.zeros(found + 1, np.int64))  # fmt: skip
     sk.write_json(buffer, scanned, words, order, extra, out)
@@ -109,6 +111,18 @@ def read_block(data: bytes, source_file: str) -> Block | None:
     ]
     extra_spans = np.stack([out.spaced_ends[:-1], out.spaced_ends[1:]], axis=1)
     return Block(source_file, data, buffer, scanned, ids, out.spaced[: out.spaced_ends[-1]], extra_spans)
+
+
+def _check_dotted_keys(data: bytes, scanned: sk.Scanned, found: int) -> None:
+    """A plain hand with ``MAX_KEY_PARTS`` dots or more is left to the line reader when it would
+    refuse it (a dotted key that long, even in a comment: ``phh.parse_hand_text``)."""
+    spans = scanned.text[:found]
+    dots = np.concatenate([[0], np.cumsum(np.frombuffer(data, np.uint8) == sk.DOT)])
+    many = (dots[spans[:, 1]] - dots[spans[:, 0]] >= MAX_KEY_PARTS) & (scanned.status[:found] == sk.PLAIN)
+    for h in np.flatnonzero(many).tolist():
+        text = data[spans[h, 0] : spans[h, 1]].decode("utf-8", "surrogateescape")
+        if parse_hand_text(text, "", h).error is not None:
+            scanned.status[h] = sk.BAD
 
 
 def arrow_strings(buffer: np.ndarray, spans: np.ndarray, valid: np.ndarray | None = None,

@@ -28,6 +28,7 @@ import json
 import math
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -331,11 +332,9 @@ def _hands_of_file(path: Path, blocks: Callable[[bytes, str], Any] | None = None
     hands = 0  # hands given so far: a read error is rejected as the next one
     try:
         with open(path, "rb") as file:
-            if (
-                name.endswith(".phhs")
-                and blocks is not None
-                and os.fstat(file.fileno()).st_size <= BLOCK_FILE_BYTES
-            ):
+            status = os.fstat(file.fileno())
+            regular = stat.S_ISREG(status.st_mode) and status.st_size <= BLOCK_FILE_BYTES  # not a pipe
+            if name.endswith(".phhs") and blocks is not None and regular:
                 data = file.read()
                 block = blocks(data, name)
                 if block is not None:

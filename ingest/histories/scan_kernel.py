@@ -21,6 +21,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ingest.histories.phh import MAX_HAND_BYTES
+
 PLAIN, BAD = 0, 1
 BAD_LINE = -2  # what reading a line gives when the hand is not plain
 # kinds of value a key takes
@@ -29,6 +31,9 @@ ABSENT = -1
 NEWLINE, TAB, SPACE, QUOTE, HASH, COMMA, DOT, COLON, EQUALS = 10, 9, 32, 34, 35, 44, 46, 58, 61
 OPEN, CLOSE, BACKSLASH = 91, 93, 92
 MOST_DIGITS = 18  # an int64 holds any 18 digits
+MOST_DECIMALS = 18  # a plain decimal's (15 significant digits from 0.0001): 10^18 fits an int64
+FEWEST_HAND_BYTES = 32  # a real hand is ten times as long: a file of more, shorter ones is streamed
+MOST_HAND_BYTES = MAX_HAND_BYTES  # a longer hand or line is the line reader's to refuse
 MOST_SIGNIFICANT = 15  # a decimal of at most 15 significant digits is its float's shortest text
 
 
@@ -66,12 +71,13 @@ class Scanned(NamedTuple):
     counts: np.ndarray  # (2,): hands and items found
 
 
-def scanned_for(buffer: np.ndarray, keys: int) -> Scanned:
+def scanned_for(buffer: np.ndarray, keys: int) -> Scanned | None:
     """Room for every hand and item ``buffer`` can hold (one per line opening with ``[``; one per
-    comma or key)."""
-    hands = (
-        int(np.count_nonzero((buffer[1:] == OPEN) & (buffer[:-1] == NEWLINE))) + 2
-    )  # a header opens a line
+    comma or key); None when it holds more such lines than hands of ``FEWEST_HAND_BYTES`` could."""
+    headers = int(np.count_nonzero((buffer[1:] == OPEN) & (buffer[:-1] == NEWLINE))) + 1  # + the first line
+    if headers > len(buffer) // FEWEST_HAND_BYTES + 1:
+        return None
+    hands = headers + 1
     items = int(np.count_nonzero(buffer == COMMA) + np.count_nonzero(buffer == EQUALS)) + 1
     return Scanned(
         np.zeros((hands, 2), np.int64), np.zeros(hands, np.int8), np.full((hands, keys, 2), ABSENT, np.int64),
@@ -101,14 +107,27 @@ def _blank(buf, pos, end) -> int:
 
 @njit(cache=True)
 def _block_problem(buf) -> bool:
-    """Bytes the line reader splits lines at, where this scanner does not."""
+    """Bytes the line reader takes otherwise than this scanner: control bytes (line breaks to
+    ``str.splitlines``, white space to ``str.strip``) and Unicode white space (``str.isspace``:
+    U+0085, U+00A0, U+1680, U+2000 to U+200A, U+2028, U+2029, U+202F, U+205F, U+3000), which
+    the line reader's header pattern and stripping see; and a line longer than a hand may be."""
+    line = 0
     for i in range(len(buf)):
         x = buf[i]
-        if x < SPACE and x != TAB and x != NEWLINE:
-            return True  # line breaks the line reader knows, and control bytes str.strip would drop
-        if x == 0xC2 and i + 1 < len(buf) and buf[i + 1] == 0x85:
+        line = 0 if x == NEWLINE else line + 1
+        if (x < SPACE and x != TAB and x != NEWLINE) or line > MOST_HAND_BYTES:
             return True
-        if x == 0xE2 and i + 2 < len(buf) and buf[i + 1] == 0x80 and 0xA8 <= buf[i + 2] <= 0xA9:
+        if x < 0xC2 or i + 1 >= len(buf):
+            continue
+        y = buf[i + 1]
+        z = buf[i + 2] if i + 2 < len(buf) else 0
+        if x == 0xC2 and (y == 0x85 or y == 0xA0):
+            return True
+        if x == 0xE1 and y == 0x9A and z == 0x80:
+            return True
+        if x == 0xE2 and y == 0x80 and (z <= 0x8A or z == 0xA8 or z == 0xA9 or z == 0xAF):
+            return True
+        if (x == 0xE2 and y == 0x81 and z == 0x9F) or (x == 0xE3 and y == 0x80 and z == 0x80):
             return True
     return False
 
@@ -169,6 +188,9 @@ def scan_block(buf, first: bool, vocabulary, out) -> int:
     if hands > 0:
         out.text[hands - 1, 1] = len(buf)
         out.status[hands - 1] = BAD if open_key != ABSENT else out.status[hands - 1]
+    for h in range(hands):
+        if out.text[h, 1] - out.text[h, 0] > MOST_HAND_BYTES:
+            out.status[h] = BAD  # the line reader refuses it, by its characters
     out.counts[0] = hands
     return hands
 
@@ -309,9 +331,10 @@ def _number(buf, start, end):
     significant, rest = 0, mantissa
     while rest > 0:
         significant, rest = significant + 1, rest // 10
-    whole = point - start
+    if decimals > MOST_DECIMALS:
+        return False, 0, 0, False
     tiny = mantissa > 0 and _below_ten_thousandth(mantissa, decimals)
-    if significant > MOST_SIGNIFICANT or whole > 16 or tiny:
+    if significant > MOST_SIGNIFICANT or point - start > 16 or tiny:
         return False, 0, 0, False
     return True, mantissa, decimals, True
 
