@@ -137,6 +137,26 @@ def pot_distribution(histogram: dict[int, int]) -> dict[str, Any]:
     }
 
 
+def pot_unit(unit: dict[str, Any]) -> str:
+    """What the pot distribution counts in: chips, or 10^-d of the hands' currency (pots of hands
+    in several currencies are not added up).
+
+    >>> pot_unit({"decimals": 0, "currencies": 0})
+    'chips'
+    >>> pot_unit({"decimals": 2, "currencies": 1, "currency": "USD"})
+    '0.01 USD'
+    >>> pot_unit({"decimals": 2, "currencies": 2, "currency": "USD"})
+    'several currencies: pots not added up'
+    """
+    decimals, currencies = int(unit.get("decimals") or 0), int(unit.get("currencies") or 0)
+    if currencies > 1:
+        return "several currencies: pots not added up"
+    if not decimals and not currencies:
+        return "chips"
+    step = format(Decimal(1).scaleb(-decimals), "f")
+    return f"{step} {unit.get('currency') or 'money'}"
+
+
 def rate(count: int, n: int, exact: float | None = None) -> dict[str, Any]:
     """A proportion with its count, 95% Wilson interval and, if known, the exact value."""
     low, high = wilson(int(count), int(n))
@@ -262,6 +282,7 @@ def game_stats(
     overview = {column: 0 for column in OVERVIEW_COLUMNS} | counts.one("overview")
     pot_rows = counts.rows("pots", key="pot")
     histogram = {int(r["pot"]): int(r["hands"]) for r in pot_rows if r["pot"] not in (None, "None")}
+    unit = (query(con, "pot_unit", variant, runs, skip=summarized) or [{}])[0]  # not summed: a text
     run_count = sum(int(r.get("runs", 0)) for r in pot_rows if r["pot"] in (None, "None")) + len(summarized)
     hands, showdowns = overview["hands"], overview["showdown_hands"]
     all_showdown_mode = hands > 0 and overview["showdown_mode_hands"] == hands
@@ -276,7 +297,8 @@ def game_stats(
         "showdown_mode_hands": overview["showdown_mode_hands"],
         "showdown_rate": rate(showdowns, hands),
         "run_count": run_count,
-        "pot": pot_distribution(histogram),
+        "pot": pot_distribution(histogram if (unit.get("currencies") or 0) <= 1 else {}),
+        "pot_unit": pot_unit(unit),
         "scoop_rate": rate(overview["scoops"], showdowns),
         "split_rate": rate(overview["splits"], showdowns),
         "category_tie_rate": rate(overview["category_ties"], showdowns),

@@ -163,3 +163,20 @@ def test_more_units_than_a_float_counts_is_refused():
 def test_more_than_six_decimals_is_refused():
     with pytest.raises(AmountError, match="more than 6 decimals"):
         fields_in_units({"starting_stacks": [1.0000001, 2], "winnings": [0, 0]})
+
+
+def test_pots_of_hands_in_cents_and_thousandths_add_up_in_the_finer_unit(tmp_path):
+    """``stats``' pot distribution over replayed money hands counts every pot in the finest unit
+    among them (RULINGS: amounts are integers of a stated unit), and says which."""
+    from scooplab.lab import Lab
+
+    hand = ('variant = "NT"\ncurrency = "USD"\nblinds_or_straddles = [{0}, {1}]\nmin_bet = {1}\n'
+            'starting_stacks = [50, 50]\nactions = ["d dh p1 ????", "d dh p2 ????", "p2 cbr {2}", "p1 f"]\n'
+            "winnings = [0, {3}]\n")  # fmt: skip
+    text = "[1]\n" + hand.format(0.25, 0.5, 1.5, 0.95) + "[2]\n" + hand.format(0.125, 0.25, 1, 0.475)
+    (tmp_path / "two.phhs").write_text(text)
+    report = ingest([tmp_path / "two.phhs"], Warehouse(tmp_path / "wh"), run_id="two")
+    assert report.hands == 2
+    stats = Lab(tmp_path / "wh").stats("holdem")
+    assert stats["pot_unit"] == "0.001 USD"
+    assert (stats["pot"]["min"], stats["pot"]["max"]) == (500, 1000)  # 0.500 and 1.00 (the raise uncalled)
