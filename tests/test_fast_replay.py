@@ -297,3 +297,25 @@ def test_cash_hands_in_money_replay_the_same_both_ways(name, structure, data):
         raws.append(parse_hand_text(write_hand(money), "cash.phhs", index))
     taken, back = assert_both_ways_agree(raws)
     assert taken + back == len(raws)
+
+
+def test_an_option_given_as_a_whole_number_and_as_a_float_keeps_its_own_text():
+    """The resolved options are cached: 9 and 9.0 hash alike, but the state machine writes each as
+    given, so the compiled replay must too (CI found a hand of 9 stored with 9.0's text)."""
+    texts = []
+    for value in ("9.0", "9"):
+        hand = f"""variant = "NSKJ"
+antes = [1, 1]
+_starting_bet = 2
+_options = {{ raises_per_round = {value}, tiebreak = "kickers" }}
+starting_stacks = [1, 1]
+actions = ["d dh p1 5s3oKs", "d dh p2 2b3s1o", "d db Ko2o", "d db 5b", "d db 6s"]
+finishing_stacks = [2, 0]
+"""
+        raw = parse_hand_text(hand, "options.phh", 0)
+        assert_both_ways_agree([raw])
+        texts.append(prepare(raw, hand_id(raw.fields)).options_text)
+    assert texts == [
+        '{"raises_per_round": 9.0, "tiebreak": "kickers"}',
+        '{"raises_per_round": 9, "tiebreak": "kickers"}',
+    ]

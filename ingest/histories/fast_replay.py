@@ -160,7 +160,8 @@ def prepare(raw: RawHand, identity: str) -> Prepared | None:
     if min(antes) < 0 or min(blinds) < 0 or min(min_bet, small_bet, big_bet, starting_bet) < 0:
         return None  # negative forced bets: the state machine decides what they mean
     try:
-        options, options_text = _resolved(game.name, tuple(given.items())) if given else _defaults(game.name)
+        typed = tuple((name, type(value), value) for name, value in given.items())  # 9 and 9.0 differ
+        options, options_text = _resolved(game.name, typed) if given else _defaults(game.name)
     except (ValueError, TypeError):
         return None
     try:
@@ -182,7 +183,9 @@ def _defaults(game_name: str) -> tuple[dict[str, Any], str]:
 
 @cache
 def _resolved(game_name: str, given: tuple) -> tuple[dict[str, Any], str]:
-    options = GAMES[game_name].resolve_options(dict(given))
+    """A game's options from (name, type, value) triples: the type keeps 9 and 9.0 apart, which
+    a cache would take for one key (their texts differ)."""
+    options = GAMES[game_name].resolve_options({name: value for name, _, value in given})
     return options, json.dumps(options, sort_keys=True)
 
 
