@@ -9,6 +9,7 @@ from __future__ import annotations
 import glob
 import os
 import random
+import re
 import resource
 import signal
 import subprocess
@@ -54,13 +55,24 @@ def ingest_files_of_500_hands():
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory) -> Path:
-    """PHH files of 8,000 hands of two games played with betting (an ingest of a few seconds)."""
+    """PHH files of 24,000 hands of two games played with betting: 8,000 hands three times, each
+    copy its own hands (an ``event`` field), in files of 250 hands, so that an ingest (which reads
+    a file at a time) writes its files one after another over a few seconds."""
     root = tmp_path_factory.mktemp("corpus")
     for game in ("holdem", "cry-me-a-river"):
         simulate(
             SimSpec(game, 4_000, mode="betting", seed=3, shard_size=4_000), str(root / "wh"), run_id=game
         )
-        export_hands(Warehouse(root / "wh"), game, root / "phh" / f"{game}.phhs")
+        export_hands(Warehouse(root / "wh"), game, root / "whole" / f"{game}.phhs")
+        hands = re.split(r"(?m)^(?=\[)", (root / "whole" / f"{game}.phhs").read_text())
+        hands = [hand for hand in hands if hand.startswith("[")]
+        for copy in range(3):
+            for first in range(0, len(hands), 250):
+                part = [
+                    h.replace("]\n", f']\nevent = "copy {copy}"\n', 1) for h in hands[first : first + 250]
+                ]
+                (root / "phh").mkdir(exist_ok=True)
+                (root / "phh" / f"{game}-{copy}-{first:05d}.phhs").write_text("".join(part))
     return root / "phh"
 
 
