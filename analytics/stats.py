@@ -141,7 +141,7 @@ def pot_unit(unit: dict[str, Any]) -> str:
     """What the pot distribution counts in: chips, or 10^-d of the hands' currency (pots of hands
     in several currencies are not added up).
 
-    >>> pot_unit({"decimals": 0, "currencies": 0})
+    >>> pot_unit({"decimals": 0, "currencies": 1, "currency": None})
     'chips'
     >>> pot_unit({"decimals": 2, "currencies": 1, "currency": "USD"})
     '0.01 USD'
@@ -151,7 +151,7 @@ def pot_unit(unit: dict[str, Any]) -> str:
     decimals, currencies = int(unit.get("decimals") or 0), int(unit.get("currencies") or 0)
     if currencies > 1:
         return "several currencies: pots not added up"
-    if not decimals and not currencies:
+    if not decimals and not unit.get("currency"):
         return "chips"
     step = format(Decimal(1).scaleb(-decimals), "f")
     return f"{step} {unit.get('currency') or 'money'}"

@@ -294,3 +294,13 @@ ODD_FILES = {  # found by a review: each once crashed the blocks, or stored what
 def test_odd_files_store_the_same_rows_both_ways(case, tmp_path, monkeypatch):
     (tmp_path / "odd.phhs").write_text(ODD_FILES[case])
     both_ways([tmp_path / "odd.phhs"], tmp_path, monkeypatch)
+
+
+def test_a_plain_copy_of_a_hand_the_line_reader_just_stored_is_a_duplicate(tmp_path, monkeypatch):
+    """A block's hands that go by the line reader are stored as they come (a file a hand here):
+    a later plain copy of one is a duplicate, as it is line by line (a review found it stored twice)."""
+    monkeypatch.setenv(FILE_HANDS_VARIABLE, "1")
+    single = _BASE.replace('variant = "NT"', "variant = 'NT'")  # single quotes: not plain
+    (tmp_path / "copies.phhs").write_text(f"[1]\n{single}[2]\n{_BASE}")
+    _, report = both_ways([tmp_path / "copies.phhs"], tmp_path, monkeypatch)
+    assert (report["hands"], report["duplicates"]) == (1, 1)

@@ -180,3 +180,9 @@ def test_pots_of_hands_in_cents_and_thousandths_add_up_in_the_finer_unit(tmp_pat
     stats = Lab(tmp_path / "wh").stats("holdem")
     assert stats["pot_unit"] == "0.001 USD"
     assert (stats["pot"]["min"], stats["pot"]["max"]) == (500, 1000)  # 0.500 and 1.00 (the raise uncalled)
+    chips = hand.format(1, 2, 6, 0).replace('currency = "USD"\n', "").replace("winnings = [0, 0]\n", "")
+    (tmp_path / "chips.phhs").write_text("[1]\n" + chips)
+    ingest([tmp_path / "chips.phhs"], Warehouse(tmp_path / "wh"), run_id="chips")
+    mixed = Lab(tmp_path / "wh").stats("holdem")  # chips beside dollars: not added up
+    assert mixed["hands"] == 3 and mixed["pot_unit"] == "several currencies: pots not added up"
+    assert mixed["pot"]["max"] is None

@@ -133,13 +133,16 @@ class Batches:
         plain, chosen = block.plain.tolist(), np.zeros(block.hands, np.bool_)
         fresh = np.zeros(block.hands, np.bool_)
         fresh[block.plain] = ~self.known.contains_many([block.ids[h] for h in np.flatnonzero(block.plain)])
+        added = False  # once a hand went by ``add``, it may have stored a later plain one's copy
         for h, identity in enumerate(block.ids):
-            if plain[h] and fresh[h] and identity not in self.queued:
+            stored_since = added and identity in self.known
+            if plain[h] and fresh[h] and identity not in self.queued and not stored_since:
                 self.order.setdefault(identity, len(self.order))
                 self.queued.add(identity)
                 chosen[h] = True
             else:
                 self.add(block.raw(h))  # in its place in reading order
+                added = True
         try:
             units = bulk_replay.units_of(block)
             groups, back = bulk_replay.groups_of(block, units)
