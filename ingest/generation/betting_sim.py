@@ -26,12 +26,12 @@ from engine.rules.games import variant_code
 from engine.rules.games.base import GameSpec, Structure
 from engine.rules.pushfold_play import PushFoldChart
 from engine.rules.state import HandState
+from ingest.histories import write_kernel
 from ingest.histories.phh import toml_value, write_hand
 from ingest.storage import sim_rows
 from ingest.storage.array_rows import (
     Hands,
     actions_table,
-    card_texts,
     players_table,
     settle,
     showdown_columns,
@@ -188,48 +188,18 @@ def batch_tables(
 
 
 def phh_texts(game: GameSpec, batch: Batch, stacks: np.ndarray, names: list[str], *, first: int,
-              stake: int, options: dict, structure: Structure = Structure.NO_LIMIT) -> list[str]:  # fmt: skip
-    """The PHH text of every hand, as ``write_hand(hand_fields(state))`` writes it."""
+              stake: int, options: dict, structure: Structure = Structure.NO_LIMIT) -> pa.Array:  # fmt: skip
+    """The PHH text of every hand, as ``write_hand(hand_fields(state))`` writes it (in compiled code)."""
     from ingest.histories.record import hand_fields
 
     reference = new_hand(game, len(names), stake, options, structure, batch.big_blind)
     header_fields = hand_fields(reference)
     for key in ("actions", "finishing_stacks"):
         header_fields.pop(key, None)
-    header = write_hand(header_fields)
-    players_line = f"players = {toml_value(names)}\n"
-    rec = batch.records
-    seat, kind, amount, board = rec[:, hs.R_SEAT], rec[:, hs.R_KIND], rec[:, hs.R_AMOUNT], rec[:, hs.R_BOARD]
-    automatic = rec[:, hs.R_AUTOMATIC]
-    cards = card_texts(batch.record_cards, game)
-    n_boards = len(game.board_names)
-    # one PHH action per chosen record; a board deal is written once, on its board 0 record
-    player = np.array([f"p{s + 1}" for s in range(len(names))] + [""], dtype=object)[seat]
-    words = np.array(["", " f", " cc", " cc", " cbr ", " cbr ", " sd ", ""], dtype=object)[kind]
-    text = player + words
-    raising = (kind == bk.BET) | (kind == bk.RAISE)
-    text[raising] += amount[raising].astype(str).astype(object)
-    discards = kind == bk.DISCARD
-    text[discards] += cards[discards]
-    hole_deals = (kind == bk.DEAL) & (board < 0)
-    text[hole_deals] = "d dh " + player[hole_deals] + " " + cards[hole_deals]
-    first_boards = np.flatnonzero((kind == bk.DEAL) & (board == 0))
-    joined = cards[first_boards]
-    for b in range(1, n_boards):
-        joined = joined + "/" + cards[first_boards + b]
-    text[first_boards] = "d db " + joined
-    written = (automatic == 0) & ~((kind == bk.DEAL) & (board > 0))
-    lines = np.where(written, '  "' + text + '",\n', "")
-    starts = batch.hand_start.tolist()
-    line_list = lines.tolist()
-    finishing = stacks.tolist()
-    texts = []
-    for h in range(batch.count):
-        texts.append(
-            f"{header}actions = [\n{''.join(line_list[starts[h] : starts[h + 1]])}]\n"
-            f"finishing_stacks = {toml_value(finishing[h])}\nhand = {first + h + 1}\n{players_line}"
-        )
-    return texts
+    fixed = write_kernel.fixed_text(write_hand(header_fields), f"players = {toml_value(names)}\n")
+    return write_kernel.hand_texts(batch.records, batch.record_cards, batch.hand_start[: batch.count + 1],
+                                   stacks, first, fixed, write_kernel.card_table(game.deck),
+                                   len(game.board_names))  # fmt: skip
 
 
 def pushfold_chart(spec, game: GameSpec, warehouse: Warehouse, progress_of=None

@@ -456,7 +456,8 @@ class JsonOut(NamedTuple):
 
 
 @njit(cache=True, inline="always")
-def _put(out, n, source, start, end) -> int:
+def put_bytes(out, n, source, start, end) -> int:
+    """``source[start:end]`` into ``out`` from n; returns where it ends."""
     for i in range(start, end):
         out[n] = source[i]
         n += 1
@@ -473,7 +474,7 @@ def _put_byte(out, n, byte) -> int:
 def _put_number(out, n, buf, start, end, mantissa, decimals, is_float) -> int:
     """A number as ``json`` writes the int or float ``tomllib`` reads (shortest float text)."""
     if not is_float:
-        return _put(out, n, buf, start, end)
+        return put_bytes(out, n, buf, start, end)
     digits, scale = 1, 10
     while scale <= mantissa:
         digits, scale = digits + 1, scale * 10
@@ -493,7 +494,7 @@ def _put_value(out, n, buf, scanned, h, k, kind, spaced) -> int:
     start, end = scanned.field[h, k, 0], scanned.field[h, k, 1]
     if kind <= TIME:  # a string or a time: quoted
         n = _put_byte(out, n, QUOTE)
-        n = _put(out, n, buf, start, end)
+        n = put_bytes(out, n, buf, start, end)
         return _put_byte(out, n, QUOTE)
     if kind < STRINGS:
         mantissa, decimals = scanned.scalar_mantissa[h, k], scanned.scalar_decimals[h, k]
@@ -507,7 +508,7 @@ def _put_value(out, n, buf, scanned, h, k, kind, spaced) -> int:
         a, b = scanned.item[i, 0], scanned.item[i, 1]
         if kind == STRINGS:
             n = _put_byte(out, n, QUOTE)
-            n = _put(out, n, buf, a, b)
+            n = put_bytes(out, n, buf, a, b)
             n = _put_byte(out, n, QUOTE)
         else:
             n = _put_number(out, n, buf, a, b, scanned.item_mantissa[i], scanned.item_decimals[i],
@@ -529,7 +530,7 @@ def _put_fields(out, n, buf, scanned, h, vocabulary, order, chosen, spaced) -> i
                 n = _put_byte(out, n, SPACE)
         wrote = True
         n = _put_byte(out, n, QUOTE)
-        n = _put(out, n, vocabulary.names[k], 0, vocabulary.lengths[k])
+        n = put_bytes(out, n, vocabulary.names[k], 0, vocabulary.lengths[k])
         n = _put_byte(out, n, QUOTE)
         n = _put_byte(out, n, COLON)
         if spaced:
