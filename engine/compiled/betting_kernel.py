@@ -81,6 +81,7 @@ from engine.compiled.hand_state import (  # noqa: F401 (re-exported: the record'
     reset_hand,
 )
 from engine.compiled.sim_kernels import EVERYONE_DEAD, SHOWDOWN, UNCONTESTED
+from engine.hands.borrowed import borrowed
 from engine.hands.kernels import PLACE_SHIFT, card_bit, category_of, key_strength
 from engine.rules.games.base import Structure
 from engine.rules.pushfold_play import CALL_SPOT, NO_SPOT, PUSH_SPOT
@@ -520,11 +521,17 @@ def play_hands(n_hands, stake, table, streets, players, rng_state, fixed_decks, 
     shuffled ones, for tests. Records are laid out as ``engine.compiled.hand_state`` says (the
     ``R_*`` columns).
     """
-    hand = new_hand(table.n)
-    deck = np.empty(streets.deck_size, dtype=np.int8)
-    cards = np.empty(MAX_CARDS, dtype=np.int8)
-    saved = np.empty(4, dtype=np.uint64)
-    stakes = np.full(table.n, stake)
+    room = (new_hand(table.n), np.empty(streets.deck_size, np.int8), np.empty(MAX_CARDS, np.int8),
+            np.empty(4, np.uint64), np.full(table.n, stake))  # fmt: skip
+    return _play_hands(n_hands, (table, streets, players, rng_state, fixed_decks, out), room)
+
+
+@njit(cache=True)
+def _play_hands(n_hands, given, room) -> int:
+    """``play_hands`` with its arguments and its room (the hand, the deck, a street's cards, the
+    generator's saved state, the stacks) borrowed: the caller holds them."""
+    table, streets, players, rng_state, fixed_decks, out = borrowed(given)
+    hand, deck, cards, saved, stakes = borrowed(room)
     position = out.hand_start[0]
     for h in range(n_hands):
         saved[:] = rng_state

@@ -26,6 +26,7 @@ from engine.compiled.core import (
     seat_strength,
     surviving,
 )
+from engine.hands.borrowed import borrowed
 
 
 @njit(cache=True, inline="always")
@@ -252,8 +253,14 @@ def settle_hands(rules, hands, out) -> None:
     """Settle every hand of ``hands`` (a ``HandsAtShowdown``) with ``showdown[h]`` into ``out`` (a
     ``Settlement``): chips won and each seat's showdown facts, under ``rules``
     (``engine.compiled.core.Rules``)."""
+    _settle_hands(rules, hands, out, _settle_work(hands.contributed.shape[1], hands.boards.shape[1]))
+
+
+@njit(cache=True)
+def _settle_hands(rules, hands, out, work) -> None:
+    """``settle_hands`` in ``work``, every structure borrowed (the caller holds them)."""
+    rules, hands, out, work = borrowed((rules, hands, out, work))
     n, n_boards = hands.contributed.shape[1], hands.boards.shape[1]
-    work = _settle_work(n, n_boards)
     first = 0
     while not rules.community[first]:
         first += 1

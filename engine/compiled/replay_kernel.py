@@ -57,6 +57,7 @@ from engine.compiled.hand_state import (
     reset_hand,
 )
 from engine.compiled.sim_kernels import SHOWDOWN, UNCONTESTED
+from engine.hands.borrowed import borrowed
 
 OK, FALLBACK = 0, 1
 HIDDEN = -2  # a hole card nobody saw (``????``): kept unknown, never dealt at random
@@ -555,6 +556,13 @@ def replay_hands(given, streets, out) -> int:
         np.zeros(given.card_table.max() + 1, np.bool_), np.full(MAX_CARDS, -1, np.int8),
         np.empty((5, 2), np.int64), np.empty(n_boards * MAX_BOARD, np.int8), np.zeros(1, np.int64),
     )  # fmt: skip
+    return _replay_hands(given, streets, out, work)
+
+
+@njit(cache=True)
+def _replay_hands(given, streets, out, work) -> int:
+    """``replay_hands`` in ``work``, every structure borrowed (the caller holds them)."""
+    given, streets, out, work = borrowed((given, streets, out, work))
     position = 0
     for h in range(given.settings.shape[0]):
         out.hand_start[h] = position

@@ -32,6 +32,7 @@ from engine.compiled.core import (
     seat_strength,
     surviving_of,
 )
+from engine.hands.borrowed import borrowed
 from engine.hands.kernels import card_bit, category_of
 from engine.rules.games.description import STREET_SLOTS  # forced discards counted per street after the deal
 
@@ -323,12 +324,21 @@ def simulate_hands(plan, rules, out) -> None:
     among tied hands, else 0. Tallies count as winners the seats that collected chips of the high
     parts; a killed board is evaluated only for the triple scoop. The loop reads arrays taken out
     of the structures here (docs/architecture.md)."""
+    hole, board = plan.hole, plan.board
+    _simulate_hands(
+        plan, rules, out, showdown_work(hole.shape[0], board.shape[0], board.shape[1], plan.deck_size)
+    )
+
+
+@njit(cache=True)
+def _simulate_hands(plan, rules, out, work) -> None:
+    """``simulate_hands`` in ``work`` (which the caller holds, as it holds the rest: borrowed)."""
+    plan, rules, out, work = borrowed((plan, rules, out, work))
     hole, board, cards, low, words = plan.hole, plan.board, out.cards, out.low, plan.words
     ending, outcomes, dealt_to, survivors = out.ending, out.outcomes, out.streets_dealt, out.survivors
     tally, dead, discard_street, strength = out.tally, out.dead, out.discard_street, out.strength
     triple, won, won_high, won_low, board_won = out.triple, out.won, out.won_high, out.won_low, out.board_won
     n, n_hole, n_boards, n_board = hole.shape[0], hole.shape[1], board.shape[0], board.shape[1]
-    work = showdown_work(n, n_boards, n_board, plan.deck_size)
     deck, alive, before, hole_key, kept_n = work.deck, work.alive, work.before, work.hole_key, work.kept_n
     per_board, board_cards, last, board_alive = work.per_board, work.board_cards, work.last, work.board_alive
     board_key, low_row, won_row, high_row = work.board_key, work.low_row, work.pot.won, work.pot.won_high

@@ -30,6 +30,7 @@ from numba import njit
 from numba.core.errors import NumbaIRAssumptionWarning
 from numba.extending import overload
 
+from engine.hands.borrowed import borrowed
 from engine.hands.strengths import (
     CATEGORY_MASK,
     CATEGORY_SHIFT,
@@ -323,6 +324,7 @@ def _key_strength_compiled(key, ranking, kickers, tables):
 def evaluate_rows(cards: np.ndarray, out: np.ndarray, ranking: int, kickers: bool, tables: tuple,
                   deck_size: int, max_cards: int) -> None:  # fmt: skip
     """Best five-card hand of each row of ``cards`` (5 to ``max_cards`` cards) into ``out``."""
+    tables = borrowed(tables)  # the caller holds them
     for i in range(cards.shape[0]):
         key, n = row_key(cards, i, deck_size)
         ok = key >= 0 and 5 <= n <= max_cards
@@ -337,6 +339,7 @@ def evaluate_high_hole_rows(hole: np.ndarray, board: np.ndarray, out: np.ndarray
     Every such five-card hand uses at most four board cards, so it lies within
     the hole cards plus some four of the board cards: the best over those sets.
     """
+    tables = borrowed(tables)  # the caller holds them
     for i in range(hole.shape[0]):
         hole_key, n_hole = row_key(hole, i, deck_size)
         board_key, n_board = row_key(board, i, deck_size)
@@ -384,6 +387,7 @@ def low_points_rows(cards: np.ndarray, points: np.ndarray, out: np.ndarray) -> N
 @njit(cache=True)
 def count_categories(deck_size: int, k: int, ranking: int, kickers: bool, tables: tuple) -> np.ndarray:
     """Count every k-card set of the deck by category of its best five-card hand under a ranking code."""
+    tables = borrowed(tables)  # the caller holds them
     counts = np.zeros(9, dtype=np.int64)
     index = np.arange(k)
     prefix = np.zeros(k + 1, dtype=np.int64)  # prefix[j]: key of cards index[:j]
