@@ -60,8 +60,8 @@ class HandIds:
     def __contains__(self, identity: object) -> bool:
         if identity in self._newest or identity in self._other:
             return True
-        if not isinstance(identity, str) or not _HEX_ID.fullmatch(identity):
-            return False
+        if not self._sorted or not isinstance(identity, str) or not _HEX_ID.fullmatch(identity):
+            return False  # (no sorted ids yet: nothing more to look in)
         return bool(self._in_sorted(keys_of([identity]))[0])
 
     def __len__(self) -> int:
