@@ -1,4 +1,4 @@
-"""Random legal hold'em hands played by PokerKit, with scooplab's rules alongside, as PHH.
+"""Random legal hold'em and Omaha hands played by PokerKit, with scooplab's rules alongside, as PHH.
 
 ``peer_hands(seed, count)`` plays no-limit and fixed-limit hold'em hands (2 to 9 players,
 antes, short and tiny stacks, all-ins, folds to all-ins, mucks) in PokerKit, and writes each
@@ -6,7 +6,8 @@ with PokerKit's own PHH writer. Every action is one both rule sets allow: where 
 scooplab's state machine (``engine.rules.state.HandState``, fed the same actions) disagree on what
 is legal, the generator keeps to the intersection and counts the disagreement by name, so a
 differential test can report it. PokerKit deals the cards (seeded), so a seed gives the same
-hands every run.
+hands every run. ``peer_hands(seed, count, "omaha")`` plays pot-limit Omaha (``PO``) and
+fixed-limit Omaha hi-lo eight or better (``FO/8``) hands, 2 to 8 players, the same way.
 """
 
 from __future__ import annotations
@@ -22,11 +23,13 @@ from pokerkit import (
     BoardDealing,
     CheckingOrCalling,
     CompletionBettingOrRaisingTo,
+    FixedLimitOmahaHoldemHighLowSplitEightOrBetter,
     FixedLimitTexasHoldem,
     Folding,
     HandHistory,
     HoleDealing,
     NoLimitTexasHoldem,
+    PotLimitOmahaHoldem,
 )
 
 from engine.hands.cards import STANDARD, parse_cards
@@ -51,11 +54,13 @@ HALF_BET_REOPENS = "fixed-limit: an all-in of half a bet reopens the betting (RU
 CAP_COUNT = "fixed-limit: PokerKit counts an all-in of less than half a bet against the raise cap"
 UNCALLABLE = "a raise nobody left can call (returned as uncalled): scooplab allows it, PokerKit refuses it"
 ISSUE_45 = "PokerKit lets a player who acted reraise a short all-in (its issue #45)"
+NO_CAP = "fixed-limit Omaha hi-lo: PokerKit's class has no raise cap (RULINGS); scooplab caps at four bets"
 KNOWN_REFUSALS = {  # (who refuses, the start of the refusal) -> the named difference
     ("PokerKit", "Short all-in cannot be raised"): HALF_BET_REOPENS,
     ("PokerKit", "No more completion, betting, or raising"): CAP_COUNT,
     ("PokerKit", "There is no reason to complete, bet, or raise"): UNCALLABLE,
     ("scooplab", "the betting was not reopened"): ISSUE_45,
+    ("scooplab", "the betting is capped at"): NO_CAP,
 }
 UNNAMED = "unnamed difference"
 PEER_CANNOT_SETTLE = "PokerKit cannot settle a pot whose every claimant mucked (the muck was not taken)"
@@ -72,8 +77,11 @@ class PeerHand:
     mucked: bool  # some seat mucked at the showdown
 
 
-def _structure_and_sizes(rnd: random.Random) -> tuple[Structure, int, int]:
-    structure = Structure.FIXED_LIMIT if rnd.random() < 0.4 else Structure.NO_LIMIT
+def _structure_and_sizes(rnd: random.Random, family: str) -> tuple[Structure, int, int]:
+    if family == "omaha":  # PO, or FO/8
+        structure = Structure.FIXED_LIMIT if rnd.random() < 0.5 else Structure.POT_LIMIT
+    else:
+        structure = Structure.FIXED_LIMIT if rnd.random() < 0.4 else Structure.NO_LIMIT
     small_blind = rnd.choice([1, 1, 2, 3, 5])
     return structure, small_blind, small_blind * 2
 
@@ -92,20 +100,28 @@ def _stacks(rnd: random.Random, n: int, big: int, ante: int) -> list[int]:
     return stacks
 
 
-def _new_hand(rnd: random.Random):
-    structure, small, big = _structure_and_sizes(rnd)
-    n = rnd.randint(2, 9)
+PEER_GAMES = {  # (family, structure) -> PokerKit's class, and scooplab's game
+    ("holdem", Structure.NO_LIMIT): (NoLimitTexasHoldem, "holdem"),
+    ("holdem", Structure.FIXED_LIMIT): (FixedLimitTexasHoldem, "holdem"),
+    ("omaha", Structure.POT_LIMIT): (PotLimitOmahaHoldem, "omaha"),
+    ("omaha", Structure.FIXED_LIMIT): (FixedLimitOmahaHoldemHighLowSplitEightOrBetter, "omaha-hi-lo"),
+}
+
+
+def _new_hand(rnd: random.Random, family: str):
+    structure, small, big = _structure_and_sizes(rnd, family)
+    n = rnd.randint(2, 8 if family == "omaha" else 9)
     ante = 0 if rnd.random() < 0.5 else rnd.randint(1, big)
     stacks = _stacks(rnd, n, big, ante)
-    blinds = (small, big)
+    blinds = [small, big] + [0] * (n - 2)
+    peer, name = PEER_GAMES[family, structure]
     if structure is Structure.FIXED_LIMIT:
-        game = FixedLimitTexasHoldem(AUTOMATIONS, True, ante, blinds, big, 2 * big)
-        ours = HandState(GAMES["holdem"], structure, stacks, antes=[ante] * n,
-                         blinds=[small, big] + [0] * (n - 2), small_bet=big, big_bet=2 * big)  # fmt: skip
+        game = peer(AUTOMATIONS, True, ante, (small, big), big, 2 * big)
+        sizes = {"small_bet": big, "big_bet": 2 * big}
     else:
-        game = NoLimitTexasHoldem(AUTOMATIONS, True, ante, blinds, big)
-        ours = HandState(GAMES["holdem"], structure, stacks, antes=[ante] * n,
-                         blinds=[small, big] + [0] * (n - 2), min_bet=big)  # fmt: skip
+        game = peer(AUTOMATIONS, True, ante, (small, big), big)
+        sizes = {"min_bet": big}
+    ours = HandState(GAMES[name], structure, stacks, antes=[ante] * n, blinds=blinds, **sizes)
     return game, game(tuple(stacks), n), ours, structure, stacks
 
 
@@ -187,9 +203,9 @@ def _showdown(state, rnd: random.Random, differences: Counter):
         return before, False
 
 
-def play_hand(rnd: random.Random, differences: Counter) -> PeerHand:
+def play_hand(rnd: random.Random, differences: Counter, family: str = "holdem") -> PeerHand:
     """One random hand, played to its end by both rule sets."""
-    game, state, ours, structure, stacks = _new_hand(rnd)
+    game, state, ours, structure, stacks = _new_hand(rnd, family)
     seen = 0
     mucked = False
     while state.status:
@@ -206,8 +222,9 @@ def play_hand(rnd: random.Random, differences: Counter) -> PeerHand:
     return PeerHand(text, structure, stacks, list(state.stacks), mucked)
 
 
-def peer_hands(seed: int, count: int) -> tuple[list[PeerHand], Counter]:
-    """``count`` hands from ``seed``, and the legality disagreements met while playing them."""
+def peer_hands(seed: int, count: int, family: str = "holdem") -> tuple[list[PeerHand], Counter]:
+    """``count`` hands of a family (``holdem`` or ``omaha``) from ``seed``, and the legality
+    disagreements met while playing them."""
     rnd = random.Random(seed)
     saved = random.getstate()
     random.seed(seed)  # PokerKit shuffles with the module's generator
@@ -215,6 +232,6 @@ def peer_hands(seed: int, count: int) -> tuple[list[PeerHand], Counter]:
     try:
         with warnings.catch_warnings():  # "some chips will be burned": the test counts those hands
             warnings.simplefilter("ignore", UserWarning)
-            return [play_hand(rnd, differences) for _ in range(count)], differences
+            return [play_hand(rnd, differences, family) for _ in range(count)], differences
     finally:
         random.setstate(saved)

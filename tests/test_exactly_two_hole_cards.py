@@ -1,6 +1,6 @@
 """The exactly-two hole-card rule (Omaha hands), a concept of the rules core: known hands, the
 compiled core against the readable reference hand by hand (showdown mode, betting mode and
-compiled replay), through a test game described in tests/fixtures/variants/omaha.toml."""
+compiled replay), through a test game described in tests/fixtures/variants/test-omaha.toml."""
 
 import itertools
 import tomllib
@@ -19,7 +19,7 @@ from scooplab.cli import app
 from tests.test_described_game import assert_betting_mode_replays_and_settles_as_the_reference
 from tests.test_simulate_agreement import play_through_state_machine
 
-OMAHA = Path(__file__).parent / "fixtures" / "variants" / "omaha.toml"
+OMAHA = Path(__file__).parent / "fixtures" / "variants" / "test-omaha.toml"
 
 
 @pytest.fixture(scope="module")
@@ -102,10 +102,10 @@ def test_a_game_played_pot_limit_only_plays_its_own_structure_unless_asked(tmp_p
     text = (
         OMAHA.read_text()
         .replace(
-            'phh_codes = { PO = "pot-limit", NO = "no-limit", FO = "fixed-limit" }',
+            'phh_codes = { TPO = "pot-limit", TNO = "no-limit", TFO = "fixed-limit" }',
             'phh_codes = { PPLO = "pot-limit" }\nstructure = "pot-limit"',
         )
-        .replace('name = "omaha"', 'name = "pot-limit-omaha"')
+        .replace('name = "test-omaha"', 'name = "pot-limit-omaha"')
     )
     path = tmp_path / "plo.toml"
     path.write_text(text)
@@ -134,7 +134,7 @@ def four_or_five(tmp_path_factory):
 def _omaha_with_a_hole_card_option(tmp_path):
     text = OMAHA.read_text().replace("hole_cards = 4", 'hole_cards = { option = "hole_cards" }')
     text += '\n[options.hole_cards]\ndefault = 4\nchoices = [4, 5]\nhelp = "hole cards each"\n'
-    text = text.replace('name = "omaha"', 'name = "omaha-4-or-5"').replace(
+    text = text.replace('name = "test-omaha"', 'name = "omaha-4-or-5"').replace(
         "players = [2, 10]", "players = [2, 9]"
     )
     text = text.replace("PO =", "PO45 =").replace("NO =", "NO45 =").replace("FO =", "FO45 =")

@@ -1,7 +1,7 @@
 """Best-low shares and shares across the surviving boards, concepts of the rules core: known
 showdowns, the compiled core against the readable reference hand by hand (showdown mode, betting
 mode and compiled replay) and against lows counted by hand, through two test games:
-tests/fixtures/variants/omaha-hi-lo.toml (one board) and three-board-hi-lo.toml (Cry Me A River's
+tests/fixtures/variants/test-omaha-hi-lo.toml (one board) and three-board-hi-lo.toml (Cry Me A River's
 boards and kill, RULINGS "Ultimate Hi-Lo": best high and best low on any surviving board)."""
 
 import itertools
@@ -23,7 +23,7 @@ from tests.test_described_game import assert_betting_mode_replays_and_settles_as
 from tests.test_simulate_agreement import play_through_state_machine
 
 FIXTURES = Path(__file__).parent / "fixtures" / "variants"
-GAMES = ("omaha-hi-lo", "three-board-hi-lo")
+GAMES = ("test-omaha-hi-lo", "three-board-hi-lo")
 
 
 def _game(name):
@@ -55,7 +55,7 @@ def _showdown(game, holes: list[str], boards: list[str], pot: int) -> tuple:
 
 
 def test_a_pot_splits_high_and_low_and_the_odd_chip_goes_high():
-    result = _showdown(_game("omaha-hi-lo"), ["AsKsQdJd", "2c3cTh9h"], ["4d5h8cKhKc"], 101)
+    result = _showdown(_game("test-omaha-hi-lo"), ["AsKsQdJd", "2c3cTh9h"], ["4d5h8cKhKc"], 101)
     assert result.won == (51, 50)  # trip kings take the high half, 2c 3c the low: 8-5-4-3-2
     assert [o.won_low for o in result.outcomes] == [0, 50]
 
@@ -73,18 +73,18 @@ def _showdown_pots(game, holes: list[str], board: str, pots: list[tuple[int, tup
 
 def test_a_side_pot_no_claimant_of_which_holds_a_low_goes_whole_to_the_high_hand():
     holes = ["AsKsQdJd", "9h9dTsTc", "2c3cQhJh"]  # trip kings; kings and tens; the only low
-    result = _showdown_pots(_game("omaha-hi-lo"), holes, "4d5h8cKhKc", [(90, (0, 1, 2)), (40, (0, 1))])
+    result = _showdown_pots(_game("test-omaha-hi-lo"), holes, "4d5h8cKhKc", [(90, (0, 1, 2)), (40, (0, 1))])
     assert result.won == (45 + 40, 0, 45)
 
 
 def test_tied_lows_split_the_low_half_odd_chip_first_from_the_button():
     holes = ["AsKsQdJd", "2c3dTsTc", "2h3hQsJs"]  # both lows 8-5-4-3-2
-    result = _showdown_pots(_game("omaha-hi-lo"), holes, "4d5h8cKhKc", [(103, (0, 1, 2))])
+    result = _showdown_pots(_game("test-omaha-hi-lo"), holes, "4d5h8cKhKc", [(103, (0, 1, 2))])
     assert result.won == (52, 26, 25) and result.split
 
 
 def test_with_no_qualifying_low_the_high_hand_takes_the_whole_pot():
-    result = _showdown(_game("omaha-hi-lo"), ["AsKsQdJd", "2c3cTh9h"], ["9d9sKhKcTc"], 101)
+    result = _showdown(_game("test-omaha-hi-lo"), ["AsKsQdJd", "2c3cTh9h"], ["9d9sKhKcTc"], 101)
     assert result.won == (0, 101) and result.outcomes[1].won_high == 101  # tens full on nines, no low
 
 
@@ -126,7 +126,7 @@ def test_betting_mode_replays_to_the_same_rows_and_settles_as_the_reference(name
 
 
 def _described(**changes) -> str:
-    text = (FIXTURES / "omaha-hi-lo.toml").read_text()
+    text = (FIXTURES / "test-omaha-hi-lo.toml").read_text()
     for old, new in changes.items():
         assert old in text
         text = text.replace(old, new)

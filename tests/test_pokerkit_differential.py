@@ -1,4 +1,4 @@
-"""Differential test: random hold'em hands played by PokerKit, ingested by scooplab, same stacks.
+"""Differential test: random hold'em and Omaha hands played by PokerKit, ingested by scooplab, same stacks.
 
 ``tests.pokerkit_peer`` plays random legal no-limit and fixed-limit hands in PokerKit (2 to 9
 players, antes, tiny stacks, all-ins, folds, mucks) and writes them with PokerKit's PHH
@@ -7,14 +7,19 @@ does) and every hand must be stored with PokerKit's finishing stacks, or differ 
 way named here, where PokerKit is known to depart from RULINGS.md:
 
 - odd chips: PokerKit places the odd chips of a split pot its own way (RULINGS: one at a
-  time clockwise from the button), so stacks may differ by a chip per pot among tied seats;
+  time clockwise from the button; between a high and a low half, to the high), so stacks may
+  differ by a chip per pot among tied seats or between the halves' winners;
 - burned chips: PokerKit burns the chips of a pot whose contributors all folded, or whose
   claimants all mucked (RULINGS: the first joins the next smaller pot, the second stays with
   the last to muck): stacks then differ only by chips scooplab gave and PokerKit burned;
 - and, counted while the hands are played (``tests.pokerkit_peer``): raises one side allows
   and the other refuses (fixed-limit reopening by half a bet, PokerKit's cap counting, raises
   nobody can call, PokerKit's issue #45), and showdowns PokerKit cannot settle because every
-  claimant of a pot mucked. A refusal of any other kind fails the test.
+  claimant of a pot mucked. A refusal of any other kind fails the test;
+- Omaha hi-lo (RULINGS, "Every game the PHH standard names"): PokerKit's fixed-limit class plays
+  with no raise cap (counted where scooplab refuses the fifth bet), and it pays the low half of
+  a side pot none of whose claimants holds a qualifying low to some of them, where the high
+  hand takes the whole pot.
 
 Each count is printed (``pytest -s`` shows it); a difference of any other kind fails.
 """
@@ -29,10 +34,14 @@ from ingest.histories.phh import parse_hand_text
 from ingest.histories.pipeline import ingest
 from ingest.histories.replay import replay
 from ingest.storage.warehouse import Warehouse
-from tests.pokerkit_peer import HALF_BET_REOPENS, ISSUE_45, UNNAMED, PeerHand, peer_hands
+from tests.pokerkit_peer import HALF_BET_REOPENS, ISSUE_45, NO_CAP, UNNAMED, PeerHand, peer_hands
 from tests.test_fast_replay import assert_both_ways_agree
 
 SAME, ODD_CHIPS = "same stacks", "odd chips placed otherwise"
+LOW_SHARED = (
+    "Omaha hi-lo: PokerKit pays the low half of a side pot none of whose claimants holds a qualifying "
+    "low to some of them (RULINGS: the high hand takes the whole pot)"
+)
 DROPPED = "PokerKit burned the chips of a pot whose contenders all folded or mucked"
 
 
@@ -66,14 +75,35 @@ def classify(hand: PeerHand, ours: list[int]) -> str:
         assert all(not state.folded[s] for s, chips in enumerate(gap) if chips), (gap, hand.text)
         assert any(state.folded) or any(state.mucked)
         return DROPPED
+    if _low_half_shared_by_the_peer(replayed, gap):
+        return LOW_SHARED
     pots = len({p for p in replayed.state.contributed if p > 0})  # at most one pot per level
-    if replayed.result.split and sum(gap) == 0 and max(map(abs, gap)) <= pots:
+    halves = any(o.won_low for o in replayed.result.outcomes)  # a pot divided high and low
+    if (replayed.result.split or halves) and sum(gap) == 0 and max(map(abs, gap)) <= pots:
         return ODD_CHIPS
     raise AssertionError(f"stacks differ: scooplab {ours}, PokerKit {theirs}\n{hand.text}")
 
 
-def run_differential(tmp_path, seed: int, count: int) -> Counter:
-    hands, differences = peer_hands(seed, count)
+def _low_half_shared_by_the_peer(replayed, gap: list[int]) -> bool:
+    """Whether the seats PokerKit paid more are all claimants of a pot with no qualifying low among
+    its claimants, each by less than that pot's half, with no chip made or lost."""
+    state, outcomes = replayed.state, replayed.result.outcomes
+    if not state.game.low_hands or sum(gap) != 0:
+        return False
+    held = [c for s, c in enumerate(state.contributed) if c > 0 and not state.folded[s]]
+    levels, below, lowless = sorted(set(held)), 0, []  # a pot ends where a claimant is all in
+    for level in levels:
+        claimants = {s for s in range(state.n) if state.contributed[s] >= level and not state.folded[s]}
+        pot = sum(min(c, level) - min(c, below) for c in state.contributed)
+        if len(claimants) > 1 and all((outcomes[s].low_hand or -1) < 0 for s in claimants):
+            lowless.append((claimants, pot))
+        below = level
+    paid_more = {s: -g for s, g in enumerate(gap) if g < 0}
+    return any(set(paid_more) <= seats and max(paid_more.values()) <= pot // 2 for seats, pot in lowless)
+
+
+def run_differential(tmp_path, seed: int, count: int, family: str = "holdem") -> Counter:
+    hands, differences = peer_hands(seed, count, family)
     source = tmp_path / "peer.phhs"
     _write_phhs(hands, source)
     warehouse = Warehouse(tmp_path / "warehouse")
@@ -87,7 +117,7 @@ def run_differential(tmp_path, seed: int, count: int) -> Counter:
     kinds["fixed-limit hands"] = sum(hand.structure == "fixed-limit" for hand in hands)
     kinds["hands with a muck"] = sum(hand.mucked for hand in hands)
     counts = ", ".join(f"{kind}: {number}" for kind, number in kinds.items())
-    print(f"\nPokerKit differential, seed {seed}, {count} hands: {counts}")
+    print(f"\nPokerKit differential, {family}, seed {seed}, {count} hands: {counts}")
     return kinds
 
 
@@ -98,6 +128,14 @@ def test_random_pokerkit_hands_are_stored_with_pokerkits_stacks_or_a_named_diffe
     assert kinds[HALF_BET_REOPENS] > 0 and kinds[ISSUE_45] > 0, "the known differences were not met"
 
 
+def test_random_pokerkit_omaha_hands_are_stored_with_pokerkits_stacks_or_a_named_difference(tmp_path):
+    """Pot-limit Omaha and fixed-limit Omaha hi-lo (whose PokerKit class has no raise cap)."""
+    kinds = run_differential(tmp_path, seed=2027, count=300, family="omaha")
+    assert kinds[SAME] > 0.9 * 300
+    assert kinds["fixed-limit hands"] > 100 and kinds["hands with a muck"] > 5
+    assert kinds[NO_CAP] > 0, "the known difference was not met"
+
+
 def test_generated_hands_replay_the_same_both_ways():
     hands, _ = peer_hands(7, 150)
     raws = [parse_hand_text(hand.text, "peer.phhs", i) for i, hand in enumerate(hands)]
@@ -105,7 +143,8 @@ def test_generated_hands_replay_the_same_both_ways():
     assert taken + back == len(raws) and taken > 0.9 * len(raws)
 
 
-@pytest.mark.soak  # a minute: make soak (the default suite's first random-hands test plays 400)
-def test_thousands_of_random_pokerkit_hands(tmp_path):
-    kinds = run_differential(tmp_path, seed=11, count=3000)
-    assert kinds[SAME] > 0.9 * 3000
+@pytest.mark.soak  # a minute each: make soak (the default suite's random-hands tests play 400 and 300)
+@pytest.mark.parametrize(("family", "count"), [("holdem", 3000), ("omaha", 2000)])
+def test_thousands_of_random_pokerkit_hands(tmp_path, family, count):
+    kinds = run_differential(tmp_path, seed=11, count=count, family=family)
+    assert kinds[SAME] > 0.9 * count
