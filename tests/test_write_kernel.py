@@ -95,3 +95,20 @@ def test_integers_are_written_as_str_writes_them(value):
     out = np.zeros(24, np.uint8)
     used = write_kernel._put_int(out, 0, np.int64(value))
     assert bytes(out[:used]).decode() == str(value)
+
+
+def test_records_the_kernel_cannot_write_are_refused():
+    game = GAMES["holdem"]
+    fixed = write_kernel.fixed_text("variant = 'NT'\n", "players = []\n")
+    cards, records = write_kernel.card_table(game.deck), np.zeros((3, hs.RECORD_WIDTH), np.int64)
+    record_cards, finishing = np.full((3, 6), -1, np.int8), np.zeros((1, 2), np.int64)
+    ok = write_kernel.hand_texts(records, record_cards, np.array([0, 3]), finishing, 0, fixed, cards, 1)
+    assert ok.to_pylist()[0].startswith("variant = 'NT'\nactions = [\n")
+    with pytest.raises(ValueError, match="record starts"):
+        write_kernel.hand_texts(records, record_cards, np.array([0, 4]), finishing, 0, fixed, cards, 1)
+    records[1, hs.R_KIND] = hs.SHOW
+    with pytest.raises(ValueError, match="no show or muck"):
+        write_kernel.hand_texts(records, record_cards, np.array([0, 3]), finishing, 0, fixed, cards, 1)
+    records[1, hs.R_KIND], records[2, hs.R_KIND], records[2, hs.R_BOARD] = bk.DEAL, bk.DEAL, 0
+    with pytest.raises(ValueError, match="other boards"):
+        write_kernel.hand_texts(records, record_cards, np.array([0, 3]), finishing, 0, fixed, cards, 3)

@@ -322,8 +322,8 @@ def simulate_hands(plan, rules, out) -> None:
 
     ``outcomes[h]``: 2 when one seat won every part of the pot alone, 1 when some part was split
     among tied hands, else 0. Tallies count as winners the seats that collected chips of the high
-    parts; a killed board is evaluated only for the triple scoop. The loop reads arrays taken out
-    of the structures here (docs/architecture.md)."""
+    parts; a killed board is evaluated only for the triple scoop. The loop (``_simulate_hands``)
+    reads the structures borrowed, their arrays taken out once (docs/architecture.md)."""
     hole, board = plan.hole, plan.board
     _simulate_hands(
         plan, rules, out, showdown_work(hole.shape[0], board.shape[0], board.shape[1], plan.deck_size)

@@ -31,9 +31,9 @@ from engine.compiled.hand_state import (
     R_KIND,
     R_SEAT,
     RAISE,
+    SHOW,
 )
 from engine.hands.borrowed import borrowed
-from ingest.histories.scan_kernel import put_bytes
 
 NEWLINE, SPACE, SLASH, MINUS, LETTER_P = 10, 32, 47, 45, 112
 
@@ -87,8 +87,9 @@ def hand_texts(records: np.ndarray, record_cards: np.ndarray, hand_start: np.nda
     """The PHH text of each hand (hand h's records ``records[hand_start[h]:hand_start[h + 1]]``,
     numbered ``first + h + 1``, ``finishing`` its stacks), as an Arrow string array."""
     count, seats = finishing.shape
+    _check_records(records, hand_start, count, boards)
     longest_card = int(np.diff(cards[1]).max())
-    per_record = 48 + boards * (record_cards.shape[1] * longest_card + 1)
+    per_record = 48 + max(boards, 1) * (record_cards.shape[1] * longest_card + 1)
     per_hand = len(fixed.header) + len(fixed.players) + 64 + 23 * seats
     out = np.empty(per_hand * count + per_record * len(records), np.uint8)
     offsets = np.zeros(count + 1, np.int64)
@@ -97,6 +98,19 @@ def hand_texts(records: np.ndarray, record_cards: np.ndarray, hand_start: np.nda
         raise OverflowError(f"{count} hands' PHH text is over 2 GiB: write fewer hands at a time")
     return pa.StringArray.from_buffers(count, pa.py_buffer(offsets.astype(np.int32)),
                                        pa.py_buffer(out[: offsets[-1]]))  # fmt: skip
+
+
+def _check_records(records: np.ndarray, hand_start: np.ndarray, count: int, boards: int) -> None:
+    """What the kernel reads without checking: one start per hand and the end, betting-mode kinds
+    only, and every board's deal after the first board's."""
+    if len(hand_start) != count + 1 or hand_start[-1] > len(records):
+        raise ValueError(f"{count} hands need {count + 1} record starts within the records")
+    kinds = records[: hand_start[-1], R_KIND]
+    if (kinds >= SHOW).any():
+        raise ValueError("betting mode records no show or muck")
+    first_boards = np.flatnonzero((kinds == DEAL) & (records[: hand_start[-1], R_BOARD] == 0))
+    if len(first_boards) and first_boards[-1] + boards > hand_start[-1]:
+        raise ValueError("a board deal without the deals of the other boards after it")
 
 
 @njit(cache=True)
@@ -109,44 +123,44 @@ def _write_hands(hands, first, fixed, cards, boards, out, offsets) -> None:
     out, offsets = borrowed((out, offsets))
     n = 0
     for h in range(len(finishing)):
-        n = put_bytes(out, n, header, 0, len(header))
-        n = put_bytes(out, n, ACTIONS_OPEN, 0, len(ACTIONS_OPEN))
+        n = _put(out, n, header, 0, len(header))
+        n = _put(out, n, ACTIONS_OPEN, 0, len(ACTIONS_OPEN))
         for r in range(hand_start[h], hand_start[h + 1]):
             if records[r, R_AUTOMATIC] == 0 and not (records[r, R_KIND] == DEAL and records[r, R_BOARD] > 0):
-                n = put_bytes(out, n, LINE_OPEN, 0, len(LINE_OPEN))
+                n = _put(out, n, LINE_OPEN, 0, len(LINE_OPEN))
                 n = _put_action(
                     out, n, records, record_cards, r, (words, word_lengths), (card_data, card_at), boards
                 )
-                n = put_bytes(out, n, LINE_CLOSE, 0, len(LINE_CLOSE))
-        n = put_bytes(out, n, ACTIONS_CLOSE, 0, len(ACTIONS_CLOSE))
-        n = put_bytes(out, n, FINISHING, 0, len(FINISHING))
+                n = _put(out, n, LINE_CLOSE, 0, len(LINE_CLOSE))
+        n = _put(out, n, ACTIONS_CLOSE, 0, len(ACTIONS_CLOSE))
+        n = _put(out, n, FINISHING, 0, len(FINISHING))
         for s in range(finishing.shape[1]):
             if s > 0:
-                n = put_bytes(out, n, COMMA_SPACE, 0, len(COMMA_SPACE))
+                n = _put(out, n, COMMA_SPACE, 0, len(COMMA_SPACE))
             n = _put_int(out, n, finishing[h, s])
-        n = put_bytes(out, n, ACTIONS_CLOSE, 0, len(ACTIONS_CLOSE))
-        n = put_bytes(out, n, NUMBER, 0, len(NUMBER))
+        n = _put(out, n, ACTIONS_CLOSE, 0, len(ACTIONS_CLOSE))
+        n = _put(out, n, NUMBER, 0, len(NUMBER))
         n = _put_int(out, n, first + h + 1)
         out[n] = NEWLINE
-        n = put_bytes(out, n + 1, players, 0, len(players))
+        n = _put(out, n + 1, players, 0, len(players))
         offsets[h + 1] = n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)  # not inlined: it calls inlined functions (docs/architecture.md)
 def _put_action(out, n, records, record_cards, r, kind_words, cards, boards) -> int:
     """Record r's action (automatic records and the deals of boards past the first write no line:
     the first board's deal is ``d db`` with every board's cards, joined by ``/``)."""
     (words, word_lengths), (card_data, card_at) = kind_words, cards
     kind, seat = records[r, R_KIND], records[r, R_SEAT]
     if kind == DEAL and records[r, R_BOARD] == 0:
-        n = put_bytes(out, n, DEAL_BOARD, 0, len(DEAL_BOARD))
+        n = _put(out, n, DEAL_BOARD, 0, len(DEAL_BOARD))
         for b in range(boards):
             if b > 0:
                 out[n] = SLASH
                 n += 1
             n = _put_cards(out, n, record_cards, r + b, card_data, card_at)
     elif kind == DEAL:
-        n = put_bytes(out, n, DEAL_HOLE, 0, len(DEAL_HOLE))
+        n = _put(out, n, DEAL_HOLE, 0, len(DEAL_HOLE))
         n = _put_seat(out, n, seat)
         out[n] = SPACE
         n = _put_cards(out, n + 1, record_cards, r, card_data, card_at)
@@ -162,7 +176,7 @@ def _put_action(out, n, records, record_cards, r, kind_words, cards, boards) -> 
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)  # not inlined: it calls inlined functions (docs/architecture.md)
 def _put_seat(out, n, seat) -> int:
     """``p`` and the seat's number from 1 (nothing for a record of no seat)."""
     if seat < 0:
@@ -171,13 +185,24 @@ def _put_seat(out, n, seat) -> int:
     return _put_int(out, n + 1, seat + 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)  # not inlined: it calls inlined functions (docs/architecture.md)
 def _put_cards(out, n, record_cards, r, card_data, card_at) -> int:
     """The texts of record r's cards, one after another (-1: no card)."""
     for j in range(record_cards.shape[1]):
         card = record_cards[r, j]
         if card != -1:
-            n = put_bytes(out, n, card_data, card_at[card + 2], card_at[card + 3])
+            n = _put(out, n, card_data, card_at[card + 2], card_at[card + 3])
+    return n
+
+
+@njit(cache=True, inline="always")
+def _put(out, n, source, start, end) -> int:
+    """``source[start:end]`` into ``out`` from n. (Its own copy, not ``scan_kernel``'s: numba's cache
+    notices changes to this file and to the engine only, so a compiled helper from another ingest
+    module would go stale here.)"""
+    for i in range(start, end):
+        out[n] = source[i]
+        n += 1
     return n
 
 
