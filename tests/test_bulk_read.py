@@ -53,7 +53,7 @@ def both_ways(paths: list[Path], root: Path, monkeypatch) -> tuple[dict, dict]:
     for way in ("blocks", "lines"):
         with monkeypatch.context() as patch:
             if way == "lines":
-                patch.setattr(bulk_read, "read_block", lambda data, name: None)
+                patch.setattr(bulk_read, "read_block", lambda data, name, members=None: None)
             reports.append(ingest(paths, Warehouse(root / way), run_id="t").summary())
     blocks, lines = _tables(root / "blocks"), _tables(root / "lines")
     for name in ORDER:
@@ -232,12 +232,15 @@ def test_a_block_larger_than_a_file_is_written_in_parts_whose_rows_stay_together
 
 
 _WORDS = st.text(st.characters(min_codepoint=32, max_codepoint=127, exclude_characters='"\\'), max_size=10)
+_LITERALS = st.text(st.characters(min_codepoint=32, max_codepoint=127, exclude_characters="'"), max_size=10)
+_STRINGS = st.one_of(_WORDS.map(lambda w: f'"{w}"'), _LITERALS.map(lambda w: f"'{w}'"))  # PokerKit writes 'x'
 _AMOUNTS = st.one_of(st.integers(0, 10**18), st.decimals(0, 10**9, places=4).map(lambda d: format(d, "f")))
 _KIND_OF_KEY = {  # mostly what the key takes, sometimes anything
-    "venue": _WORDS.map(lambda w: f'"{w}"'), "table": _WORDS.map(lambda w: f'"{w}"'),
+    "venue": _STRINGS, "table": _STRINGS,
     "hand": st.integers(0, 10**19).map(str), "day": st.integers(0, 40).map(str),
+    "ante_trimming_status": st.sampled_from(["true", "false", "True", "tru", "0"]),
     "time": _TIMES.map(lambda t: t.isoformat()),
-    "players": st.lists(_WORDS.map(lambda w: f'"{w}"'), max_size=4).map(lambda ws: "[" + ", ".join(ws) + "]"),
+    "players": st.lists(_STRINGS, max_size=4).map(lambda ws: "[" + ", ".join(ws) + "]"),
     "seats": st.lists(st.integers(0, 99).map(str), max_size=4).map(lambda ws: "[" + ",".join(ws) + "]"),
     "winnings": st.lists(_AMOUNTS.map(str), max_size=4).map(lambda ws: "[" + ", ".join(ws) + ",]"),
 }  # fmt: skip
@@ -304,3 +307,65 @@ def test_a_plain_copy_of_a_hand_the_line_reader_just_stored_is_a_duplicate(tmp_p
     (tmp_path / "copies.phhs").write_text(f"[1]\n{single}[2]\n{_BASE}")
     _, report = both_ways([tmp_path / "copies.phhs"], tmp_path, monkeypatch)
     assert (report["hands"], report["duplicates"]) == (1, 1)
+
+
+def _tar(path: Path, members: list[tuple[str, bytes]]) -> Path:
+    import io
+    import tarfile
+
+    with tarfile.open(path, "w:gz") as archive:
+        for name, data in members:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return path
+
+
+def _archive_members() -> list[tuple[str, bytes]]:
+    """Every one-hand fixture, then odd members: no final line break, CRLF, not UTF-8, empty, a
+    multi-hand ``.phhs``, a hand the replay refuses, a copy, and a comment before the fields."""
+    files = sorted(p for p in FIXTURES.rglob("*.phh"))
+    members = [(f"h/{i}.phh", p.read_bytes()) for i, p in enumerate(files)]
+    plain = (FIXTURES / "phh" / "dwan-ivey-2009.phh").read_bytes()
+    members += [
+        ("odd/no-break.phh", plain.rstrip(b"\n")),
+        ("odd/crlf.phh", plain.replace(b"\n", b"\r\n")),
+        ("odd/latin1.phh", plain.replace(b"players = [", b"# caf\xe9\nplayers = [")),
+        ("odd/empty.phh", b""),
+        ("odd/many.phhs", (FIXTURES / "money" / "tracker.phhs").read_bytes()),
+        ("odd/refused.phh", plain.replace(b"actions = [", b"actions = ['p9 zz', ", 1)),
+        ("odd/copy.phh", plain),
+        ("odd/comment.phh", b"# a comment first\n" + plain),
+    ]
+    return members
+
+
+def test_archive_members_are_read_as_blocks_with_the_same_rows(tmp_path, monkeypatch):
+    """One-hand members of an archive go to the block reader together (members named, hand 1 of
+    each), the odd ones hand by hand: both ways store the same rows, rejects and counts."""
+    archive = _tar(tmp_path / "hands.tar.gz", _archive_members())
+    taken = []
+    read = bulk_read.read_block
+
+    def counted(data, name, members=None):
+        block = read(data, name, members)
+        taken.append(0 if block is None or members is None else int(block.plain.sum()))
+        return block
+
+    monkeypatch.setattr(bulk_read, "read_block", counted)
+    tables, report = both_ways([archive], tmp_path, monkeypatch)
+    assert sum(taken) >= 20  # the fixtures' hands went by blocks
+    errors = {row["source_file"].rsplit("!", 1)[1]: row["error"] for row in tables["rejects"]}
+    assert set(errors) == {"odd/empty.phh", "odd/latin1.phh", "odd/refused.phh"}, errors
+    assert report["duplicates"] >= 1
+    sources = {row["source_file"] for row in tables["hands"]}
+    assert f"{archive}!odd/no-break.phh" not in sources  # a copy of the plain hand stored before it
+    assert {row["hand_index"] for row in tables["hands"] if "!h/" in row["source_file"]} == {0}
+
+
+def test_an_archive_member_holding_a_header_line_sends_its_run_hand_by_hand(tmp_path, monkeypatch):
+    plain = (FIXTURES / "phh" / "dwan-ivey-2009.phh").read_bytes()
+    split = plain.replace(b"players = [", b"[2]\nplayers = [")
+    archive = _tar(tmp_path / "split.tar.gz", [("a.phh", plain), ("b.phh", split), ("c.phh", plain + b"\n")])
+    assert bulk_read.read_block(b"[1]\n" + plain + b"\n[2]\n" + split, "x", [("a", 1), ("b", 2)]) is None
+    both_ways([archive], tmp_path, monkeypatch)

@@ -30,6 +30,7 @@ FIELD_KINDS = {
     "author": sk.STRING, "event": sk.STRING, "url": sk.STRING, "address": sk.STRING, "city": sk.STRING,
     "region": sk.STRING, "postal_code": sk.STRING, "country": sk.STRING, "day": sk.INTEGER,
     "month": sk.INTEGER, "year": sk.INTEGER, "hand": sk.INTEGER, "level": sk.INTEGER, "time": sk.TIME,
+    "ante_trimming_status": sk.BOOLEAN,
 }  # fmt: skip
 KEY = {name: k for k, name in enumerate(FIELD_KINDS)}
 
@@ -60,6 +61,16 @@ class Block:
     ids: list[str]
     extra_json: np.ndarray  # the ``extra_fields`` JSON of the plain hands, one after another
     extra_spans: np.ndarray  # hand h's: extra_json[extra_spans[h, 0]:extra_spans[h, 1]]
+    members: list[tuple[str, int]] | None = None  # archive members of one hand each: hand h is
+    # members[h]'s, a name and its size (``phh.member_block`` ended it with a line break if it had none)
+
+    def source(self, h: int) -> str:
+        """The file hand h comes from: the block's, or its archive member's."""
+        return self.source_file if self.members is None else self.members[h][0]
+
+    def index(self, h: int) -> int:
+        """Hand h's place in its file (a member holds one hand)."""
+        return h if self.members is None else 0
 
     def extra(self, h: int) -> str:
         """Hand h's ``extra_fields`` (a plain hand's)."""
@@ -76,24 +87,29 @@ class Block:
 
     def text(self, h: int) -> str:
         start, end = self.scanned.text[h]
+        if self.members is not None:
+            end = start + self.members[h][1]  # the member's own bytes
         return self.data[start:end].decode("utf-8", "surrogateescape")
 
     def raw(self, h: int) -> RawHand:
         """Hand h as the line reader gives it (its fields parsed by ``phh.parse_hand_text``)."""
-        return section_hand(self.text(h), self.source_file, h)
+        return section_hand(self.text(h), self.source(h), self.index(h))
 
     def string(self, h: int, key: str) -> str | None:
         start, end = self.scanned.field[h, KEY[key]]
         return None if start == sk.ABSENT else self.data[start:end].decode()
 
 
-def read_block(data: bytes, source_file: str) -> Block | None:
-    """The block of a whole ``.phhs`` file's bytes, or None when it must be read line by line."""
+def read_block(data: bytes, source_file: str, members: list[tuple[str, int]] | None = None) -> Block | None:
+    """The block of a whole ``.phhs`` file's bytes, or None when it must be read line by line.
+
+    With ``members``, ``data`` is archive members of one hand each, every one after a header line
+    of its own (``phh.member_block``): a block only when it holds exactly that many hands."""
     buffer = np.frombuffer(bytearray(data), np.uint8)  # writable: the kernels take one type of array
     words, order, extra = vocabulary()
     scanned = sk.scanned_for(buffer, len(order))
     found = -1 if scanned is None else sk.scan_block(buffer, True, words, scanned)
-    if found <= 0:
+    if found <= 0 or (members is not None and found != len(members)):
         return None  # no hand, far too many for their bytes, or hands the line reader must split
     _check_dotted_keys(data, scanned, found)
     lengths = scanned.text[:found, 1] - scanned.text[:found, 0]
@@ -110,7 +126,9 @@ def read_block(data: bytes, source_file: str) -> Block | None:
         for a, b, p in zip(ends, ends[1:], plain, strict=False)
     ]
     extra_spans = np.stack([out.spaced_ends[:-1], out.spaced_ends[1:]], axis=1)
-    return Block(source_file, data, buffer, scanned, ids, out.spaced[: out.spaced_ends[-1]], extra_spans)
+    return Block(
+        source_file, data, buffer, scanned, ids, out.spaced[: out.spaced_ends[-1]], extra_spans, members
+    )
 
 
 def _check_dotted_keys(data: bytes, scanned: sk.Scanned, found: int) -> None:

@@ -388,12 +388,21 @@ def _notes(notes: np.ndarray) -> pa.Array:
     return pa.ListArray.from_arrays(pa.array(offsets), pa.array(notes[noted].tolist(), pa.string()))
 
 
+def _places(block: Block, kept: np.ndarray) -> dict:
+    """Where each hand comes from: the block's file and its place in it, or its archive member."""
+    if block.members is None:
+        return {"source_file": constant(block.source_file, len(kept)), "hand_index": kept}
+    return {"source_file": pa.array([block.members[h][0] for h in kept.tolist()], pa.string()),
+            "hand_index": np.zeros(len(kept), kept.dtype)}  # fmt: skip
+
+
 def _hands_table(block: Block, units: Units, group: Group, ok, kept, ids, hands: Hands, settled: Settled,
                  ended: Ended, run_id: str) -> pa.Table:  # fmt: skip
     count = len(kept)
     game = group.game
     sc = block.scanned
     number = sc.field[kept, KEY["hand"], 0] != sk.ABSENT
+    places = _places(block, kept)
     return pa.table(
         {
             "hand_id": ids,
@@ -402,9 +411,8 @@ def _hands_table(block: Block, units: Units, group: Group, ok, kept, ids, hands:
             "variant_code": constant(group.code, count),
             "structure": constant(group.structure.value, count),
             "source": constant("phh", count),
-            "source_file": constant(block.source_file, count),
-            "hand_index": kept,
-            "hand_no": np.where(number, sc.scalar_mantissa[kept, KEY["hand"]], kept + 1),
+            **places,
+            "hand_no": np.where(number, sc.scalar_mantissa[kept, KEY["hand"]], places["hand_index"] + 1),
             "n_players": hands.seats.astype(np.int8),
             "button": (hands.seats - 1).astype(np.int8),
             "big_blind": group.big_blind[ok],

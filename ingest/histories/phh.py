@@ -92,6 +92,7 @@ LONG_NUMBER = f"bad TOML: a number of more than {MAX_NUMBER_DIGITS:,} digits"
 
 _BLOCK = 1 << 20  # bytes read at a time from a .phhs stream
 BLOCK_FILE_BYTES = 64 << 20  # a larger .phhs file is always streamed line by line
+MEMBERS_PER_BLOCK = 50_000  # archive members given to the block reader at a time (and 64 MB at most)
 _TOO_LONG = 10**MAX_NUMBER_DIGITS
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _KEY_PART = r"""(?:[A-Za-z0-9_-]++|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+')[ \t]*+\.[ \t]*+"""  # a part and a dot
@@ -327,7 +328,7 @@ def _is_input(name: str) -> bool:
 def _hands_of_file(path: Path, blocks: Callable[[bytes, str], Any] | None = None) -> Iterator[Any]:
     name = printable_name(str(path))
     if name.endswith((".tar.gz", ".tgz")):
-        yield from _hands_of_archive(path, name)
+        yield from _hands_of_archive(path, name, blocks)
         return
     hands = 0  # hands given so far: a read error is rejected as the next one
     try:
@@ -440,13 +441,76 @@ def _section_hand(lines: list[str], size: int, source: str, index: int) -> RawHa
 # -- archives: hands of their members (ingest.histories.archives reads them) --------------------------------
 
 
-def _hands_of_archive(path: Path, name: str) -> Iterator[RawHand]:
+def _hands_of_archive(path: Path, name: str, blocks: Callable[..., Any] | None = None) -> Iterator[Any]:
+    """The hands of an archive's members; with ``blocks``, runs of small ``.phh`` members are given
+    to it together (``member_block``), read one by one where it returns None."""
+    pending: list[tuple[bytes, str]] = []
+    size = 0  # bytes pending
     try:
         for member in members(path):
-            if member.name.endswith(PHH_SUFFIXES):
-                yield from _hands_of_member(member, f"{name}!{member.name}")
+            if not member.name.endswith(PHH_SUFFIXES):
+                continue
+            source = f"{name}!{member.name}"
+            data = _block_member(member) if blocks is not None else None
+            if data is None:
+                yield from _members_as_block(pending, name, blocks)
+                yield from _hands_of_member(member, source)
+                continue
+            if len(pending) >= MEMBERS_PER_BLOCK or size + len(data) > BLOCK_FILE_BYTES:
+                yield from _members_as_block(pending, name, blocks)
+            size = (size if pending else 0) + len(data)
+            pending.append((data, source))
+        yield from _members_as_block(pending, name, blocks)
     except READ_ERRORS as error:
+        yield from _members_as_block(pending, name, blocks)  # what was read before the error
         yield RawHand(name, 0, "", None, f"cannot read the archive: {error}", whole_file=True)
+
+
+def _block_member(member: Member) -> bytes | None:
+    """A member's bytes when the block reader may take it: a small ``.phh`` of UTF-8 text without
+    carriage returns (else None, and the member is read as before)."""
+    if member.sparse or not member.name.endswith(".phh") or member.size > MAX_HAND_BYTES:
+        return None
+    data = member.data.read(member.size)
+    if b"\r" in data or not data.strip() or not _utf8(data):
+        member.data = io.BytesIO(data)  # read as before, from the bytes already read
+        return None
+    return data
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def member_block(parts: list[bytes]) -> bytes:
+    """Archive members of one hand each as one ``.phhs`` text: each after a header line of its own,
+    ended by a line break if it had none.
+
+    >>> member_block([b"a = 1", b"b = 2\\n"])
+    b'[1]\\na = 1\\n[2]\\nb = 2\\n'
+    """
+    return b"".join(b"[%d]\n%s%s" % (i + 1, part, b"" if part.endswith(b"\n") else b"\n")
+                    for i, part in enumerate(parts))  # fmt: skip
+
+
+def _members_as_block(pending: list[tuple[bytes, str]], name: str, blocks: Callable[..., Any] | None
+                      ) -> Iterator[Any]:  # fmt: skip
+    """The pending members' hands (the list is emptied): one block, or hand by hand."""
+    if not pending:
+        return
+    parts, sources = [data for data, _ in pending], [source for _, source in pending]
+    pending.clear()
+    sized = [(source, len(data)) for data, source in zip(parts, sources, strict=True)]
+    block = blocks(member_block(parts), name, sized) if blocks is not None and len(parts) > 1 else None
+    if block is not None:
+        yield block
+        return
+    for data, source in zip(parts, sources, strict=True):
+        yield _single_hand(data, source)
 
 
 def _hands_of_member(member: Member, source: str) -> Iterator[RawHand]:

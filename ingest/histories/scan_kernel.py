@@ -2,8 +2,9 @@
 
 ``scan_block`` walks a block of a file line by line. It finds each hand (a ``[name]`` line) and,
 for a hand written plainly (one ``key = value`` a line, every key one of the vocabulary it is
-given, each value of its key's kind: a string without escapes, a number without sign,
-underscore or exponent, a ``HH:MM:SS`` time, or a one-line array of them), where each value is.
+given, each value of its key's kind: a string without escapes (in double quotes or apostrophes),
+a number without sign, underscore or exponent, a ``HH:MM:SS`` time, ``true`` or ``false``, or a
+one-line array of them), where each value is.
 Numbers come out as their digits and decimals. Anything else marks the hand ``BAD``: the caller
 reads it as before (``tomllib`` and the state machine), which keeps every reject message.
 A block whose hands cannot be told apart as the line reader tells them (a ``[`` line that is
@@ -26,10 +27,10 @@ from ingest.histories.phh import MAX_HAND_BYTES
 PLAIN, BAD = 0, 1
 BAD_LINE = -2  # what reading a line gives when the hand is not plain
 # kinds of value a key takes
-STRING, TIME, INTEGER, NUMBER, STRINGS, NUMBERS, INTEGERS = range(7)
+STRING, TIME, INTEGER, NUMBER, STRINGS, NUMBERS, INTEGERS, BOOLEAN = range(8)
 ABSENT = -1
 NEWLINE, TAB, SPACE, QUOTE, HASH, COMMA, DOT, COLON, EQUALS = 10, 9, 32, 34, 35, 44, 46, 58, 61
-OPEN, CLOSE, BACKSLASH = 91, 93, 92
+OPEN, CLOSE, BACKSLASH, APOSTROPHE = 91, 93, 92, 39
 MOST_DIGITS = 18  # an int64 holds any 18 digits
 MOST_DECIMALS = 18  # a plain decimal's (15 significant digits from 0.0001): 10^18 fits an int64
 FEWEST_HAND_BYTES = 32  # a real hand is ten times as long: a file of more, shorter ones is streamed
@@ -228,13 +229,18 @@ def _field(buf, start, end, h, vocabulary, out) -> int:
     while end > at and (buf[end - 1] == SPACE or buf[end - 1] == TAB):
         end -= 1
     kind = vocabulary.kinds[k]
+    if kind == BOOLEAN:
+        if not _boolean(buf, at, end):
+            return BAD_LINE
+        out.field[h, k, 0], out.field[h, k, 1] = at, end
+        return ABSENT
     if kind >= STRINGS:
         if end - at < 1 or buf[at] != OPEN:
             return BAD_LINE
         out.field[h, k, 0] = out.field[h, k, 1] = out.counts[1]
         return _array_line(buf, at + 1, end, h, k, vocabulary, out)
     if kind == STRING:
-        if end - at < 2 or buf[at] != QUOTE or _string_end(buf, at + 1, end) != end - 1:
+        if end - at < 2 or not _opens_string(buf[at]) or _string_end(buf, at + 1, end, buf[at]) != end - 1:
             return BAD_LINE
         out.field[h, k, 0], out.field[h, k, 1] = at + 1, end - 1
         return ABSENT
@@ -276,14 +282,30 @@ def _array_line(buf, start, end, h, k, vocabulary, out) -> int:
 
 
 @njit(cache=True, inline="always")
-def _string_end(buf, pos, end) -> int:
-    """The closing quote of a string opened before ``pos``: printable ASCII without escapes
-    (what ``json`` writes as it is); -1 when there is none or another byte comes first."""
+def _boolean(buf, start, end) -> bool:
+    """``true`` or ``false`` (what ``json`` writes as it is)."""
+    if end - start == 4:
+        return buf[start] == 116 and buf[start + 1] == 114 and buf[start + 2] == 117 and buf[start + 3] == 101
+    return (end - start == 5 and buf[start] == 102 and buf[start + 1] == 97 and buf[start + 2] == 108
+            and buf[start + 3] == 115 and buf[start + 4] == 101)  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _opens_string(x) -> bool:
+    """A basic string's quote, or a literal string's apostrophe (PokerKit writes those)."""
+    return (x == QUOTE) | (x == APOSTROPHE)
+
+
+@njit(cache=True, inline="always")
+def _string_end(buf, pos, end, quote) -> int:
+    """The closing ``quote`` of a string opened before ``pos``: printable ASCII without escapes
+    or double quotes (what ``json`` writes as it is, between double quotes); -1 when there is
+    none or another byte comes first."""
     while pos < end:
         x = buf[pos]
-        if x == QUOTE:
+        if x == quote:
             return pos
-        if x < SPACE or x > 126 or x == BACKSLASH:
+        if x < SPACE or x > 126 or x == BACKSLASH or x == QUOTE:  # noqa: SIM109 (numba)
             return -1
         pos += 1
     return -1
@@ -359,7 +381,7 @@ def _items(buf, at, end, h, k, vocabulary, out):
         if n >= len(out.item_mantissa):
             return -1, False
         if kind == STRINGS:
-            close = _string_end(buf, at + 1, end) if buf[at] == QUOTE else -1
+            close = _string_end(buf, at + 1, end, buf[at]) if _opens_string(buf[at]) else -1
             if close < 0:
                 return -1, False
             out.item[n, 0], out.item[n, 1] = at + 1, close
@@ -492,6 +514,8 @@ def _put_number(out, n, buf, start, end, mantissa, decimals, is_float) -> int:
 @njit(cache=True, inline="always")
 def _put_value(out, n, buf, scanned, h, k, kind, spaced) -> int:
     start, end = scanned.field[h, k, 0], scanned.field[h, k, 1]
+    if kind == BOOLEAN:
+        return put_bytes(out, n, buf, start, end)
     if kind <= TIME:  # a string or a time: quoted
         n = _put_byte(out, n, QUOTE)
         n = put_bytes(out, n, buf, start, end)
