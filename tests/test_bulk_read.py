@@ -363,9 +363,21 @@ def test_archive_members_are_read_as_blocks_with_the_same_rows(tmp_path, monkeyp
     assert {row["hand_index"] for row in tables["hands"] if "!h/" in row["source_file"]} == {0}
 
 
-def test_an_archive_member_holding_a_header_line_sends_its_run_hand_by_hand(tmp_path, monkeypatch):
+def test_an_archive_member_holding_a_header_line_is_read_alone(tmp_path, monkeypatch):
     plain = (FIXTURES / "phh" / "dwan-ivey-2009.phh").read_bytes()
     split = plain.replace(b"players = [", b"[2]\nplayers = [")
-    archive = _tar(tmp_path / "split.tar.gz", [("a.phh", plain), ("b.phh", split), ("c.phh", plain + b"\n")])
     assert bulk_read.read_block(b"[1]\n" + plain + b"\n[2]\n" + split, "x", [("a", 1), ("b", 2)]) is None
+    hands = sorted((FIXTURES / "phh" / "pluribus").glob("*.phh"))[:5]
+    members = [(p.name, p.read_bytes()) for p in hands[:3]] + [("split.phh", split)]
+    archive = _tar(tmp_path / "split.tar.gz", members + [(p.name, p.read_bytes()) for p in hands[3:]])
+    taken = []
+    read = bulk_read.read_block
+
+    def counted(data, name, members=None):
+        block = read(data, name, members)
+        taken.append(0 if block is None else int(block.plain.sum()))
+        return block
+
+    monkeypatch.setattr(bulk_read, "read_block", counted)
     both_ways([archive], tmp_path, monkeypatch)
+    assert taken[:2] == [3, 2]  # the runs before and after it, as blocks

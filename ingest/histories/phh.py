@@ -290,13 +290,13 @@ def input_files(path: Path) -> list[Path]:
     return sorted(_input_files(path)) if path.is_dir() else [path]
 
 
-def iter_hands(
-    paths: Iterable[str | Path], blocks: Callable[[bytes, str], Any] | None = None
-) -> Iterator[Any]:
+def iter_hands(paths: Iterable[str | Path], blocks: Callable[..., Any] | None = None) -> Iterator[Any]:
     """Every hand in files, folders (recursively) and ``.tar.gz``/``.tgz`` archives, in order.
 
     With ``blocks``, a ``.phhs`` file of at most ``BLOCK_FILE_BYTES`` is read whole and given to
     it (bytes and name): what it returns comes instead of the file's hands, unless that is None.
+    Runs of an archive's one-hand members are given to it the same way, as ``member_block``'s
+    bytes, the archive's name and each member's name and size.
     """
     for path in map(Path, paths):
         if path.is_dir():
@@ -325,7 +325,7 @@ def _is_input(name: str) -> bool:
     return name.endswith(PHH_SUFFIXES) or name.endswith((".tar.gz", ".tgz"))
 
 
-def _hands_of_file(path: Path, blocks: Callable[[bytes, str], Any] | None = None) -> Iterator[Any]:
+def _hands_of_file(path: Path, blocks: Callable[..., Any] | None = None) -> Iterator[Any]:
     name = printable_name(str(path))
     if name.endswith((".tar.gz", ".tgz")):
         yield from _hands_of_archive(path, name, blocks)
@@ -468,11 +468,12 @@ def _hands_of_archive(path: Path, name: str, blocks: Callable[..., Any] | None =
 
 def _block_member(member: Member) -> bytes | None:
     """A member's bytes when the block reader may take it: a small ``.phh`` of UTF-8 text without
-    carriage returns (else None, and the member is read as before)."""
+    carriage returns or lines opening with ``[`` (else None, and the member is read as before)."""
     if member.sparse or not member.name.endswith(".phh") or member.size > MAX_HAND_BYTES:
         return None
     data = member.data.read(member.size)
-    if b"\r" in data or not data.strip() or not _utf8(data):
+    header = data.lstrip().startswith(b"[") or b"\n[" in data or b"\n [" in data  # it alone, not its run
+    if header or b"\r" in data or not data.strip() or not _utf8(data):
         member.data = io.BytesIO(data)  # read as before, from the bytes already read
         return None
     return data
