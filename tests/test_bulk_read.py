@@ -15,6 +15,7 @@ import re
 import tomllib
 from pathlib import Path
 
+import numpy as np
 import pyarrow.parquet as pq
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -381,3 +382,23 @@ def test_an_archive_member_holding_a_header_line_is_read_alone(tmp_path, monkeyp
     monkeypatch.setattr(bulk_read, "read_block", counted)
     both_ways([archive], tmp_path, monkeypatch)
     assert taken[:2] == [3, 2]  # the runs before and after it, as blocks
+
+
+def test_copies_within_a_block_leave_every_array_of_its_group_row_for_row(tmp_path, monkeypatch):
+    """A block of hands and their copies, interleaved: the hands the arrays take are cut from every
+    per-hand array of their group alike (a cut of the indices alone misaligned them: the kernel
+    read past its arrays and crashed a fuzzed ingest)."""
+    hands = sorted((FIXTURES / "phh" / "pluribus").glob("*.phh"))[:4]
+    texts = [p.read_text() for p in hands]
+    order = [0, 0, 1, 0, 2, 1, 3, 3, 2]
+    (tmp_path / "copies.phhs").write_text("".join(f"[{i}]\n{texts[k]}\n" for i, k in enumerate(order)))
+    block = bulk_read.read_block((tmp_path / "copies.phhs").read_bytes(), "copies.phhs")
+    (group,), _ = bulk_replay.groups_of(block, bulk_replay.units_of(block))
+    chosen = np.zeros(block.hands, np.bool_)
+    chosen[group.hands[::2]] = True
+    cut = group.only(chosen)
+    assert len(group.hands) >= 6 and cut.hands.tolist() == group.hands[::2].tolist()
+    for name in ("seats", "antes", "blinds", "stacks", "winnings", "finishing", "settings", "big_blind"):
+        assert np.array_equal(getattr(cut, name), getattr(group, name)[::2]), name
+    _, report = both_ways([tmp_path / "copies.phhs"], tmp_path, monkeypatch)
+    assert (report["hands"], report["duplicates"]) == (4, 5)

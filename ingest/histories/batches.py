@@ -149,7 +149,7 @@ class Batches:
         except FAST_PATH_ERRORS:
             groups, back = [], np.ones(block.hands, np.bool_)  # never lose the block: hand by hand
         for group in groups:
-            group.hands = group.hands[chosen[group.hands]]
+            group = group.only(chosen)  # copies and queued hands left out, row for row
             if not len(group.hands):
                 continue
             try:

@@ -108,6 +108,14 @@ class Group:
     settings: np.ndarray
     big_blind: np.ndarray
 
+    def only(self, chosen: np.ndarray) -> Group:
+        """The group of its hands that ``chosen`` (a mask over the block) marks: every per-hand array
+        cut alike (the kernel reads them row for row)."""
+        keep = chosen[self.hands]
+        rows = (self.hands, self.seats, self.antes, self.blinds, self.stacks, self.winnings, self.finishing,
+                self.settings, self.big_blind)  # fmt: skip
+        return Group(self.game, self.structure, self.code, *(values[keep] for values in rows))
+
 
 def groups_of(block: Block, units: Units) -> tuple[list[Group], np.ndarray]:
     """The block's usable plain hands by game and structure, and the mask of the others."""
