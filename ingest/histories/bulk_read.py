@@ -135,8 +135,8 @@ def _check_dotted_keys(data: bytes, scanned: sk.Scanned, found: int) -> None:
     """A plain hand with ``MAX_KEY_PARTS`` dots or more is left to the line reader when it would
     refuse it (a dotted key that long, even in a comment: ``phh.parse_hand_text``)."""
     spans = scanned.text[:found]
-    dots = np.concatenate([[0], np.cumsum(np.frombuffer(data, np.uint8) == sk.DOT)])
-    many = (dots[spans[:, 1]] - dots[spans[:, 0]] >= MAX_KEY_PARTS) & (scanned.status[:found] == sk.PLAIN)
+    dots = sk.dots_in(np.frombuffer(data, np.uint8), np.ascontiguousarray(spans))
+    many = (dots >= MAX_KEY_PARTS) & (scanned.status[:found] == sk.PLAIN)
     for h in np.flatnonzero(many).tolist():
         text = data[spans[h, 0] : spans[h, 1]].decode("utf-8", "surrogateescape")
         if parse_hand_text(text, "", h).error is not None:

@@ -22,6 +22,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from engine.hands.borrowed import borrowed
 from ingest.histories.phh import MAX_HAND_BYTES
 
 PLAIN, BAD = 0, 1
@@ -154,6 +155,7 @@ def scan_block(buf, first: bool, vocabulary, out) -> int:
     """Fill ``out`` (a ``Scanned``) from the block ``buf`` (bytes of whole lines); returns the
     hands found, or -1 when the block must be read line by line. A ``first`` block may open with
     blank lines; a later one opens with a header."""
+    buf, vocabulary, out = borrowed((buf, vocabulary, out))  # the caller holds them
     if _block_problem(buf):
         return -1
     hands, pos, open_key = 0, 0, ABSENT  # open_key: a key whose array goes on over lines
@@ -567,6 +569,7 @@ def _put_fields(out, n, buf, scanned, h, vocabulary, order, chosen, spaced) -> i
 def write_json(buf, scanned, vocabulary, order, extra, out) -> None:
     """Fill ``out`` (a ``JsonOut``) for every plain hand of ``scanned`` (others get no text);
     ``order`` lists the keys in the order ``json`` sorts them, ``extra`` marks the spaced ones."""
+    buf, scanned, vocabulary, order, extra, out = borrowed((buf, scanned, vocabulary, order, extra, out))
     every = np.ones(len(extra), np.bool_)
     compact = spaced = 0
     for h in range(scanned.counts[0]):
@@ -590,6 +593,16 @@ def gather(buf, starts, ends, suffix, offsets, out) -> None:
             out[n] = suffix[j]
             n += 1
     offsets[len(starts)] = n
+
+
+@njit(cache=True)
+def dots_in(buf, spans) -> np.ndarray:
+    """How many ``.`` bytes each span of ``spans`` (rows of start, end) holds."""
+    counts = np.zeros(len(spans), np.int64)
+    for i in range(len(spans)):
+        for j in range(spans[i, 0], spans[i, 1]):
+            counts[i] += buf[j] == DOT
+    return counts
 
 
 @njit(cache=True)
