@@ -38,11 +38,12 @@ soak: setup browser
 
 DEMO_HANDS ?= 2000000
 DEMO_BETTING_HANDS ?= 50000
-# every built-in game: one description file each in engine/variants/
-DEMO_GAMES ?= $(sort $(basename $(notdir $(wildcard engine/variants/*.toml))))
+# every built-in game the compiled core simulates (one description file each in engine/variants/);
+# the others (stud) come from their hand histories, ingested below
+SIMULATED_GAMES = from engine.rules.games import GAMES; print(*sorted(n for n, g in GAMES.items() if not g.compiled_gaps))
 
 demo: setup
-	@for game in $(DEMO_GAMES); do \
+	@for game in $${DEMO_GAMES:-$$($(BIN)/python -c "$(SIMULATED_GAMES)")}; do \
 	  $(BIN)/scooplab simulate --variant $$game --hands $(DEMO_HANDS) --seed 2026 --run-id demo-$$game || exit 1; \
 	  $(BIN)/scooplab simulate --variant $$game --mode betting --hands $(DEMO_BETTING_HANDS) --seed 2026 \
 	    --policy tag --policy random --policy station --run-id demo-betting-$$game-$(DEMO_BETTING_HANDS) || exit 1; \

@@ -32,8 +32,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-VERBS = {"post": "posts", "fold": "folds", "check": "checks", "call": "calls", "bet": "bets",
-         "raise": "raises to", "discard": "discards", "show": "shows", "muck": "mucks"}  # fmt: skip
+VERBS = {"post": "posts", "bring_in": "brings in", "fold": "folds", "check": "checks", "call": "calls",
+         "bet": "bets", "raise": "raises to", "discard": "discards", "show": "shows",
+         "muck": "mucks"}  # fmt: skip
 
 
 @dataclass

@@ -614,6 +614,8 @@ def _hole_and_board(game: GameSpec, cards: list[str]):
     from engine.hands.cards import parse_card_rows
 
     board_name = game.boards[game.community_boards[0]].name.title()
+    if len(cards) == 1 and not any(s.board_cards for s in game.streets):
+        cards = [*cards, ""]  # no board (stud): the hand is the hole cards
     if len(cards) != 2:
         raise ValueError(f"{game.title} takes two card lists: the remaining hole cards, then the "
                          f"{board_name} Board")  # fmt: skip

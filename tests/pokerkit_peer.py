@@ -7,7 +7,10 @@ scooplab's state machine (``engine.rules.state.HandState``, fed the same actions
 is legal, the generator keeps to the intersection and counts the disagreement by name, so a
 differential test can report it. PokerKit deals the cards (seeded), so a seed gives the same
 hands every run. ``peer_hands(seed, count, "omaha")`` plays pot-limit Omaha (``PO``) and
-fixed-limit Omaha hi-lo eight or better (``FO/8``) hands, 2 to 8 players, the same way.
+fixed-limit Omaha hi-lo eight or better (``FO/8``) hands, 2 to 8 players, the same way;
+``"stud"`` seven-card stud, stud hi-lo and razz (``F7S``, ``F7S/8``, ``FR``), 2 to 6 players (six
+never run the deck short: RULINGS deals a community card then, PokerKit deals folded cards again),
+with antes, bring-ins and completions.
 """
 
 from __future__ import annotations
@@ -21,9 +24,13 @@ from dataclasses import dataclass
 from pokerkit import (
     Automation,
     BoardDealing,
+    BringInPosting,
     CheckingOrCalling,
     CompletionBettingOrRaisingTo,
     FixedLimitOmahaHoldemHighLowSplitEightOrBetter,
+    FixedLimitRazz,
+    FixedLimitSevenCardStud,
+    FixedLimitSevenCardStudHighLowSplitEightOrBetter,
     FixedLimitTexasHoldem,
     Folding,
     HandHistory,
@@ -55,6 +62,10 @@ CAP_COUNT = "fixed-limit: PokerKit counts an all-in of less than half a bet agai
 UNCALLABLE = "a raise nobody left can call (returned as uncalled): scooplab allows it, PokerKit refuses it"
 ISSUE_45 = "PokerKit lets a player who acted reraise a short all-in (its issue #45)"
 NO_CAP = "fixed-limit Omaha hi-lo: PokerKit's class has no raise cap (RULINGS); scooplab caps at four bets"
+SHORT_COMPLETION = (
+    "stud: after an all-in for less than half the bet on third street, scooplab completes to "
+    "the bet (TDA), PokerKit raises a whole bet over the all-in"
+)
 KNOWN_REFUSALS = {  # (who refuses, the start of the refusal) -> the named difference
     ("PokerKit", "Short all-in cannot be raised"): HALF_BET_REOPENS,
     ("PokerKit", "No more completion, betting, or raising"): CAP_COUNT,
@@ -78,7 +89,9 @@ class PeerHand:
 
 
 def _structure_and_sizes(rnd: random.Random, family: str) -> tuple[Structure, int, int]:
-    if family == "omaha":  # PO, or FO/8
+    if family == "stud":
+        structure = Structure.FIXED_LIMIT
+    elif family == "omaha":  # PO, or FO/8
         structure = Structure.FIXED_LIMIT if rnd.random() < 0.5 else Structure.POT_LIMIT
     else:
         structure = Structure.FIXED_LIMIT if rnd.random() < 0.4 else Structure.NO_LIMIT
@@ -106,10 +119,29 @@ PEER_GAMES = {  # (family, structure) -> PokerKit's class, and scooplab's game
     ("omaha", Structure.POT_LIMIT): (PotLimitOmahaHoldem, "omaha"),
     ("omaha", Structure.FIXED_LIMIT): (FixedLimitOmahaHoldemHighLowSplitEightOrBetter, "omaha-hi-lo"),
 }
+STUD_GAMES = (  # PokerKit's class and scooplab's game
+    (FixedLimitSevenCardStud, "seven-card-stud"),
+    (FixedLimitSevenCardStudHighLowSplitEightOrBetter, "stud-hi-lo"),
+    (FixedLimitRazz, "razz"),
+)
+
+
+def _new_stud_hand(rnd: random.Random, small: int, big: int):
+    """A stud hand: antes, a bring-in of the small blind's size, small and big bets."""
+    n = rnd.randint(2, 6)
+    ante = rnd.randint(0, small)
+    stacks = _stacks(rnd, n, 2 * big, ante)
+    peer, name = rnd.choice(STUD_GAMES)
+    game = peer(AUTOMATIONS, True, ante, small, big, 2 * big)
+    ours = HandState(GAMES[name], Structure.FIXED_LIMIT, stacks, antes=[ante] * n, bring_in=small,
+                     small_bet=big, big_bet=2 * big)  # fmt: skip
+    return game, game(tuple(stacks), n), ours, Structure.FIXED_LIMIT, stacks
 
 
 def _new_hand(rnd: random.Random, family: str):
     structure, small, big = _structure_and_sizes(rnd, family)
+    if family == "stud":
+        return _new_stud_hand(rnd, small, big)
     n = rnd.randint(2, 8 if family == "omaha" else 9)
     ante = 0 if rnd.random() < 0.5 else rnd.randint(1, big)
     stacks = _stacks(rnd, n, big, ante)
@@ -134,6 +166,8 @@ def _mirror(operations, ours: HandState) -> None:
             ours.deal_board([parse_cards("".join(map(repr, op.cards)), STANDARD).tolist()])
         elif isinstance(op, Folding):
             ours.fold(op.player_index)
+        elif isinstance(op, BringInPosting):
+            ours.post_bring_in(op.player_index)
         elif isinstance(op, CheckingOrCalling):
             ours.check_or_call(op.player_index)
         elif isinstance(op, CompletionBettingOrRaisingTo):
@@ -149,7 +183,10 @@ def _raise_range(state, ours: HandState, seat: int, differences: Counter) -> tup
         high = min(state.max_completion_betting_or_raising_to_amount, mine["max_to"])
         if low <= high:
             return low, high
-        differences[f"{UNNAMED}: the two allowed raise sizes do not overlap ({low} > {high})"] += 1
+        if ours.completion_due and max(ours.bets) < mine["min_to"] and low == max(ours.bets) + mine["min_to"]:
+            differences[SHORT_COMPLETION] += 1
+        else:
+            differences[f"{UNNAMED}: the two allowed raise sizes do not overlap ({low} > {high})"] += 1
         return None
     if theirs and not mine["can_raise"]:
         differences[_named("scooplab", ours.raise_refusal(seat) or "")] += 1
@@ -172,7 +209,9 @@ def _act(state, ours: HandState, rnd: random.Random, differences: Counter) -> No
     seat = state.actor_index
     bounds = _raise_range(state, ours, seat, differences)
     roll = rnd.random()
-    if roll < 0.2 and state.can_fold():
+    if state.can_post_bring_in():  # bring in, or complete at once
+        state.post_bring_in() if roll < 0.6 or bounds is None else state.complete_bet_or_raise_to(bounds[0])
+    elif roll < 0.2 and state.can_fold():
         state.fold()
     elif roll < 0.55 and bounds is not None:
         low, high = bounds

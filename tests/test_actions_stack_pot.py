@@ -31,7 +31,7 @@ from tests.test_properties import GAME_STRUCTURES, new_state, play_randomly
 FIXTURES = Path(__file__).parent / "fixtures"
 FIXTURE_V2 = FIXTURES / "warehouse-v2"  # written before the columns
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "phh"
-MONEY = ("post", "call", "bet", "raise")
+MONEY = ("post", "bring_in", "call", "bet", "raise")
 
 
 def told_again(rows: list[dict], starting: dict[int, int], antes: dict[int, int]) -> list[tuple]:
@@ -47,7 +47,7 @@ def told_again(rows: list[dict], starting: dict[int, int], antes: dict[int, int]
             ante_left[seat] = ante_left.get(seat, 0) - dead
             contributed[seat] += amount
             bets[seat] += amount - dead
-        elif kind == "call":
+        elif kind in ("call", "bring_in"):
             contributed[seat] += amount
             bets[seat] += amount
         elif kind in ("bet", "raise"):

@@ -179,8 +179,23 @@ CORE_LIMITS = [  # descriptions the compiled core cannot play yet: refused with 
     ({"boards": [{"name": "a"}, {"name": "b"}],
       "shares": [{"wins": "best-high", "board": "b"}, {"wins": "best-high", "board": "a"}]},
      "in board order"),
-    ({"streets": [{"name": "deal", "hole_cards": 5}]}, "no street deals board cards"),
 ]  # fmt: skip
+
+CORE_GAPS = [  # descriptions the reference plays and the compiled core does not yet: described, not simulated
+    ({"streets": [{"name": "deal", "hole_cards": 5}]}, "no street deals board cards"),
+    ({"streets": [{"name": "deal", "hole_cards": 2, "up_cards": 1}, {"name": "flop", "board_cards": 3}]},
+     "hole cards dealt face up"),
+    ({"streets": [{"name": "deal", "hole_cards": 2}, {"name": "flop", "hole_cards": 1, "board_cards": 3}]},
+     "hole cards dealt after the first street"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("changes", "message"), CORE_GAPS)
+def test_what_only_the_reference_plays_is_described_and_refused_by_simulation(changes, message):
+    spec = parse_description(_holdem_like(**changes))
+    assert message in spec.compiled_gaps
+    with pytest.raises(ValueError, match="cannot be simulated yet: the compiled core does not play"):
+        simulate_chunk(spec, 2, 100, {}, None)
 
 
 @pytest.mark.parametrize(("changes", "message"), CORE_LIMITS)

@@ -20,6 +20,9 @@ way named here, where PokerKit is known to depart from RULINGS.md:
   with no raise cap (counted where scooplab refuses the fifth bet), and it pays the low half of
   a side pot none of whose claimants holds a qualifying low to some of them, where the high
   hand takes the whole pot.
+- stud (seven-card stud, stud hi-lo, razz; 2 to 6 players, so the deck never runs short): after
+  an all-in for less than half the bet on third street, scooplab lets the next player complete
+  to the bet (TDA), where PokerKit raises a whole bet over the all-in (counted while played).
 
 Each count is printed (``pytest -s`` shows it); a difference of any other kind fails.
 """
@@ -134,6 +137,13 @@ def test_random_pokerkit_omaha_hands_are_stored_with_pokerkits_stacks_or_a_named
     assert kinds[SAME] > 0.9 * 300
     assert kinds["fixed-limit hands"] > 100 and kinds["hands with a muck"] > 5
     assert kinds[NO_CAP] > 0, "the known difference was not met"
+
+
+def test_random_pokerkit_stud_hands_are_stored_with_pokerkits_stacks_or_a_named_difference(tmp_path):
+    """Seven-card stud, stud hi-lo and razz: bring-ins, completions, openers by the up cards."""
+    kinds = run_differential(tmp_path, seed=2028, count=300, family="stud")
+    assert kinds[SAME] > 0.9 * 300
+    assert kinds["hands with a muck"] > 5
 
 
 def test_generated_hands_replay_the_same_both_ways():

@@ -24,7 +24,7 @@ GAME_STRUCTURES = [
 
 def new_state(game, structure, stacks, antes, options) -> HandState:
     n = len(stacks)
-    blinds = [0] * n if game.starting_bet else [1, 2] + [0] * (n - 2)
+    blinds = [0] * n if game.starting_bet or game.bring_in else [1, 2] + [0] * (n - 2)
     return HandState(
         game,
         structure,
@@ -35,6 +35,7 @@ def new_state(game, structure, stacks, antes, options) -> HandState:
         small_bet=2,
         big_bet=4,
         starting_bet=2,
+        bring_in=1 if game.bring_in else None,
         options=options,
     )
 
@@ -48,7 +49,9 @@ def play_randomly(state: HandState, deck: Deck, rnd) -> None:
         seat = state.next_seat
         choice = state.options_for(seat)
         roll = rnd.random()
-        if roll < 0.15 and choice["call"] > 0:
+        if choice["bring_in"] and (roll < 0.6 or not choice["can_raise"]):
+            state.post_bring_in(seat)
+        elif roll < 0.15 and choice["call"] > 0:
             state.fold(seat)
         elif roll < 0.6 or not choice["can_raise"]:
             state.check_or_call(seat)
@@ -126,7 +129,10 @@ def test_mucks_in_any_order_never_lose_a_chip(name, structure, data):
         if state.phase == "deal":
             deal_due(state, deck)
         else:
-            state.check_or_call(state.next_seat) if rnd.random() < 0.7 else state.fold(state.next_seat)
+            if state.options_for(state.next_seat)["bring_in"]:
+                state.post_bring_in(state.next_seat)
+            else:
+                state.check_or_call(state.next_seat) if rnd.random() < 0.7 else state.fold(state.next_seat)
     if not state.is_over:
         for seat in data.draw(st.permutations(state.live_seats)):
             state.show_or_muck(seat, None if data.draw(st.booleans()) else list(state.hole[seat]))

@@ -24,6 +24,7 @@ import numpy as np
 from engine.compiled import sim_kernels as k
 from engine.compiled.core import compile_rules
 from engine.rules.games.base import GameSpec
+from engine.rules.games.description import not_simulated
 from engine.rules.sim_layout import Layout, layout
 
 ENDINGS = ("showdown", "uncontested", "everyone_dead")
@@ -92,6 +93,8 @@ def simulate_chunk(
     ``dealt`` (hands × cards dealt, in the order of ``engine.rules.sim_layout.layout``) as given."""
     options = game.resolve_options(options)
     game = game.under(options)  # the shares in force
+    if game.compiled_gaps:
+        raise ValueError(not_simulated(game))
     if not game.min_players <= n_players <= game.max_players:
         raise ValueError(f"{game.title} seats {game.min_players} to {game.max_players} players")
     lay = layout(game, n_players, options)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.hands.cards import SKOEJARTH, STANDARD, Deck
 from engine.hands.evaluate import HIGH_CATEGORIES, SEVEN_RANK_CATEGORIES, strength_ranks
-from engine.hands.strengths import category_of
+from engine.hands.strengths import ACE_TO_FIVE_CATEGORIES, category_of
 
 # How many rank nibbles of a strength matter, per category.
 _HIGH_RANKS_USED = (5, 4, 3, 3, 1, 5, 2, 2, 1)
@@ -49,10 +49,24 @@ def describe_seven_rank(strength: int, tiebreak: str = "highest_card") -> str:
     return f"{name}, {' '.join(ranks[: _SEVEN_RANK_KICKER_RANKS_USED[category]])}"
 
 
+def describe_ace_to_five(strength: int) -> str:
+    """An ace-to-five low (``engine.hands.ace_to_five``): its category and five cards, highest first.
+
+    >>> from engine.hands.ace_to_five import evaluate_ace_to_five
+    >>> from engine.hands.cards import parse_card_rows
+    >>> describe_ace_to_five(int(evaluate_ace_to_five(parse_card_rows(["As2d3c4h6sKdKc"]))[0]))
+    'six low, 6-4-3-2-A'
+    """
+    ranks = "-".join("A23456789TJQK"[12 - r] for r in strength_ranks(strength))
+    return f"{ACE_TO_FIVE_CATEGORIES[category_of(strength)]}, {ranks}"
+
+
 def describe(ranking, strength: int, tiebreak: str = "highest_card", deck: Deck | None = None) -> str:
     """Category and deciding ranks of a strength under a ranking of ``engine.hands.rankings``."""
-    from engine.hands.rankings import SEVEN_RANK
+    from engine.hands.rankings import ACE_TO_FIVE, SEVEN_RANK
 
     if ranking.code == SEVEN_RANK:
         return describe_seven_rank(strength, tiebreak)
+    if ranking.code == ACE_TO_FIVE:
+        return describe_ace_to_five(strength)
     return describe_high(strength, deck or ranking.deck)

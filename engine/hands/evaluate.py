@@ -24,14 +24,15 @@ import numpy as np
 from engine.hands import kernels
 from engine.hands.cards import NO_CARD, SKOEJARTH, STANDARD, Deck, format_cards
 from engine.hands.strengths import (
-    HIGH_CATEGORIES as HIGH_CATEGORIES,  # re-exported: the category names beside the evaluators
-)
-from engine.hands.strengths import (
+    ACE_TO_FIVE,
     INVALID,
     SEVEN_RANK,
     SEVEN_RANK_TIEBREAKS,
     STANDARD_HIGH,
     category_of,
+)
+from engine.hands.strengths import (
+    HIGH_CATEGORIES as HIGH_CATEGORIES,  # re-exported: the category names beside the evaluators
 )
 from engine.hands.strengths import (
     SEVEN_RANK_CATEGORIES as SEVEN_RANK_CATEGORIES,
@@ -251,12 +252,16 @@ def count_ranking_categories(
 ) -> np.ndarray:
     """Exact category counts of every k-card set of a deck under a ranking of ``engine.hands.rankings``, by
     its code (0 standard-high, 52 cards unless ``deck`` says otherwise, in the order ``places``;
-    1 seven-rank over 28).
+    1 seven-rank over 28; 2 ace-to-five-low over 52).
 
     >>> from engine.hands.cards import SHORT
     >>> int(count_ranking_categories(0, 5, deck=SHORT)[4])  # the short deck's straights: 6 x (4**5 - 4)
     6120
     """
+    if ranking_code == ACE_TO_FIVE:
+        from engine.hands.ace_to_five import category_counts
+
+        return np.array(category_counts(k), np.int64)
     seven_rank = ranking_code == SEVEN_RANK
     if tiebreak not in SEVEN_RANK_TIEBREAKS:
         raise ValueError(f"count_categories: unknown tiebreak {tiebreak!r}")

@@ -24,6 +24,8 @@ import numpy as np
 
 from engine.hands.cards import SHORT, SKOEJARTH, STANDARD, Deck
 from engine.hands.strengths import (
+    ACE_TO_FIVE,
+    ACE_TO_FIVE_CATEGORIES,
     CATEGORY_MASK,
     CATEGORY_SHIFT,
     HIGH_CATEGORIES,
@@ -53,6 +55,7 @@ class Ranking:
     tiebreaks: tuple[str, ...]
     max_cards: int  # most cards one evaluation takes
     orderable: bool = False
+    compiled: bool = True  # the compiled core (simulation, compiled replay) plays it
 
     @property
     def deck(self) -> Deck:
@@ -78,6 +81,10 @@ class Ranking:
         )
 
         deck = deck or self.deck
+        if self.code == ACE_TO_FIVE:
+            from engine.hands.ace_to_five import evaluate_ace_to_five
+
+            return evaluate_ace_to_five(np.concatenate([hole, board], axis=1))
         if hole_use == "at-least-1":
             return evaluate_high_using_hole(hole, board, deck, places)
         if hole_use == "exactly-2":
@@ -143,5 +150,15 @@ RANKINGS: dict[str, Ranking] = {
     ),
     "seven-rank": Ranking(
         "seven-rank", SEVEN_RANK, (SKOEJARTH,), SEVEN_RANK_CATEGORIES, ("any",), SEVEN_RANK_TIEBREAKS, 7
+    ),
+    "ace-to-five-low": Ranking(  # razz: engine.hands.ace_to_five
+        "ace-to-five-low",
+        ACE_TO_FIVE,
+        (STANDARD,),
+        ACE_TO_FIVE_CATEGORIES,
+        ("any",),
+        ("kickers",),
+        8,
+        compiled=False,
     ),
 }

@@ -15,7 +15,7 @@ INVALID = -1
 CATEGORY_SHIFT = 20
 CATEGORY_MASK = 0xF  # the category of a strength: (strength >> CATEGORY_SHIFT) & CATEGORY_MASK
 PLACE_SHIFT = 24  # an ordered strength's place in its category order
-STANDARD_HIGH, SEVEN_RANK = 0, 1  # ranking codes of the compiled core
+STANDARD_HIGH, SEVEN_RANK, ACE_TO_FIVE = 0, 1, 2  # ranking codes (the compiled core plays the first two)
 
 
 def category_of(strength):
@@ -53,3 +53,19 @@ SEVEN_RANK_CATEGORIES = (
     "Four Kings",
 )
 SEVEN_RANK_TIEBREAKS = ("highest_card", "kickers")
+ACE_TO_FIVE_CATEGORIES = (  # worst first: pairs are bad, then the higher the top card the worse
+    "four of a kind",
+    "full house",
+    "three of a kind",
+    "two pair",
+    "one pair",
+    "king low",
+    "queen low",
+    "jack low",
+    "ten low",
+    "nine low",
+    "eight low",
+    "seven low",
+    "six low",
+    "five low",
+)

@@ -23,11 +23,12 @@ from engine.rules.betting import (
     raise_bounds,
     reopens,
 )
-from engine.rules.games.base import GameSpec, SeatOutcome, ShowdownInput, Street, Structure
+from engine.rules.games.base import GameSpec, Opener, SeatOutcome, ShowdownInput, Street, Structure
 from engine.rules.games.description import budget_line, card_budget
 from engine.rules.games.showdown import forced_out, settle
 from engine.rules.pots import Pot, claimants, pots_with_antes, split_among_seats
 from engine.rules.record import claim_problem, collected_from_stacks, rake_problem, winners_problem
+from engine.rules.showing import opener_seat, shows_pair
 
 
 class IllegalAction(ValueError):
@@ -44,7 +45,7 @@ class Action(NamedTuple):
 
     street: str
     seat: int | None
-    kind: str  # post, fold, check, call, bet, raise, discard, deal, show, muck
+    kind: str  # post, bring_in, fold, check, call, bet, raise, discard, deal, show, muck
     amount: int | None = None
     cards: tuple[int, ...] = ()
     board: int | None = None
@@ -84,6 +85,7 @@ class HandState:
         small_bet: int | None = None,
         big_bet: int | None = None,
         starting_bet: int | None = None,
+        bring_in: int | None = None,
         options: Mapping[str, Any] | None = None,
         raise_cap: int = 4,
     ) -> None:
@@ -114,6 +116,7 @@ class HandState:
         self.muck_order = [0] * n  # k for the k-th seat to muck: the last keeps an unclaimed pot
         self.shown = [False] * n
         self.hole: list[list[int]] = [[] for _ in range(n)]
+        self.up: list[list[int]] = [[] for _ in range(n)]  # hole cards dealt face up (everyone sees them)
         self.dealt_hole: list[list[int]] = [[] for _ in range(n)]
         self.discarded: list[list[int]] = [[] for _ in range(n)]
         self.boards: list[list[int]] = [[] for _ in game.board_names]
@@ -136,6 +139,10 @@ class HandState:
         self._due: dict[int, set[int]] = {}
         self._discard_street = self.streets[0].name
         self._set_bet_sizes(antes, blinds, min_bet, small_bet, big_bet, starting_bet)
+        self._set_bring_in(bring_in)
+        self.completion_due = False  # a bring-in is posted or due and nobody has completed it
+        self.big_bet_allowed = False  # an open pair lets this street bet the big bet
+        self.burned = 0  # cards the streets so far burned (the deck's count when it runs short)
         self._post_forced_bets()
         self._start_deals()
 
@@ -153,6 +160,20 @@ class HandState:
         self.antes, self.blinds, self.starting_bet = sizes.antes, sizes.blinds, sizes.starting_bet
         self.min_bet, self.small_bet, self.big_bet = sizes.min_bet, sizes.small_bet, sizes.big_bet
         self.round_cap = bets_per_round(self.game, self.structure, self.options, self.raise_cap)
+        self.open_choice = set()  # seats the record may name to act first (hidden up cards)
+
+    def _set_bring_in(self, bring_in: int | None) -> None:
+        self.bring_in = bring_in or 0
+        if self.bring_in < 0:
+            raise IllegalAction(f"the bring-in {self.bring_in} is negative")
+        if self.bring_in and not self.game.bring_in:
+            raise IllegalAction(f"{self.game.title} has no bring-in")
+        if self.bring_in and self.bring_in >= self.min_bet:
+            raise IllegalAction(
+                f"the bring-in {self.bring_in} must be less than the first bet ({self.min_bet})"
+            )
+        if self.game.bring_in and any(self.blinds):
+            raise IllegalAction(f"{self.game.title} has a bring-in, not blinds or straddles")
 
     def _post(self, seat: int, amount: int, live: bool) -> None:
         amount = min(amount, self.stacks[seat])
@@ -227,7 +248,21 @@ class HandState:
         self.phase = "deal"
         self._hole_due = [street.hole_cards if not self.folded[s] else 0 for s in range(self.n)]
         self._board_due = street.board_cards
+        if street.board_cards or street.hole_cards:
+            self.burned += self.game.burns(street, self.options)
+        if self._deck_runs_short():  # one community card for everyone instead (RULINGS), burning none
+            self.burned -= self.game.burns(street, self.options)
+            self._hole_due, self._board_due = [0] * self.n, 1
+        self._street_hole = list(self._hole_due)  # hole cards this street deals each seat
         self._maybe_start_betting()
+
+    def _deck_runs_short(self) -> bool:
+        """Whether the deck cannot give every live seat this street's hole cards (a game whose deck
+        may run short deals one community card instead)."""
+        if self.game.deck_runs_short is None or not any(self._hole_due):
+            return False
+        dealt = sum(map(len, self.dealt_hole)) + sum(map(len, self.boards)) + self.burned
+        return sum(self._hole_due) > self.game.deck.size - dealt
 
     def _check_new_cards(self, cards: list[int], text: str | Callable[[], str]) -> None:
         known = [c for c in cards if c != UNKNOWN_CARD]
@@ -252,9 +287,13 @@ class HandState:
         if self.phase != "deal" or len(cards) > self._hole_due[seat]:
             due = self._hole_due[seat] if self.phase == "deal" else 0
             self._fail(text, f"{seat_name(seat)} is due {due} hole card(s) now, not {len(cards)}")
+        first_up = self._street_hole[seat] - self.street.up_cards  # the street's last cards go face up
+        dealt_before = self._street_hole[seat] - self._hole_due[seat]
+        up = [card for i, card in enumerate(cards, dealt_before) if i >= first_up]  # unknown ones too
         self._check_new_cards(cards, text)
         self.hole[seat].extend(cards)
         self.dealt_hole[seat].extend(cards)
+        self.up[seat].extend(up)
         self._hole_due[seat] -= len(cards)
         self._record(seat, "deal", cards=tuple(cards))
         self._maybe_start_betting()
@@ -389,7 +428,19 @@ class HandState:
         self.pending = {s for s in live if self.stacks[s] > 0}
         self.acted = {}
         self.raise_count = 0
-        if self.street_index == 0:
+        self.round_big = False  # a big bet was made this round (an open pair's street)
+        pair_option = street.big_bet_on_open_pair
+        live = [not f for f in self.folded]
+        self.big_bet_allowed = bool(
+            pair_option and self.options.get(pair_option) and shows_pair(self._known_up(), live)
+        )
+        self.open_choice: set[int] = set()
+        if street.opener != Opener.POSITION:  # by the up cards (stud): the first street's brings in
+            first = self._opener_by_cards(street.opener)
+            self.completion_due = self.street_index == 0 and self.bring_in > 0
+            if self.street_index > 0:
+                self.last_increment = 0
+        elif self.street_index == 0:
             # first to act: left of the largest blind or straddle (heads-up: the button)
             forced = list(self.blinds)
             if self.game.starting_bet:
@@ -402,6 +453,20 @@ class HandState:
             first = 0
             self.last_increment = 0
         self.next_seat = self._next_pending(first - 1)
+
+    def _known_up(self) -> list[list[int]]:
+        return [[c for c in cards if c != UNKNOWN_CARD] for cards in self.up]
+
+    def _opener_by_cards(self, opener: Opener) -> int:
+        """The seat the up cards name to act first. Where a live seat's up cards are unknown (a record
+        that never wrote them), the record decides among it and the seat the known cards name
+        (``open_choice``)."""
+        live = [not f for f in self.folded]
+        first = opener_seat(opener.value, self._known_up(), live, len(self.game.deck.ranks))
+        hidden = {s for s in range(self.n) if live[s] and UNKNOWN_CARD in self.up[s]}
+        if hidden:
+            self.open_choice = (hidden | {first}) & self.pending
+        return first
 
     def _close_idle_round(self) -> None:
         """End a betting round whose seats left to act can only check (everyone else is all in).
@@ -434,11 +499,14 @@ class HandState:
             self._fail(text, f"there is no seat {seat_name(seat)}")
         if self.phase != "bet":
             self._fail(text, f"no betting now ({self.street.name} {self.phase})")
+        if seat in self.open_choice:  # the record names the opener the hidden up cards leave open
+            self.next_seat = seat
+        self.open_choice = set()
         if seat != self.next_seat:
             self._fail(text, f"not {seat_name(seat)}'s turn ({seat_name(self.next_seat)} acts next)")
 
     def _limits(self) -> RoundLimits:
-        street_bet = self.big_bet if self.street.big_bet else self.small_bet
+        street_bet = self.big_bet if self.street.big_bet or self.round_big else self.small_bet
         min_bet = street_bet if self.structure is Structure.FIXED_LIMIT else self.min_bet
         if self.game.starting_bet:
             min_bet = self.starting_bet
@@ -451,17 +519,11 @@ class HandState:
         can_raise = self._may_raise(seat) and self.stacks[seat] > call
         low = high = 0
         if can_raise:
-            low, high = raise_bounds(
-                self.structure,
-                self._limits(),
-                self.bets[seat],
-                self.stacks[seat],
-                self.pot,
-                self.game.raise_rule,
-            )
+            low, high = self._bet_bounds(seat, self._limits())
             all_in = self.bets[seat] + self.stacks[seat]
             low, high = min(low, all_in), min(high, all_in)
-        return {"call": call, "can_raise": can_raise, "min_to": low, "max_to": high}
+        bring_in = self.completion_due and current == 0  # it must post the bring-in (pb) or complete
+        return {"call": call, "can_raise": can_raise, "min_to": low, "max_to": high, "bring_in": bring_in}
 
     def _may_raise(self, seat: int) -> bool:
         return self.raise_refusal(seat) is None
@@ -495,9 +557,22 @@ class HandState:
         self._record(seat, "fold")
         self._after_action(seat)
 
+    def post_bring_in(self, seat: int) -> None:
+        """``pN pb``: the first street's opener posts the bring-in (or as much of it as it has)."""
+        text = f"{seat_name(seat)} pb"
+        self._check_turn(seat, text)
+        if not self.completion_due or max(self.bets) > 0:
+            self._fail(text, "no bring-in is due")
+        amount = min(self.bring_in, self.stacks[seat])
+        self._move(seat, amount)
+        self._record(seat, "bring_in", amount=amount)
+        self._after_action(seat)
+
     def check_or_call(self, seat: int) -> None:
         """``pN cc``: match the largest bet, or as much of it as the stack allows."""
         self._check_turn(seat, f"{seat_name(seat)} cc")
+        if self.completion_due and max(self.bets) == 0:
+            self._fail(f"{seat_name(seat)} cc", f"the bring-in is due (pb), or completing to {self.min_bet}")
         amount = min(max(self.bets) - self.bets[seat], self.stacks[seat])
         self._move(seat, amount)
         self._record(seat, "call" if amount else "check", amount=amount or None)
@@ -517,30 +592,46 @@ class HandState:
         if to > all_in_to:
             self._fail(text, f"more than the stack ({all_in_to} at most)")
         limits = self._limits()
-        low, high = raise_bounds(
-            self.structure,
-            limits,
-            self.bets[seat],
-            self.stacks[seat],
-            self.pot,
-            self.game.raise_rule,
-        )
-        word = "raise" if current else "bet"
-        if to < low and to != all_in_to:
+        low, high = self._bet_bounds(seat, limits)
+        completing = self.completion_due and current < limits.min_bet
+        word = "raise" if current and not completing else "bet"
+        if self.big_bet_allowed and not self.round_big and to == current + self.big_bet:
+            low = high = to  # an open pair: the big bet instead of the small one
+            self.round_big = True
+            limits = self._limits()
+        covered = max((self.bets[s] + self.stacks[s] for s in self.live_seats if s != seat), default=0)
+        if (
+            to < low and to != all_in_to and to != covered
+        ):  # what every opponent can match: the rest comes back
             self._fail(text, f"below the minimum {word} to {low}")
         if to > high:
             self._fail(text, f"above the maximum {word} to {high}")
         self._move(seat, to - self.bets[seat])
         self._record(seat, word, amount=to)
         others = {s for s in self.live_seats if s != seat and self.stacks[s] > 0}
-        if is_full_raise(self.structure, limits, to, self.game.raise_rule):
+        if completing:  # from nothing: in fixed-limit an all-in of half the bet completes too (TDA Rule 47)
+            full = reopens(self.structure, limits.min_bet, to) if to < limits.min_bet else True
+        else:
+            full = is_full_raise(self.structure, limits, to, self.game.raise_rule)
+        if full:
             self.raise_count += 1  # a short all-in uses up a bet or raise only if it counts as full
-            self.last_increment = to - current
+            self.last_increment = limits.min_bet if completing else to - current
+            self.completion_due = False
             self.acted = {seat: to}
         else:
             self.acted[seat] = to
         self.pending = others
         self._after_action(seat, raised=True)
+
+    def _bet_bounds(self, seat: int, limits: RoundLimits) -> tuple[int, int]:
+        """The smallest and largest bet or raise to now; a completion of a bring-in is to the
+        street's bet (in fixed-limit exactly)."""
+        low, high = raise_bounds(self.structure, limits, self.bets[seat], self.stacks[seat], self.pot,
+                                 self.game.raise_rule)  # fmt: skip
+        if self.completion_due and max(self.bets) < limits.min_bet:
+            low = limits.min_bet
+            high = low if self.structure is Structure.FIXED_LIMIT else max(high, low)
+        return low, high
 
     def _move(self, seat: int, amount: int) -> None:
         self.stacks[seat] -= amount

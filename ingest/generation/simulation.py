@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from engine.rules.games import get_game
-from engine.rules.games.description import budget_line, card_budget
+from engine.rules.games.description import budget_line, card_budget, not_simulated
 from ingest.storage.schema import (
     SEAT_LAYOUT,
     new_run_id,
@@ -60,6 +60,8 @@ class SimSpec:
     def check(self) -> SimSpec:
         """Validate, resolving the options; raises ValueError with a clear message."""
         game = get_game(self.game)
+        if game.compiled_gaps:
+            raise ValueError(not_simulated(game))
         if not game.min_players <= self.players <= game.max_players:
             raise ValueError(f"{game.title} seats {game.min_players} to {game.max_players} players")
         if self.hands <= 0:

@@ -49,11 +49,12 @@ from ingest.storage.schema import HANDS, METADATA_COLUMNS, SEAT_ARRAYS
 
 @cache
 def _variants() -> dict[str, tuple[GameSpec, Structure]]:
-    """Variant codes the compiled replay plays: every game without forced discards."""
+    """Variant codes the compiled replay plays: every game without forced discards that the
+    compiled core plays (``compiled_gaps``); the state machine replays the others."""
     return {
         code: (game, structure)
         for game in GAMES.values()
-        if game.discard_board is None
+        if game.discard_board is None and not game.compiled_gaps
         for code, structure in game.variant_codes.items()
     }
 

@@ -18,6 +18,9 @@ def hand_fields(state: HandState, players: list[str] | None = None, **extra: Any
         "antes": state.phh_antes,
         "blinds_or_straddles": state.phh_blinds,
     }
+    if game.bring_in:
+        del fields["blinds_or_straddles"]
+        fields["bring_in"] = state.bring_in
     if state.structure is Structure.FIXED_LIMIT:
         fields["small_bet"], fields["big_bet"] = state.small_bet, state.big_bet
     elif game.starting_bet:
@@ -64,6 +67,8 @@ def action_texts(state: HandState) -> list[str]:
             texts.append(f"{player} f")
         elif action.kind in ("check", "call"):
             texts.append(f"{player} cc")
+        elif action.kind == "bring_in":
+            texts.append(f"{player} pb")
         elif action.kind in ("bet", "raise"):
             texts.append(f"{player} cbr {action.amount}")
         elif action.kind == "discard":

@@ -114,6 +114,7 @@ def build_state(fields: dict[str, Any]) -> tuple[HandState, GameSpec, Structure]
             small_bet=optional_chips(fields, "small_bet"),
             big_bet=optional_chips(fields, "big_bet"),
             starting_bet=optional_chips(fields, "_starting_bet"),
+            bring_in=optional_chips(fields, "bring_in"),
             options=options,
         )
     except (IllegalAction, ValueError) as error:
@@ -169,10 +170,10 @@ def apply_action(state: HandState, text: str) -> None:
             state.discard(seat, card_list(args[0], deck))
     elif verb == "sm" and len(args) <= 1:
         state.show_or_muck(seat, card_list(args[0], deck) if args else None)
-    elif verb == "pb":
-        raise IllegalAction("bring-ins belong to stud games, which scooplab does not play")
+    elif verb == "pb" and not args:
+        state.post_bring_in(seat)
     else:
-        raise IllegalAction("not a player action (f, cc, cbr amount, sd cards, sm cards)")
+        raise IllegalAction("not a player action (f, cc, cbr amount, pb, sd cards, sm cards)")
 
 
 def replay(fields: dict[str, Any]) -> Replay:

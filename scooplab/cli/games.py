@@ -54,7 +54,29 @@ def _facts(game) -> list[str]:
           f"{budget_line(game, choice, most_players(game, choice) or game.min_players)}"
           for choice in other_hole_card_choices(game) for k, v in choice.items()),
     ]  # fmt: skip
-    return facts + _order_facts(game) + [f"option {_option_text(o)}" for o in game.options]
+    return (
+        facts + _stud_facts(game) + _order_facts(game) + [f"option {_option_text(o)}" for o in game.options]
+    )
+
+
+def _stud_facts(game) -> list[str]:
+    """Up cards, openers and the bring-in; and what the compiled core does not play yet."""
+    facts = []
+    if any(s.up_cards for s in game.streets):
+        facts.append("up cards: " + ", ".join(f"{s.name} {s.up_cards} of {s.hole_cards}" for s in game.streets
+                                               if s.hole_cards))  # fmt: skip
+    openers = [f"{s.name} {s.opener.value}" for s in game.streets if s.opener.value != "position"]
+    if openers:
+        facts.append(
+            "first to act: " + ", ".join(openers) + ("; the first brings in" if game.bring_in else "")
+        )
+    if game.compiled_gaps:
+        facts.append(
+            "replayed by the state machine; not simulated yet (the compiled core does not play "
+            + "; ".join(game.compiled_gaps)
+            + ")"
+        )
+    return facts
 
 
 def _order_facts(game) -> list[str]:

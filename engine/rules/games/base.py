@@ -44,6 +44,29 @@ class Street:
     call_only: bool = False  # the only choices are call and fold (a round after a starting bet)
     big_bet: bool = False  # fixed-limit: this street uses the big bet
     hole_cards_option: str | None = None  # a rule option whose value is ``hole_cards`` (its default here)
+    up_cards: int = 0  # the last ``up_cards`` of this street's hole cards are dealt face up
+    opener: str = "position"  # who acts first (``Opener``)
+    big_bet_on_open_pair: str | None = None  # a boolean option: on, a showing pair allows the big bet
+
+
+class Opener(StrEnum):
+    """Who acts first on a street: by position, or by the cards dealt face up (stud).
+
+    Up cards are compared by rank, then suit (clubs, diamonds, hearts, spades, lowest first);
+    showing hands by their pairs, trips and quads, then ranks (suits never count; a tie goes to
+    the first seat from the left of the button)."""
+
+    POSITION = "position"  # left of the largest blind (the button heads-up), else left of the button
+    LOW_CARD = "low-card"  # the lowest up card, aces high (stud's bring-in)
+    HIGH_CARD = "high-card"  # the highest up card, aces low (razz's bring-in)
+    HIGH_HAND = "high-hand"  # the best showing hand, aces high (stud's later streets)
+    LOW_HAND = "low-hand"  # the lowest showing hand, aces low, pairs worst (razz's later streets)
+
+
+class ShortDeck(StrEnum):
+    """What is dealt when the deck cannot give every live player a street's hole cards."""
+
+    COMMUNITY_CARD = "community-card"  # one card to the community board, for everyone (stud's last card)
 
 
 class BoardRole(StrEnum):
@@ -222,6 +245,11 @@ class GameSpec:
     burns_option: str | None = None  # option that turns burns on; None: burns always
     starting_bet: bool = False  # seat 0 posts a forced starting bet (field ``_starting_bet``)
     extra_fields: tuple[str, ...] = field(default=())  # ``_`` PHH fields this game reads
+    bring_in: bool = (
+        False  # the first street's opener posts a bring-in (PHH ``bring_in``, ``pb``) or completes
+    )
+    deck_runs_short: ShortDeck | None = None  # what a street deals when the deck runs short (None: never)
+    compiled_gaps: tuple[str, ...] = ()  # what the compiled core cannot play of this game yet (empty: all)
     description: str = ""  # a sentence or two for people
     source: str = ""  # the description file
 

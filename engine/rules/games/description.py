@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import tomllib
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +31,12 @@ from engine.rules.games.base import (
     HoleUse,
     KillKind,
     KillRule,
+    Opener,
     RaiseRule,
     RuleOption,
     Share,
     ShareKind,
+    ShortDeck,
     Street,
     Structure,
 )
@@ -49,10 +52,14 @@ MAX_POINTS = 10  # low points of one card
 TOP_KEYS = {
     "name", "title", "description", "deck", "ranking", "players", "phh_codes", "structure", "hole_use",
     "tiebreak", "burns_option", "boards", "streets", "shares", "kill", "betting", "options", "category_order",
+    "deck_runs_short",
 }  # fmt: skip
-STREET_KEYS = {"name", "hole_cards", "board_cards", "burns", "betting", "call_only", "big_bet"}
+STREET_KEYS = {
+    "name", "hole_cards", "board_cards", "burns", "betting", "call_only", "big_bet", "up_cards", "opener",
+    "big_bet_on_open_pair",
+}  # fmt: skip
 SHARE_KEYS = {"wins", "board", "each", "over", "points", "qualifier", "when"}
-BETTING_KEYS = {"raise_rule", "max_raises_option", "starting_bet", "extra_fields"}
+BETTING_KEYS = {"raise_rule", "max_raises_option", "starting_bet", "extra_fields", "bring_in"}
 OPTION_KEYS = {"default", "choices", "help"}
 
 
@@ -183,12 +190,41 @@ def _streets(r: _Reader, table: Any, by_name: dict[str, RuleOption]) -> tuple[St
             option = _hole_cards_option(r, bound, by_name, where)
             spec = spec | {"hole_cards": by_name[option].default if option else 0}
         counts = [r.integer(spec, key, where) for key in ("hole_cards", "board_cards", "burns")]
-        streets.append(Street(spec["name"], *counts, **flags, hole_cards_option=option))
+        streets.append(Street(spec["name"], *counts, **flags, hole_cards_option=option,
+                              **_face_up(r, spec, counts[0], by_name, where)))  # fmt: skip
     if streets and streets[0].hole_cards == 0:
         r.fail(f"street 1 ({streets[0].name}) deals no hole cards")
     if len({s.name for s in streets}) != len(streets):
         r.fail("street names must differ")
     return tuple(streets)
+
+
+def _face_up(r: _Reader, spec: dict, hole_cards: int, by_name: dict[str, RuleOption], where: str) -> dict:
+    """A street's up cards (at most its hole cards), opener and open-pair option."""
+    up = r.integer(spec, "up_cards", where)
+    if up > hole_cards:
+        r.fail(f"{where}: up_cards {up} is more than its {hole_cards} hole card(s)")
+    opener = r.choice(spec.get("opener", "position"), [o.value for o in Opener], f"{where}: opener")
+    pair_option = spec.get("big_bet_on_open_pair")
+    boolean = pair_option in by_name and by_name[pair_option].choices == (False, True)
+    if pair_option is not None and not boolean:
+        r.fail(f"{where}: big_bet_on_open_pair names a boolean option defined under [options]")
+    return {"up_cards": min(up, hole_cards), "opener": Opener(opener or "position"),
+            "big_bet_on_open_pair": pair_option}  # fmt: skip
+
+
+def _check_openers(r: _Reader, spec: GameSpec) -> None:
+    """An opener by up cards needs up cards dealt by its street; a bring-in needs one on the first."""
+    up = 0
+    for street in spec.streets:
+        up += street.up_cards
+        if street.opener != Opener.POSITION and up == 0:
+            r.fail(f"street {street.name}: opener {street.opener.value} needs up cards dealt by then")
+    first = spec.streets[0] if spec.streets else None
+    if spec.bring_in and (first is None or first.opener not in (Opener.LOW_CARD, Opener.HIGH_CARD)):
+        r.fail("[betting] bring_in needs the first street's opener to be low-card or high-card")
+    if spec.bring_in and (spec.starting_bet or (first is not None and not first.betting)):
+        r.fail("[betting] bring_in needs a betting first street and no starting bet")
 
 
 def _hole_cards_option(r: _Reader, bound: dict, by_name: dict[str, RuleOption], where: str) -> str | None:
@@ -296,6 +332,7 @@ def _betting(r: _Reader, table: Any, options: dict[str, RuleOption]) -> dict[str
         "max_raises_option": cap,
         "starting_bet": bool(table.get("starting_bet", False)),
         "extra_fields": tuple(table.get("extra_fields", ())),
+        "bring_in": bool(table.get("bring_in", False)),
     }
 
 
@@ -366,16 +403,65 @@ def parse_description(data: Mapping[str, Any], source: str = "<description>") ->
         kill=kill,
         structure=structure,
         burns_option=burns_option,
+        deck_runs_short=_deck_runs_short(r, data.get("deck_runs_short")),
         description=str(data.get("description", "")),
         source=source,
         **_betting(r, data.get("betting", {}), by_name),
     )
     _check_share_options(r, spec)
+    _check_openers(r, spec)
     for values in share_option_sets(spec):  # every rule set's shares within the core's limits
         _check_budget(r, spec.under(values))
     if r.problems:
         raise DescriptionError(source, list(dict.fromkeys(r.problems)))
-    return spec
+    return replace(spec, compiled_gaps=compiled_gaps(spec))
+
+
+def not_simulated(spec: GameSpec) -> str:
+    """The line that says why ``spec`` cannot be simulated yet (its ``compiled_gaps``).
+
+    >>> from engine.rules.games import GAMES
+    >>> not_simulated(GAMES["razz"])[:60]
+    'Razz cannot be simulated yet: the compiled core does not pla'
+    """
+    return (f"{spec.title} cannot be simulated yet: the compiled core does not play "
+            f"{'; '.join(spec.compiled_gaps)}. Its hand histories replay (scooplab ingest)")  # fmt: skip
+
+
+def _deck_runs_short(r: _Reader, value: Any) -> ShortDeck | None:
+    if value is None:
+        return None
+    chosen = r.choice(value, [s.value for s in ShortDeck], "deck_runs_short")
+    return ShortDeck(chosen) if chosen else None
+
+
+def compiled_gaps(spec: GameSpec) -> tuple[str, ...]:
+    """What the compiled core (simulation, compiled replay) cannot play of ``spec`` yet, one line
+    each; the reference state machine plays it all (PHH replay goes through it).
+
+    >>> from engine.rules.games import GAMES
+    >>> compiled_gaps(GAMES["holdem"])
+    ()
+    """
+    _, hole, per_board, _, _, _ = card_budget(spec)
+    gaps = []
+    if any(s.hole_cards for s in spec.streets[1:]):
+        gaps.append("hole cards dealt after the first street")
+    if hole > MAX_HOLE:
+        gaps.append(f"{hole} hole cards per player (the compiled core holds {MAX_HOLE})")
+    if per_board == 0:
+        gaps.append("no street deals board cards")
+    if any(s.up_cards for s in spec.streets):
+        gaps.append("hole cards dealt face up")
+    if any(s.opener != Opener.POSITION for s in spec.streets):
+        gaps.append("a first actor chosen by up cards")
+    if spec.bring_in:
+        gaps.append("a bring-in")
+    if spec.deck_runs_short is not None:
+        gaps.append("a deck that runs short")
+    if not RANKINGS[spec.ranking].compiled:
+        gaps.append(f"the {spec.ranking} ranking")
+    return tuple(gaps)
 
 
 def share_option_sets(spec: GameSpec) -> list[dict[str, Any]]:
@@ -404,14 +490,20 @@ def card_budget(
     spec: GameSpec, options: Mapping[str, Any] | None = None, players: int | None = None
 ) -> tuple[int, int, int, int, int, bool]:
     """Players (default: the most seated), hole cards each, cards per board, boards, cards dealt in all,
-    and whether they fit the deck, under ``options`` (default: the defaults)."""
+    and whether they fit the deck, under ``options`` (default: the defaults). A deck that may run
+    short (``deck_runs_short``) fits when the last street, dealt as one community card (burning
+    none), does."""
     streets = spec.streets_under(options)
     players = spec.max_players if players is None else players
     hole = sum(s.hole_cards for s in streets)
     per_board = sum(s.board_cards for s in streets)
-    burns = sum(s.burns for s in streets if s.board_cards)
+    burns = sum(s.burns for s in streets if s.board_cards or s.hole_cards)
     total = players * hole + per_board * len(spec.boards) + burns
-    return players, hole, per_board, len(spec.boards), total, total <= spec.deck.size
+    fits = total <= spec.deck.size
+    if not fits and spec.deck_runs_short is not None:
+        last = streets[-1]
+        fits = total - players * last.hole_cards - last.burns + 1 <= spec.deck.size
+    return players, hole, per_board, len(spec.boards), total, fits
 
 
 def most_players(spec: GameSpec, options: Mapping[str, Any] | None = None) -> int:
@@ -438,15 +530,16 @@ def budget_line(spec: GameSpec, options: Mapping[str, Any] | None = None, player
     burns = total - players * hole - per_board * boards
     text = f"{players} players x {hole} hole cards + {per_board * boards} board cards"
     text += f" + {burns} burns = {total}" if burns else f" = {total}"
+    if fits and total > spec.deck.size:
+        return f"{text}: the deck runs short on the {spec.streets[-1].name}: one community card for everyone"
     if fits:
         return f"{text}: fits the {spec.deck.size}-card deck"
     return f"{text}: needs {total} cards, the deck has {spec.deck.size}"
 
 
 def _check_core_limits(r: _Reader, spec: GameSpec) -> None:
-    """What the compiled core (and the views over its rows) can play today; one line each."""
-    if any(s.hole_cards for s in spec.streets[1:]):
-        r.fail("only the first street may deal hole cards (the compiled core deals them all at once)")
+    """What the compiled core (and the views over its rows) can play today; one line each (what it
+    cannot play yet of a game the reference plays is a gap instead: ``compiled_gaps``)."""
     if spec.streets and spec.streets[0].board_cards:
         r.fail(f"street 1 ({spec.streets[0].name}) deals board cards: the first street deals hole cards only")
     high = [s for s in spec.shares if s.kind == ShareKind.BEST_HIGH]
@@ -522,8 +615,6 @@ def _check_budget(r: _Reader, spec: GameSpec) -> None:
         return
     _check_core_limits(r, spec)
     _, hole, per_board, _, _, fits = card_budget(spec)
-    if per_board == 0:
-        r.fail("no street deals board cards")
     most = RANKINGS[spec.ranking].max_cards
     if hole + per_board > most:
         r.fail(
@@ -531,8 +622,6 @@ def _check_budget(r: _Reader, spec: GameSpec) -> None:
         )
     if not fits:
         r.fail(budget_line(spec))
-    if hole > MAX_HOLE:
-        r.fail(f"{hole} hole cards per player: the compiled core holds at most {MAX_HOLE}")
     if per_board > MAX_BOARD:
         r.fail(f"{per_board} cards per board: the compiled core holds at most {MAX_BOARD}")
     if hole + per_board < 5:
