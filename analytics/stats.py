@@ -322,6 +322,8 @@ def game_stats(
         stats["triple_scoop_rate"] = rate(overview["triple_scoops"], showdowns)
     if game.low_half:
         stats |= _halves(overview, showdowns, game.low_hands)
+    if game.bring_in:
+        stats |= _bring_ins(counts)
     if exact_seven_cards(game, options) is not None:
         stats["rank_against_rarity"] = _rank_against_rarity(game, options, stats)
     if "highest_card" in RANKINGS[game.ranking].tiebreaks:  # the top card alone breaks ties
@@ -463,6 +465,17 @@ def _low(counts: Counts, game: GameSpec, overview: dict[str, Any]) -> dict[str, 
         "low_points_all": _histogram(low, "low_points", "showdown"),
         "low_points_winning": _histogram(low, "low_points", "winning"),
         "tips": tips,
+    }
+
+
+def _bring_ins(counts: Counts) -> dict[str, Any]:
+    """A game with a bring-in: how often it is posted, then completed, or completed at once."""
+    row = dict.fromkeys(("hands", "brought_in", "completed_after", "completed_at_once"), 0)
+    row |= {key: value for key, value in counts.one("bring_ins").items() if value is not None}
+    return {
+        "bring_in_posted_rate": rate(row["brought_in"], row["hands"]),
+        "bring_in_completed_rate": rate(row["completed_after"], row["brought_in"]),
+        "completed_at_once_rate": rate(row["completed_at_once"], row["hands"]),
     }
 
 

@@ -9,6 +9,7 @@ state machine (PHH ingest), and refused by simulation with the reason (``compile
 from __future__ import annotations
 
 import itertools
+import random
 import tomllib
 from collections import Counter
 from math import comb
@@ -186,3 +187,32 @@ def test_ace_to_five_strengths_order_lows_as_razz_does():
     strengths = evaluate_ace_to_five(np.array([cards(h) for h in hands]))
     assert list(strengths) == sorted(strengths, reverse=True)  # listed best first
     assert [ACE_TO_FIVE_CATEGORIES[category_of(int(s))] for s in strengths[:2]] == ["five low", "six low"]
+
+
+def test_bring_in_statistics_count_what_the_hands_did(tmp_path):
+    """Random stud hands through the state machine, written as PHH, ingested: the posted and
+    completed bring-ins the statistics count are those of the hands."""
+    from analytics.stats import game_stats
+    from engine.rules.dealer import Deck
+    from ingest.histories.phh import write_hand
+    from ingest.histories.pipeline import ingest
+    from ingest.histories.record import hand_fields
+    from ingest.storage.warehouse import Warehouse
+    from tests.test_properties import new_state, play_randomly
+
+    rnd, posted, completed, at_once = random.Random(5), 0, 0, 0
+    texts = []
+    for k in range(60):
+        state = new_state(GAMES["razz"], Structure.FIXED_LIMIT, [300] * 4, 1, {})
+        play_randomly(state, Deck(52, np.random.default_rng(k)), rnd)
+        first = [a.kind for a in state.actions if a.street == "third" and a.seat is not None]
+        posted += "bring_in" in first
+        completed += "bring_in" in first and "bet" in first
+        at_once += "bet" in first and "bring_in" not in first
+        texts.append(f"[{k}]\n{write_hand(hand_fields(state))}\n")
+    (tmp_path / "razz.phhs").write_text("".join(texts))
+    ingest([tmp_path / "razz.phhs"], Warehouse(tmp_path / "wh"), run_id="r")
+    stats = game_stats(tmp_path / "wh", "razz")
+    assert (stats["bring_in_posted_rate"]["count"], stats["bring_in_posted_rate"]["n"]) == (posted, 60)
+    assert stats["bring_in_completed_rate"]["count"] == completed and 0 < completed < posted
+    assert stats["completed_at_once_rate"]["count"] == at_once > 0
