@@ -132,3 +132,23 @@ def tell(starting: dict[int, int], actions: list[dict[str, Any]],
     if streets:
         streets[-1].pot_after = pot
     return streets
+
+
+def up_cards(actions: list[dict[str, Any]], up_per_street: dict[str, int]) -> dict[str, dict[int, str]]:
+    """The cards each seat was dealt face up on each street (stud): the last ``up_per_street[street]``
+    of its hole cards dealt on that street (two characters a card, ``??`` where the record never
+    wrote them).
+
+    >>> deals = [{"street": "third", "seat": 0, "action": "deal", "cards": "5d2sAd"},
+    ...          {"street": "third", "seat": 1, "action": "deal", "cards": "????Kc"},
+    ...          {"street": "seventh", "seat": 0, "action": "deal", "cards": "9h"}]
+    >>> up_cards(deals, {"third": 1, "seventh": 0})
+    {'third': {0: 'Ad', 1: 'Kc'}}
+    """
+    dealt: dict[str, dict[int, str]] = {}
+    for action in actions:
+        if action["action"] == "deal" and action["seat"] is not None and up_per_street.get(action["street"]):
+            seats = dealt.setdefault(action["street"], {})
+            seats[action["seat"]] = seats.get(action["seat"], "") + (action.get("cards") or "")
+    return {street: {seat: cards[-2 * up_per_street[street]:] for seat, cards in seats.items()}
+            for street, seats in dealt.items()}  # fmt: skip

@@ -22,6 +22,7 @@ from tests.patience import BROWSER_WAIT_MS, PAGE_RUN_SECONDS
 from tests.test_ingest import FIXTURES
 
 MONEY = Path(__file__).parent / "fixtures" / "money"
+EXAMPLES = Path(__file__).parent / "fixtures" / "examples"
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboards" / "app.py")
 GAME_PAGES = {  # one page per game, built from its description (dashboards/screens/game.py)
@@ -279,6 +280,20 @@ def test_the_replayer_shows_a_cash_hand_in_its_currency(tmp_path):
     text = " ".join(m.value for m in test.markdown)
     assert "raises to 2.50" in text and "Stacks: B 100.00" in text
     assert "won **20.50** (net +10.00)" in text and "net -10.50" in text
+
+
+def test_the_replayer_shows_each_street_s_up_cards_of_a_stud_hand(tmp_path):
+    ingest([EXAMPLES / "seven-card-stud.phh"], Warehouse(tmp_path), run_id="stud")
+    (hand,) = Warehouse(tmp_path).read("hands").to_pylist()
+    test = app(tmp_path)
+    test.query_params["hand"] = hand["hand_id"]
+    test.switch_page("screens/replayer.py").run()
+    assert not test.exception
+    text = " ".join(m.value for m in test.markdown)
+    assert "#### Third" in text and "p3 brings in 2" in text and "p1 bets 5" in text
+    face_up = [m.value for m in test.markdown if m.value.startswith("Face up")]
+    assert len(face_up) == 4 and "2♥</span>" in face_up[0]  # third to sixth street; the seventh is down
+    assert all("p2" in line for line in face_up) and "p3" not in face_up[-1]  # p3 folded on fourth
 
 
 CHROMIUM = "/usr/bin/chromium"

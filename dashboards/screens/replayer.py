@@ -61,6 +61,9 @@ if not story.has_stacks_and_pots(action_rows):
             "and all-in marks are not shown. Ingest its files (or simulate it) again into a new warehouse "
             "to see them.")  # fmt: skip
 told = {street.name: street for street in story.tell(starting, action_rows, show)}
+dealt_up = story.up_cards(
+    action_rows, {street.name: street.up_cards for street in game.streets} if game else {}
+)
 dealt = 0
 for street, cards in streets:
     boards = []
@@ -73,6 +76,10 @@ for street, cards in streets:
             boards.append(f"{labels[index]}: <span style='{style}'>{shown_cards}</span>"
                           + (" — this board dies" if killed else ""))  # fmt: skip
     dealt += cards
+    if street in dealt_up:  # stud: the cards everyone sees, dealt this street
+        shown = [f"{seats.get(seat, f'p{seat + 1}')} {widgets.cards_html(up, deck)}"
+                 for seat, up in sorted(dealt_up[street].items())]  # fmt: skip
+        boards.append("Face up: " + " · ".join(shown))
     moves = told[street].moves if street in told else []
     if not boards and not moves:
         continue  # nothing happened on this street (the hand ended before it, or nobody could bet)
