@@ -29,8 +29,9 @@ def warm() -> float:
                 continue
             players = min(4, game.max_players)
             simulate(SimSpec(name, 200, players=players, seed=1), scratch, run_id=f"warm-{name}")
-            simulate(SimSpec(name, 50, players=players, seed=1, mode="betting", policies=("tag", "random")),
-                     scratch, run_id=f"warm-bet-{name}")  # fmt: skip
+            betting = SimSpec(name, 50, players=players, seed=1, mode="betting", policies=("tag", "random"))
+            if not game.betting_gaps:
+                simulate(betting, scratch, run_id=f"warm-bet-{name}")
             spot = situation(game, ["random", "random"])
             odds(game, spot, samples=1_000)
         hands = Warehouse(scratch).read("hands", ["phh"]).column("phh").to_pylist()

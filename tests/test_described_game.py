@@ -12,7 +12,12 @@ from typer.testing import CliRunner
 
 from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
 from engine.rules.games import get_game
-from engine.rules.games.description import DescriptionError, load_description, parse_description
+from engine.rules.games.description import (
+    DescriptionError,
+    load_description,
+    not_simulated,
+    parse_description,
+)
 from ingest.generation.betting_sim import play_batch
 from ingest.storage.array_rows import settle
 from scooplab.cli import app
@@ -183,8 +188,6 @@ CORE_LIMITS = [  # descriptions the compiled core cannot play yet: refused with 
 
 CORE_GAPS = [  # descriptions the reference plays and the compiled core does not yet: described, not simulated
     ({"streets": [{"name": "deal", "hole_cards": 5}]}, "no street deals board cards"),
-    ({"streets": [{"name": "deal", "hole_cards": 2, "up_cards": 1}, {"name": "flop", "board_cards": 3}]},
-     "hole cards dealt face up"),
     ({"streets": [{"name": "deal", "hole_cards": 2}, {"name": "flop", "hole_cards": 1, "board_cards": 3}]},
      "hole cards dealt after the first street"),
 ]  # fmt: skip
@@ -196,6 +199,16 @@ def test_what_only_the_reference_plays_is_described_and_refused_by_simulation(ch
     assert message in spec.compiled_gaps
     with pytest.raises(ValueError, match="cannot be simulated yet: the compiled core does not play"):
         simulate_chunk(spec, 2, 100, {}, None)
+
+
+def test_up_cards_are_refused_by_betting_mode_alone():
+    """In showdown mode everyone is all in before the deal: which cards are face up plays no part."""
+    spec = parse_description(_holdem_like(streets=[{"name": "deal", "hole_cards": 2, "up_cards": 1},
+                                                   {"name": "flop", "board_cards": 5}]))  # fmt: skip
+    assert spec.compiled_gaps == () and spec.betting_gaps == ("hole cards dealt face up",)
+    assert not_simulated(spec) is None and "in betting mode" in not_simulated(spec, "betting")
+    u = random_words(np.random.default_rng(1), 10, words_per_hand(spec, 2, {}))
+    assert len(simulate_chunk(spec, 2, 100, {}, u)) == 10
 
 
 @pytest.mark.parametrize(("changes", "message"), CORE_LIMITS)

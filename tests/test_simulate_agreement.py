@@ -47,9 +47,7 @@ def play_through_state_machine(batch, h):
     return state, state.finish()
 
 
-@pytest.mark.parametrize(
-    "name", sorted(n for n, g in GAMES.items() if not g.compiled_gaps)
-)  # the rest: test_stud
+@pytest.mark.parametrize("name", COMPILED_GAMES)
 def test_compiled_showdown_agrees_with_the_state_machine(name):
     game = GAMES[name]
     rng = np.random.default_rng(7)

@@ -137,16 +137,22 @@ def test_an_open_pair_on_fourth_street_allows_the_big_bet_only_with_the_option()
         assert state.options_for(2)["min_to"] == state.options_for(2)["max_to"] == 20
 
 
-def test_with_eight_players_in_to_the_last_card_the_deck_gives_one_community_card():
-    state = HandState(GAMES["seven-card-stud"], Structure.FIXED_LIMIT, [1_000] * 8, antes=[1] * 8, bring_in=2,
-                      small_bet=5, big_bet=10)  # fmt: skip
+def to_the_last_street(players: int):
+    """Seven-card stud, every player in to the seventh street (bring-in, then calls); the deck left."""
+    state = HandState(GAMES["seven-card-stud"], Structure.FIXED_LIMIT, [1_000] * players, antes=[1] * players,
+                      bring_in=2, small_bet=5, big_bet=10)  # fmt: skip
     deck = iter(range(52))
     for _street in range(4):
-        for seat in range(8):
+        for seat in range(players):
             state.deal_hole(seat, [next(deck) for _ in range(state.hole_due(seat))])
         while state.phase == "bet":
             seat = state.next_seat
             state.post_bring_in(seat) if state.options_for(seat)["bring_in"] else state.check_or_call(seat)
+    return state, deck
+
+
+def test_with_eight_players_in_to_the_last_card_the_deck_gives_one_community_card():
+    state, deck = to_the_last_street(8)
     assert state.street.name == "seventh"
     assert [state.hole_due(s) for s in range(8)] == [0] * 8 and state.board_due == 1  # 52 - 48 - 3 burns
     state.deal_board([[next(deck)]])
@@ -216,3 +222,102 @@ def test_bring_in_statistics_count_what_the_hands_did(tmp_path):
     assert (stats["bring_in_posted_rate"]["count"], stats["bring_in_posted_rate"]["n"]) == (posted, 60)
     assert stats["bring_in_completed_rate"]["count"] == completed and 0 < completed < posted
     assert stats["completed_at_once_rate"]["count"] == at_once > 0
+    # went to showdown out of hands that saw the second street (stud's fourth: hole cards, no board)
+    wtsd = [player["wtsd"] for player in stats["players"]]
+    assert sum(w["n"] for w in wtsd) > 0 and all(w["count"] <= w["n"] for w in wtsd)
+
+
+FACE_UP = Path(__file__).parent / "fixtures" / "variants" / "face-up-holdem.toml"
+
+
+def test_a_new_game_of_stud_concepts_simulates_replays_aggregates_and_shows_a_page(tmp_path):
+    """Face-up Hold'em (a description no built-in game has: an up card and openers by the showing
+    hand on a hold'em board): showdown mode agrees with the state machine hand by hand; hands with
+    betting, played through the state machine, are written as PHH and ingested to their stacks; it
+    aggregates and has a page; betting mode says what the compiled core does not play yet."""
+    import json
+    import os
+
+    from typer.testing import CliRunner
+
+    from engine.compiled.simulate import random_words, words_per_hand
+    from engine.rules.dealer import Deck
+    from engine.rules.games import get_game
+    from ingest.histories.phh import write_hand
+    from ingest.histories.record import hand_fields
+    from ingest.storage.warehouse import Warehouse
+    from scooplab.cli import app
+    from tests.test_dashboard import game_page
+    from tests.test_properties import new_state, play_randomly
+    from tests.test_simulate_agreement import play_through_state_machine
+
+    game = get_game(str(FACE_UP))
+    assert game.compiled_gaps == () and "hole cards dealt face up" in game.betting_gaps
+    batch = simulate_chunk(
+        game, 4, 100, {}, random_words(np.random.default_rng(3), 200, words_per_hand(game, 4, {}))
+    )
+    for h in range(len(batch)):
+        state, result = play_through_state_machine(batch, h)
+        assert result.won == batch.won[h].tolist(), h
+        assert [len(up) for up in state.up] == [1] * 4  # the second hole card, face up
+    runner, data, path = CliRunner(), str(tmp_path / "w"), str(FACE_UP)
+    result = runner.invoke(
+        app, ["simulate", "--variant", path, "--hands", "2000", "--seed", "4", "--data", data]
+    )
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(
+        app, ["simulate", "--variant", path, "--mode", "betting", "--hands", "10", "--data", data]
+    )
+    assert result.exit_code == 2 and "cannot be simulated in betting mode yet" in result.output
+    # hands with betting: random legal play through the state machine, written as PHH, ingested
+    rnd, texts, finishing = random.Random(8), [], []
+    for k in range(40):
+        state = new_state(game, Structure.NO_LIMIT, [200] * 4, 0, {})
+        play_randomly(state, Deck(52, np.random.default_rng(k)), rnd)
+        texts.append(f"[{k}]\n{write_hand(hand_fields(state))}\n")
+        finishing.append(state.stacks)
+    (tmp_path / "fu.phhs").write_text("".join(texts))
+    again = str(tmp_path / "again")
+    result = runner.invoke(app, ["ingest", str(tmp_path / "fu.phhs"), "--variant", path, "--data", again,
+                                 "--format", "json"])  # fmt: skip
+    assert result.exit_code == 0 and json.loads(result.output.strip().splitlines()[-1])["rejected"] == 0
+    stored = Warehouse(again).read("players", ["hand_id", "seat", "finishing_stack"]).to_pylist()
+    assert sorted(r["finishing_stack"] for r in stored) == sorted(c for stacks in finishing for c in stacks)
+    stats = json.loads(
+        runner.invoke(app, ["stats", "--variant", path, "--data", data, "--format", "json"]).output
+    )
+    assert stats["hands"] == 2000 and stats["showdown_rate"]["rate"] == 1.0
+    os.environ["SCOOPLAB_DATA"] = data
+    page = game_page("face-up-holdem")
+    assert not page.exception and page.title[0].value == "Face-up Hold'em"
+
+
+def test_the_bring_in_may_not_fold_before_anything_is_bet():
+    state = new_hand("seven-card-stud")
+    for seat, dealt in enumerate(("AsKd4c", "QhQs9d", "7c7d2h")):
+        state.deal_hole(seat, cards(dealt))
+    with pytest.raises(IllegalAction, match="the bring-in is due"):
+        state.fold(2)
+
+
+def test_seven_players_in_to_the_last_card_are_each_dealt_one_without_its_burn():
+    state, _ = to_the_last_street(7)
+    assert [state.hole_due(s) for s in range(7)] == [1] * 7 and state.board_due == 0  # 52 - 42 - 3 burns = 7
+    assert state.burned == 3
+
+
+def test_a_fixed_limit_raise_may_stop_at_what_every_opponent_can_match():
+    """WSOP razz hand 85: p2 raises to 750,000, all p1 can put in, not to 1,200,000; no-limit keeps
+    its minimum raise."""
+    for structure, sizes in ((Structure.FIXED_LIMIT, {"small_bet": 2, "big_bet": 4}),
+                             (Structure.NO_LIMIT, {"min_bet": 2})):  # fmt: skip
+        state = HandState(GAMES["holdem"], structure, [100, 5], blinds=[1, 2], **sizes)
+        for seat, dealt in enumerate(("AsKd", "QhQs")):
+            state.deal_hole(seat, cards(dealt))
+        state.bet_or_raise(1, 4)  # heads-up the button (seat 1, 5 chips) acts first: raises to 4
+        if structure is Structure.FIXED_LIMIT:
+            state.bet_or_raise(0, 5)  # all seat 1 can match, short of a raise to 6
+            assert state.bets == [5, 4]
+        else:
+            with pytest.raises(IllegalAction, match="below the minimum raise to 6"):
+                state.bet_or_raise(0, 5)

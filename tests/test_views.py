@@ -22,9 +22,7 @@ COMPILED_GAMES = sorted(n for n, g in GAMES.items() if not g.compiled_gaps)  # t
 
 
 @pytest.mark.parametrize("stake", [100, 1])  # 1: some parts of a pot are worth no chip
-@pytest.mark.parametrize(
-    "name", sorted(n for n, g in GAMES.items() if not g.compiled_gaps)
-)  # the rest: test_stud
+@pytest.mark.parametrize("name", COMPILED_GAMES)
 def test_players_view_of_simulated_hands_matches_the_state_machine(tmp_path, name, stake):
     game = GAMES[name]
     players = 3 if name != "scarney" else 2  # heads-up Scarney: dead hands and early ends are common
@@ -77,9 +75,7 @@ def test_actions_view_lists_stakes_and_scarney_discards(tmp_path):
     assert all(s == list(range(len(s))) for _, s in seqs)
 
 
-@pytest.mark.parametrize(
-    "name", sorted(n for n, g in GAMES.items() if not g.compiled_gaps)
-)  # the rest: test_stud
+@pytest.mark.parametrize("name", COMPILED_GAMES)
 def test_showdown_mode_parquet_reads_without_scooplab(tmp_path, name):
     """Plain Polars over the files: cards as PHH text, winnings as lists of chips, no private codes."""
     import polars as pl

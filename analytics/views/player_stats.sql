@@ -36,10 +36,10 @@ preflop AS (
     FROM choices
     GROUP BY hand_id, seat
 ),
-flops AS (
+flops AS (  -- hands dealt a second street: the flop, or stud's fourth street (hole cards alone)
     SELECT DISTINCT a.hand_id FROM actions_raw AS a
     JOIN variants AS v ON v.variant = a.variant
-    WHERE a.action = 'deal' AND a.board IS NOT NULL AND a.street <> v.streets[1]
+    WHERE a.action = 'deal' AND a.street <> v.streets[1]
 )
 SELECT
     p.run_id,

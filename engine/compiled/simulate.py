@@ -93,7 +93,7 @@ def simulate_chunk(
     ``dealt`` (hands × cards dealt, in the order of ``engine.rules.sim_layout.layout``) as given."""
     options = game.resolve_options(options)
     game = game.under(options)  # the shares in force
-    if game.compiled_gaps:
+    if game.compiled_gaps:  # (who acts and which cards are face up play no part here)
         raise ValueError(not_simulated(game))
     if not game.min_players <= n_players <= game.max_players:
         raise ValueError(f"{game.title} seats {game.min_players} to {game.max_players} players")

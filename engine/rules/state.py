@@ -248,20 +248,20 @@ class HandState:
         self.phase = "deal"
         self._hole_due = [street.hole_cards if not self.folded[s] else 0 for s in range(self.n)]
         self._board_due = street.board_cards
-        if street.board_cards or street.hole_cards:
-            self.burned += self.game.burns(street, self.options)
+        burn = self.game.burns(street, self.options) if street.board_cards or street.hole_cards else 0
         if self._deck_runs_short():  # one community card for everyone instead (RULINGS), burning none
-            self.burned -= self.game.burns(street, self.options)
             self._hole_due, self._board_due = [0] * self.n, 1
+        elif not self._deck_runs_short(burn):  # (a burn that would leave the deck short is skipped)
+            self.burned += burn
         self._street_hole = list(self._hole_due)  # hole cards this street deals each seat
         self._maybe_start_betting()
 
-    def _deck_runs_short(self) -> bool:
-        """Whether the deck cannot give every live seat this street's hole cards (a game whose deck
-        may run short deals one community card instead)."""
+    def _deck_runs_short(self, burn: int = 0) -> bool:
+        """Whether the deck, after ``burn`` more cards, cannot give every live seat this street's hole
+        cards (a game whose deck may run short deals one community card instead)."""
         if self.game.deck_runs_short is None or not any(self._hole_due):
             return False
-        dealt = sum(map(len, self.dealt_hole)) + sum(map(len, self.boards)) + self.burned
+        dealt = sum(map(len, self.dealt_hole)) + sum(map(len, self.boards)) + self.burned + burn
         return sum(self._hole_due) > self.game.deck.size - dealt
 
     def _check_new_cards(self, cards: list[int], text: str | Callable[[], str]) -> None:
@@ -550,8 +550,10 @@ class HandState:
         return None
 
     def fold(self, seat: int) -> None:
-        """``pN f``."""
+        """``pN f`` (not while a bring-in is due: nothing has been bet)."""
         self._check_turn(seat, f"{seat_name(seat)} f")
+        if self.completion_due and max(self.bets) == 0:
+            self._fail(f"{seat_name(seat)} f", f"the bring-in is due (pb), or completing to {self.min_bet}")
         self.folded[seat] = True
         self.n_live -= 1
         self._record(seat, "fold")
@@ -600,9 +602,8 @@ class HandState:
             self.round_big = True
             limits = self._limits()
         covered = max((self.bets[s] + self.stacks[s] for s in self.live_seats if s != seat), default=0)
-        if (
-            to < low and to != all_in_to and to != covered
-        ):  # what every opponent can match: the rest comes back
+        capped = self.structure is Structure.FIXED_LIMIT and to == covered  # all any opponent can match
+        if to < low and to != all_in_to and not capped:
             self._fail(text, f"below the minimum {word} to {low}")
         if to > high:
             self._fail(text, f"above the maximum {word} to {high}")

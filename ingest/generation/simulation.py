@@ -60,8 +60,9 @@ class SimSpec:
     def check(self) -> SimSpec:
         """Validate, resolving the options; raises ValueError with a clear message."""
         game = get_game(self.game)
-        if game.compiled_gaps:
-            raise ValueError(not_simulated(game))
+        refusal = not_simulated(game, self.mode)
+        if refusal:
+            raise ValueError(refusal)
         if not game.min_players <= self.players <= game.max_players:
             raise ValueError(f"{game.title} seats {game.min_players} to {game.max_players} players")
         if self.hands <= 0:

@@ -50,11 +50,11 @@ from ingest.storage.schema import HANDS, METADATA_COLUMNS, SEAT_ARRAYS
 @cache
 def _variants() -> dict[str, tuple[GameSpec, Structure]]:
     """Variant codes the compiled replay plays: every game without forced discards that the
-    compiled core plays (``compiled_gaps``); the state machine replays the others."""
+    compiled core plays (no ``compiled_gaps`` or ``betting_gaps``); the state machine replays the others."""
     return {
         code: (game, structure)
         for game in GAMES.values()
-        if game.discard_board is None and not game.compiled_gaps
+        if game.discard_board is None and not game.compiled_gaps and not game.betting_gaps
         for code, structure in game.variant_codes.items()
     }
 

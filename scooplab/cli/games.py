@@ -70,12 +70,10 @@ def _stud_facts(game) -> list[str]:
         facts.append(
             "first to act: " + ", ".join(openers) + ("; the first brings in" if game.bring_in else "")
         )
-    if game.compiled_gaps:
-        facts.append(
-            "replayed by the state machine; not simulated yet (the compiled core does not play "
-            + "; ".join(game.compiled_gaps)
-            + ")"
-        )
+    for where, gaps in (("", game.compiled_gaps), (" in betting mode", game.betting_gaps)):
+        if gaps:
+            facts.append(f"not simulated{where} yet (the compiled core does not play {'; '.join(gaps)}); "
+                         "its hand histories replay through the rules' state machine")  # fmt: skip
     return facts
 
 

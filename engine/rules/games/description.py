@@ -414,18 +414,25 @@ def parse_description(data: Mapping[str, Any], source: str = "<description>") ->
         _check_budget(r, spec.under(values))
     if r.problems:
         raise DescriptionError(source, list(dict.fromkeys(r.problems)))
-    return replace(spec, compiled_gaps=compiled_gaps(spec))
+    showdown, betting = compiled_gaps(spec)
+    return replace(spec, compiled_gaps=showdown, betting_gaps=betting)
 
 
-def not_simulated(spec: GameSpec) -> str:
-    """The line that says why ``spec`` cannot be simulated yet (its ``compiled_gaps``).
+def not_simulated(spec: GameSpec, mode: str = "showdown") -> str | None:
+    """The line that says why ``spec`` cannot be simulated yet in ``mode`` (its gaps), or None.
 
     >>> from engine.rules.games import GAMES
     >>> not_simulated(GAMES["razz"])[:60]
     'Razz cannot be simulated yet: the compiled core does not pla'
+    >>> not_simulated(GAMES["holdem"], "betting") is None
+    True
     """
-    return (f"{spec.title} cannot be simulated yet: the compiled core does not play "
-            f"{'; '.join(spec.compiled_gaps)}. Its hand histories replay (scooplab ingest)")  # fmt: skip
+    gaps = spec.compiled_gaps + (spec.betting_gaps if mode == "betting" else ())
+    if not gaps:
+        return None
+    where = " in betting mode" if not spec.compiled_gaps else ""
+    return (f"{spec.title} cannot be simulated{where} yet: the compiled core does not play "
+            f"{'; '.join(gaps)}. Its hand histories replay (scooplab ingest)")  # fmt: skip
 
 
 def _deck_runs_short(r: _Reader, value: Any) -> ShortDeck | None:
@@ -435,33 +442,38 @@ def _deck_runs_short(r: _Reader, value: Any) -> ShortDeck | None:
     return ShortDeck(chosen) if chosen else None
 
 
-def compiled_gaps(spec: GameSpec) -> tuple[str, ...]:
-    """What the compiled core (simulation, compiled replay) cannot play of ``spec`` yet, one line
-    each; the reference state machine plays it all (PHH replay goes through it).
+def compiled_gaps(spec: GameSpec) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What the compiled core cannot play of ``spec`` yet, one line each: in showdown mode (where
+    everyone is all in before the deal, so who acts and what is face up do not matter), and
+    besides in betting mode and the compiled replay. The reference state machine plays it all
+    (PHH replay goes through it).
 
     >>> from engine.rules.games import GAMES
     >>> compiled_gaps(GAMES["holdem"])
-    ()
+    ((), ())
+    >>> compiled_gaps(GAMES["razz"])[1]
+    ('hole cards dealt face up', 'a first actor chosen by up cards', 'a bring-in')
     """
     _, hole, per_board, _, _, _ = card_budget(spec)
-    gaps = []
+    showdown = []
     if any(s.hole_cards for s in spec.streets[1:]):
-        gaps.append("hole cards dealt after the first street")
+        showdown.append("hole cards dealt after the first street")
     if hole > MAX_HOLE:
-        gaps.append(f"{hole} hole cards per player (the compiled core holds {MAX_HOLE})")
+        showdown.append(f"{hole} hole cards per player (the compiled core holds {MAX_HOLE})")
     if per_board == 0:
-        gaps.append("no street deals board cards")
-    if any(s.up_cards for s in spec.streets):
-        gaps.append("hole cards dealt face up")
-    if any(s.opener != Opener.POSITION for s in spec.streets):
-        gaps.append("a first actor chosen by up cards")
-    if spec.bring_in:
-        gaps.append("a bring-in")
+        showdown.append("no street deals board cards")
     if spec.deck_runs_short is not None:
-        gaps.append("a deck that runs short")
+        showdown.append("a deck that runs short")
     if not RANKINGS[spec.ranking].compiled:
-        gaps.append(f"the {spec.ranking} ranking")
-    return tuple(gaps)
+        showdown.append(f"the {spec.ranking} ranking")
+    betting = []
+    if any(s.up_cards for s in spec.streets):
+        betting.append("hole cards dealt face up")
+    if any(s.opener != Opener.POSITION for s in spec.streets):
+        betting.append("a first actor chosen by up cards")
+    if spec.bring_in:
+        betting.append("a bring-in")
+    return tuple(showdown), tuple(betting)
 
 
 def share_option_sets(spec: GameSpec) -> list[dict[str, Any]]:
@@ -531,7 +543,10 @@ def budget_line(spec: GameSpec, options: Mapping[str, Any] | None = None, player
     text = f"{players} players x {hole} hole cards + {per_board * boards} board cards"
     text += f" + {burns} burns = {total}" if burns else f" = {total}"
     if fits and total > spec.deck.size:
-        return f"{text}: the deck runs short on the {spec.streets[-1].name}: one community card for everyone"
+        last = spec.streets_under(options)[-1]
+        if total - last.burns <= spec.deck.size:
+            return f"{text}: fits the {spec.deck.size}-card deck without the {last.name}'s burn"
+        return f"{text}: the deck runs short on the {last.name}: one community card for everyone"
     if fits:
         return f"{text}: fits the {spec.deck.size}-card deck"
     return f"{text}: needs {total} cards, the deck has {spec.deck.size}"
