@@ -25,7 +25,7 @@ from math import comb, prod
 import numpy as np
 from numba import njit
 
-from engine.hands.cards import NO_CARD
+from engine.hands.kernels import row_key
 from engine.hands.strengths import ACE_TO_FIVE_CATEGORIES, CATEGORY_SHIFT, INVALID
 
 N_RANKS = 13
@@ -84,20 +84,14 @@ def strength_of_counts(counts: np.ndarray) -> int:
 def _evaluate_rows(rows: np.ndarray, out: np.ndarray) -> None:
     counts = np.zeros(N_RANKS, np.int64)
     for i in range(rows.shape[0]):
-        counts[:] = 0
-        seen = np.int64(0)
-        out[i] = 0
-        for j in range(rows.shape[1]):
-            card = np.int64(rows[i, j])
-            if card == NO_CARD:
-                continue
-            if card < 0 or card >= 52 or (seen >> card) & 1:
-                out[i] = INVALID
-                break
-            seen |= np.int64(1) << card
-            counts[((card >> 2) + 1) % N_RANKS] += 1  # the ace (rank 12 of the deck) goes first
-        if out[i] != INVALID:
-            out[i] = strength_of_counts(counts)
+        key, _ = row_key(rows, i, 52)
+        if key == INVALID:
+            out[i] = INVALID
+            continue
+        for rank in range(N_RANKS):  # the ace (the deck's rank 12) first
+            suits = (key >> ((rank + 12) % N_RANKS)) & 0x0001000100010001  # its bit in each suit's 16
+            counts[rank] = (suits & 1) + ((suits >> 16) & 1) + ((suits >> 32) & 1) + ((suits >> 48) & 1)
+        out[i] = strength_of_counts(counts)
 
 
 def evaluate_ace_to_five(rows: np.ndarray) -> np.ndarray:

@@ -141,6 +141,7 @@ class HandState:
         self._set_bet_sizes(antes, blinds, min_bet, small_bet, big_bet, starting_bet)
         self._set_bring_in(bring_in)
         self.completion_due = False  # a bring-in is posted or due and nobody has completed it
+        self.open_choice: set[int] = set()  # seats the record may name to act first (hidden up cards)
         self.big_bet_allowed = False  # an open pair lets this street bet the big bet
         self.burned = 0  # cards the streets so far burned (the deck's count when it runs short)
         self._post_forced_bets()
@@ -160,7 +161,6 @@ class HandState:
         self.antes, self.blinds, self.starting_bet = sizes.antes, sizes.blinds, sizes.starting_bet
         self.min_bet, self.small_bet, self.big_bet = sizes.min_bet, sizes.small_bet, sizes.big_bet
         self.round_cap = bets_per_round(self.game, self.structure, self.options, self.raise_cap)
-        self.open_choice = set()  # seats the record may name to act first (hidden up cards)
 
     def _set_bring_in(self, bring_in: int | None) -> None:
         self.bring_in = bring_in or 0
@@ -434,9 +434,9 @@ class HandState:
         self.big_bet_allowed = bool(
             pair_option and self.options.get(pair_option) and shows_pair(self._known_up(), live)
         )
-        self.open_choice: set[int] = set()
+        self.open_choice = set()
         if street.opener != Opener.POSITION:  # by the up cards (stud): the first street's brings in
-            first = self._opener_by_cards(street.opener)
+            first = self._opener_by_cards(street.opener, live)
             self.completion_due = self.street_index == 0 and self.bring_in > 0
             if self.street_index > 0:
                 self.last_increment = 0
@@ -457,11 +457,10 @@ class HandState:
     def _known_up(self) -> list[list[int]]:
         return [[c for c in cards if c != UNKNOWN_CARD] for cards in self.up]
 
-    def _opener_by_cards(self, opener: Opener) -> int:
+    def _opener_by_cards(self, opener: Opener, live: list[bool]) -> int:
         """The seat the up cards name to act first. Where a live seat's up cards are unknown (a record
         that never wrote them), the record decides among it and the seat the known cards name
         (``open_choice``)."""
-        live = [not f for f in self.folded]
         first = opener_seat(opener.value, self._known_up(), live, len(self.game.deck.ranks))
         hidden = {s for s in range(self.n) if live[s] and UNKNOWN_CARD in self.up[s]}
         if hidden:
@@ -522,8 +521,17 @@ class HandState:
             low, high = self._bet_bounds(seat, self._limits())
             all_in = self.bets[seat] + self.stacks[seat]
             low, high = min(low, all_in), min(high, all_in)
-        bring_in = self.completion_due and current == 0  # it must post the bring-in (pb) or complete
-        return {"call": call, "can_raise": can_raise, "min_to": low, "max_to": high, "bring_in": bring_in}
+        return {"call": call, "can_raise": can_raise, "min_to": low, "max_to": high,
+                "bring_in": self.bring_in_due}  # fmt: skip
+
+    @property
+    def bring_in_due(self) -> bool:
+        """Whether the seat to act must post the bring-in (pb) or complete: nothing is bet yet."""
+        return self.completion_due and max(self.bets) == 0
+
+    def _refuse_while_bring_in_due(self, text: str) -> None:
+        if self.bring_in_due:
+            self._fail(text, f"the bring-in is due (pb), or completing to {self.min_bet}")
 
     def _may_raise(self, seat: int) -> bool:
         return self.raise_refusal(seat) is None
@@ -552,8 +560,7 @@ class HandState:
     def fold(self, seat: int) -> None:
         """``pN f`` (not while a bring-in is due: nothing has been bet)."""
         self._check_turn(seat, f"{seat_name(seat)} f")
-        if self.completion_due and max(self.bets) == 0:
-            self._fail(f"{seat_name(seat)} f", f"the bring-in is due (pb), or completing to {self.min_bet}")
+        self._refuse_while_bring_in_due(f"{seat_name(seat)} f")
         self.folded[seat] = True
         self.n_live -= 1
         self._record(seat, "fold")
@@ -563,7 +570,7 @@ class HandState:
         """``pN pb``: the first street's opener posts the bring-in (or as much of it as it has)."""
         text = f"{seat_name(seat)} pb"
         self._check_turn(seat, text)
-        if not self.completion_due or max(self.bets) > 0:
+        if not self.bring_in_due:
             self._fail(text, "no bring-in is due")
         amount = min(self.bring_in, self.stacks[seat])
         self._move(seat, amount)
@@ -573,8 +580,7 @@ class HandState:
     def check_or_call(self, seat: int) -> None:
         """``pN cc``: match the largest bet, or as much of it as the stack allows."""
         self._check_turn(seat, f"{seat_name(seat)} cc")
-        if self.completion_due and max(self.bets) == 0:
-            self._fail(f"{seat_name(seat)} cc", f"the bring-in is due (pb), or completing to {self.min_bet}")
+        self._refuse_while_bring_in_due(f"{seat_name(seat)} cc")
         amount = min(max(self.bets) - self.bets[seat], self.stacks[seat])
         self._move(seat, amount)
         self._record(seat, "call" if amount else "check", amount=amount or None)
@@ -595,7 +601,7 @@ class HandState:
             self._fail(text, f"more than the stack ({all_in_to} at most)")
         limits = self._limits()
         low, high = self._bet_bounds(seat, limits)
-        completing = self.completion_due and current < limits.min_bet
+        completing = self._completing(limits)
         word = "raise" if current and not completing else "bet"
         if self.big_bet_allowed and not self.round_big and to == current + self.big_bet:
             low = high = to  # an open pair: the big bet instead of the small one
@@ -611,7 +617,7 @@ class HandState:
         self._record(seat, word, amount=to)
         others = {s for s in self.live_seats if s != seat and self.stacks[s] > 0}
         if completing:  # from nothing: in fixed-limit an all-in of half the bet completes too (TDA Rule 47)
-            full = reopens(self.structure, limits.min_bet, to) if to < limits.min_bet else True
+            full = reopens(self.structure, limits.min_bet, to)
         else:
             full = is_full_raise(self.structure, limits, to, self.game.raise_rule)
         if full:
@@ -624,12 +630,16 @@ class HandState:
         self.pending = others
         self._after_action(seat, raised=True)
 
+    def _completing(self, limits: RoundLimits) -> bool:
+        """Whether a bet now completes a bring-in (less than the street's bet is in)."""
+        return self.completion_due and max(self.bets) < limits.min_bet
+
     def _bet_bounds(self, seat: int, limits: RoundLimits) -> tuple[int, int]:
         """The smallest and largest bet or raise to now; a completion of a bring-in is to the
         street's bet (in fixed-limit exactly)."""
         low, high = raise_bounds(self.structure, limits, self.bets[seat], self.stacks[seat], self.pot,
                                  self.game.raise_rule)  # fmt: skip
-        if self.completion_due and max(self.bets) < limits.min_bet:
+        if self._completing(limits):
             low = limits.min_bet
             high = low if self.structure is Structure.FIXED_LIMIT else max(high, low)
         return low, high
