@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.hands.cards import SKOEJARTH, STANDARD, Deck
 from engine.hands.evaluate import HIGH_CATEGORIES, SEVEN_RANK_CATEGORIES, strength_ranks
+from engine.hands.low_hands import LOW_NAMES  # by ace-to-five value: 1 the ace ... 13 the king
 from engine.hands.strengths import ACE_TO_FIVE_CATEGORIES, category_of
 
 # How many rank nibbles of a strength matter, per category.
@@ -57,7 +58,7 @@ def describe_ace_to_five(strength: int) -> str:
     >>> describe_ace_to_five(int(evaluate_ace_to_five(parse_card_rows(["As2d3c4h6sKdKc"]))[0]))
     'six low, 6-4-3-2-A'
     """
-    ranks = "-".join("A23456789TJQK"[12 - r] for r in strength_ranks(strength))
+    ranks = "-".join(LOW_NAMES[13 - r] for r in strength_ranks(strength))  # r: 12 less the rank, ace 0
     return f"{ACE_TO_FIVE_CATEGORIES[category_of(strength)]}, {ranks}"
 
 
