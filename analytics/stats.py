@@ -322,7 +322,7 @@ def game_stats(
         stats["triple_scoop_rate"] = rate(overview["triple_scoops"], showdowns)
     if game.low_half:
         stats |= _halves(overview, showdowns, game.low_hands)
-    if game.bring_in:
+    if game.bring_in and not all_showdown_mode:  # (showdown mode posts no bring-in: everyone is all in)
         stats |= _bring_ins(counts)
     if exact_seven_cards(game, options) is not None:
         stats["rank_against_rarity"] = _rank_against_rarity(game, options, stats)

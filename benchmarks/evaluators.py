@@ -1,12 +1,13 @@
 """Evaluator speed: evaluations per second on batches of random hands, one core.
 
 Prints scooplab's compiled evaluators (standard 7 and 11 cards, Skœjarth 7
-cards, short-deck 7 cards under its category order, Omaha eight-or-better lows) and, on the
-same hands in the same run, phevaluator's ``evaluate_cards`` and eval7's ``evaluate`` called
-from a Python loop when they are installed, and PokerKit's short-deck and Omaha low hands
-(on ``--peer-hands`` of them: PokerKit is slow), each checked to order the hands alike, with
-the ratios; then the time of the first call in a fresh process, with the numba cache warm and
-with it empty (the compile cost a new machine pays once).
+cards, short-deck 7 cards under its category order, Omaha eight-or-better lows, razz's 7-card
+ace-to-five lows) and, on the same hands in the same run, phevaluator's ``evaluate_cards`` and
+eval7's ``evaluate`` called from a Python loop when they are installed, and PokerKit's
+short-deck, Omaha low and razz low hands (on ``--peer-hands`` of them: PokerKit is slow),
+each checked to order the hands alike, with the ratios; then the time of the first call in a
+fresh process, with the numba cache warm and with it empty (the compile cost a new machine
+pays once).
 
     python benchmarks/evaluators.py [--hands 1000000] [--peer-hands 20000] [--repeat 3] [--json]
 """
@@ -29,11 +30,23 @@ sys.path.insert(0, str(ROOT))
 
 from engine.hands.cards import SHORT, format_cards  # noqa: E402
 from engine.hands.evaluate import evaluate_high, evaluate_seven_rank  # noqa: E402
+from engine.hands.kernels import evaluate_rows  # noqa: E402
 from engine.hands.low_hands import NO_LOW, evaluate_low  # noqa: E402
+from engine.hands.rankings import RANKINGS  # noqa: E402
 from engine.rules.games import GAMES  # noqa: E402
 
 # PokerKit ranks a straight over three of a kind in short deck: compare under that option
 POKERKIT_SHORT_DECK = GAMES["short-deck"].category_places({"trips_beat_straight": False})
+
+
+RAZZ = RANKINGS["ace-to-five-low"]
+
+
+def razz_lows(rows: np.ndarray) -> np.ndarray:
+    """Razz's lows of rows of 7 cards by the compiled key kernel the simulation calls."""
+    out = np.empty(len(rows), np.int64)
+    evaluate_rows(rows, out, RAZZ.code, True, RAZZ.tables(RAZZ.deck), 52, 8)
+    return out
 
 
 def random_hands(rng: np.random.Generator, n: int, k: int, deck_size: int) -> np.ndarray:
@@ -82,10 +95,11 @@ def peer_rates(hands: np.ndarray, ours: np.ndarray) -> dict[str, float]:
     return rates
 
 
-def pokerkit_rates(short: np.ndarray, omaha: np.ndarray) -> dict[str, float]:
-    """PokerKit's short-deck and Omaha eight-or-better low hands from a Python loop, checked against ours."""
+def pokerkit_rates(short: np.ndarray, omaha: np.ndarray, razz: np.ndarray) -> dict[str, float]:
+    """PokerKit's short-deck, Omaha eight-or-better low and razz low hands from a Python loop,
+    checked against ours."""
     try:
-        from pokerkit import OmahaEightOrBetterLowHand, ShortDeckHoldemHand
+        from pokerkit import OmahaEightOrBetterLowHand, RegularLowHand, ShortDeckHoldemHand
     except ImportError:
         print("pokerkit not installed: skipped")
         return {}
@@ -110,6 +124,11 @@ def pokerkit_rates(short: np.ndarray, omaha: np.ndarray) -> dict[str, float]:
         raise SystemExit("pokerkit finds lows in other hands than scooplab")
     found = [i for i, low in enumerate(lows) if low is not None]
     check_pairs(ours[found], [lows[i] for i in found], "pokerkit Omaha low", smaller_is_better=True)
+    texts = [format_cards(row) for row in razz]
+    start = time.perf_counter()
+    hands = [RegularLowHand.from_game(text, "") for text in texts]
+    rates["pokerkit razz 7-card low (Python loop)"] = len(hands) / (time.perf_counter() - start)
+    check_pairs(razz_lows(razz), hands, "pokerkit razz low", smaller_is_better=False)
     return rates
 
 
@@ -174,9 +193,10 @@ def main() -> None:
         "scooplab Omaha eight-or-better low": best_rate(
             lambda rows: evaluate_low(rows[:, :4], rows[:, 4:], "exactly-2"), omaha, args.repeat
         ),
+        "scooplab razz 7-card low": best_rate(razz_lows, seven, args.repeat),
     }
     peers = peer_rates(seven, evaluate_high(seven))
-    kit = pokerkit_rates(short[: args.peer_hands], omaha[: args.peer_hands])
+    kit = pokerkit_rates(short[: args.peer_hands], omaha[: args.peer_hands], seven[: args.peer_hands])
     rates |= peers | kit
     with tempfile.TemporaryDirectory() as empty_cache:
         first_call = {

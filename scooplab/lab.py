@@ -408,10 +408,13 @@ class Lab:
         classes, ``samples`` runouts a pair of them, or over ``buckets`` of hands by equity, fixed
         by a ``pool`` of sampled hands scored on ``runouts`` runouts each. ``buckets`` 0: classes
         where the game allows, else its default number of buckets."""
-        from engine.solving.pushfold_plan import Plan
+        from engine.solving.pushfold_plan import Plan, no_pushfold_game
         from ingest.generation.pushfold import default_plan
 
         game = _game(variant)
+        refusal = no_pushfold_game(game.title, game.bring_in)
+        if refusal:
+            raise ValueError(refusal)
         buckets = buckets or default_plan(game, _rules(game, rule)).buckets
         pool = Plan.pool if pool is None else pool
         most = min(99, pool // 10)  # a bucket holds ten pool hands at least
@@ -455,9 +458,16 @@ class Lab:
         stack (``docs/equilibrium.md``), and the ``missing`` ones; ``compute`` solves those first."""
         from analytics.equilibrium import STACKS, comparison, missing
         from engine.rules.games import GAMES
+        from engine.solving.pushfold_plan import no_pushfold_game
 
         chosen = [variants] if isinstance(variants, str) else list(variants or [])
         games = {game.name: game for game in map(_game, chosen)} if chosen else dict(GAMES)
+        for game in list(games.values()):
+            refusal = no_pushfold_game(game.title, game.bring_in)
+            if refusal and chosen:
+                raise ValueError(refusal)
+            if refusal:  # (every game that has a push/fold game)
+                del games[game.name]
         names = list(games)
         rows = comparison(self.data, names)
         if compute and missing(rows, names):
@@ -472,9 +482,13 @@ class Lab:
                          rule: dict[str, Any] | None = None,
                          progress_of: ProgressOf | None = None):  # fmt: skip
         from engine.solving.pushfold import Plan
+        from engine.solving.pushfold_plan import no_pushfold_game
         from ingest.generation.pushfold import Solver, default_plan
 
         game = _game(variant)
+        refusal = no_pushfold_game(game.title, game.bring_in)
+        if refusal:
+            raise ValueError(refusal)
         options = game.resolve_options(_rules(game, rule))
         if isinstance(plan, str):
             plan = Plan.from_fields(json.loads(plan))

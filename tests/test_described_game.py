@@ -186,19 +186,21 @@ CORE_LIMITS = [  # descriptions the compiled core cannot play yet: refused with 
      "in board order"),
 ]  # fmt: skip
 
-CORE_GAPS = [  # descriptions the reference plays and the compiled core does not yet: described, not simulated
+BETTING_GAPS = [  # descriptions showdown mode plays and betting mode does not yet: refused there, with why
     ({"streets": [{"name": "deal", "hole_cards": 5}]}, "no street deals board cards"),
     ({"streets": [{"name": "deal", "hole_cards": 2}, {"name": "flop", "hole_cards": 1, "board_cards": 3}]},
      "hole cards dealt after the first street"),
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("changes", "message"), CORE_GAPS)
-def test_what_only_the_reference_plays_is_described_and_refused_by_simulation(changes, message):
+@pytest.mark.parametrize(("changes", "message"), BETTING_GAPS)
+def test_what_only_showdown_mode_plays_is_simulated_there_and_refused_in_betting_mode(changes, message):
     spec = parse_description(_holdem_like(**changes))
-    assert message in spec.compiled_gaps
-    with pytest.raises(ValueError, match="cannot be simulated yet: the compiled core does not play"):
-        simulate_chunk(spec, 2, 100, {}, None)
+    assert spec.compiled_gaps == () and message in spec.betting_gaps
+    u = random_words(np.random.default_rng(2), 50, words_per_hand(spec, 3, {}))
+    batch = simulate_chunk(spec, 3, 100, {}, u)
+    assert (batch.won.sum(axis=1) == 300).all() and (batch.strength >= 0).all()
+    assert message in not_simulated(spec, "betting") and not_simulated(spec) is None
 
 
 def test_up_cards_are_refused_by_betting_mode_alone():
@@ -216,3 +218,20 @@ def test_what_the_compiled_core_cannot_play_yet_is_refused_with_a_reason(changes
     with pytest.raises(DescriptionError) as raised:
         parse_description(_holdem_like(**changes))
     assert any(message in problem for problem in raised.value.problems), raised.value.problems
+
+
+@pytest.mark.parametrize("name", ["scarney", "scarney-hi-lo"])
+def test_more_hole_cards_than_the_tallies_count_beside_a_discard_board_or_low_points_are_a_gap(name):
+    """Showdown mode counts discards and low points per hole card for at most MAX_HOLE of them."""
+    import tomllib
+
+    from engine.rules.games.description import MAX_HOLE
+
+    data = tomllib.loads((Path("engine/variants") / f"{name}.toml").read_text())
+    data["players"] = [2, 3]
+    data["streets"][0]["hole_cards"] = MAX_HOLE + 1
+    data["streets"] = data["streets"][:-1]  # (one board card fewer: the ranking takes 11 cards)
+    spec = parse_description(data)
+    assert any(f"{MAX_HOLE + 1} hole cards per player beside" in gap for gap in spec.compiled_gaps)
+    with pytest.raises(ValueError, match="cannot be simulated yet"):
+        simulate_chunk(spec, 2, 100, {}, None)

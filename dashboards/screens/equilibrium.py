@@ -18,7 +18,7 @@ st.caption("Heads-up push/fold: the small blind goes all in or folds, the big bl
            "each as well as it can (CFR+ to below 0.001 big blinds). Stacks in big blinds before the "
            "blinds are posted.")  # fmt: skip
 path = data.data_path()
-games = data.games()
+games = {name: game for name, game in data.games().items() if not game.bring_in}  # stud: no blinds to push
 compared = data.equilibrium_table(path)
 st.subheader("Across games")
 if compared:

@@ -54,6 +54,9 @@ rows = list(players.iter_rows(named=True))
 seats = {row["seat"]: row["player"] or f"p{row['seat'] + 1}" for row in rows}
 st.markdown("Stacks: " + " · ".join(f"{seats[r['seat']]} {show(r['starting_stack'])}" for r in rows))
 streets = [(street.name, street.board_cards) for street in game.streets] if game else []
+extra = max((len(board or "") // 2 for board in hand["boards"] or []), default=0) - sum(c for _, c in streets)
+if streets and extra > 0:  # the deck ran short (stud, eight in to the last card): a community card then
+    streets[-1] = (streets[-1][0], streets[-1][1] + extra)
 starting = {r["seat"]: r["starting_stack"] for r in rows}
 action_rows = actions.to_dicts()
 if not story.has_stacks_and_pots(action_rows):

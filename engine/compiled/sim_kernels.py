@@ -58,9 +58,13 @@ def shuffle_prefix(bits: np.ndarray, deck: np.ndarray, n_cards: int) -> None:
 
 
 # Slots of the statistic tally: every game (O_*), a kill rule (K_*), a discard board and low points (T_*)
-O_SHOWDOWN, O_SCOOP, O_SPLIT, O_TRIPLE, O_CATEGORY, O_CATEGORY_WON = 0, 1, 2, 3, 4, 13
-K_SURVIVING, K_BOARDS, K_KILLED = 22, 26, 39  # K_SURVIVING + boards left (1..3)
-T_BASE = 52
+CATEGORY_SLOTS = 14  # the most categories a ranking has (ace-to-five lows)
+O_SHOWDOWN, O_SCOOP, O_SPLIT, O_TRIPLE, O_CATEGORY = 0, 1, 2, 3, 4
+O_CATEGORY_WON = O_CATEGORY + CATEGORY_SLOTS
+K_SURVIVING = O_CATEGORY_WON + CATEGORY_SLOTS  # K_SURVIVING + boards left (1..3)
+K_BOARDS = K_SURVIVING + 4
+K_KILLED = K_BOARDS + 13
+T_BASE = K_KILLED + 13
 T_HELD, T_FORCED, T_STREET = T_BASE, T_BASE + 13, T_BASE + 26
 T_DEAD_ON_FIRST, T_DEAD = T_STREET + STREET_SLOTS, T_STREET + STREET_SLOTS + 1
 T_REMAINING = T_DEAD + 1
@@ -70,8 +74,10 @@ T_LOW_POINTS, T_LOW_POINTS_WON, T_FULL_BOARD_POINTS = T_REMAINING + 17, T_REMAIN
 # per category, over showdown hands: the square of the hand's seats of it, and that times the hand's
 # seats at the showdown; the square of those seats, and the seats (a variance clustered by hand)
 C_SQUARES = T_REMAINING + 200
-C_BY_SEATS, C_SEATS_SQUARED, C_SEATS = C_SQUARES + 9, C_SQUARES + 18, C_SQUARES + 19
-TALLY_SIZE = C_SQUARES + 20
+C_BY_SEATS = C_SQUARES + CATEGORY_SLOTS
+C_SEATS_SQUARED = C_BY_SEATS + CATEGORY_SLOTS
+C_SEATS = C_SEATS_SQUARED + 1
+TALLY_SIZE = C_SEATS + 1
 
 
 @njit(cache=True)
@@ -176,9 +182,9 @@ def _cluster_tally(counts, tally) -> None:
     """One showdown hand's share of the hand-clustered variance of the category rates (``C_*``),
     from its seats of each category (``counts``, zeroed for the next hand)."""
     seats = 0
-    for category in range(9):
+    for category in range(CATEGORY_SLOTS):
         seats += counts[category]
-    for category in range(9):
+    for category in range(CATEGORY_SLOTS):
         tally[C_SQUARES + category] += counts[category] * counts[category]
         tally[C_BY_SEATS + category] += counts[category] * seats
         counts[category] = 0
@@ -201,6 +207,7 @@ class DealPlan(NamedTuple):
     board_street: np.ndarray
     deck_size: int
     stake: int
+    n_streets: int
 
 
 class ShowdownHands(NamedTuple):
@@ -241,7 +248,7 @@ class ShowdownWork(NamedTuple):
     board_alive: np.ndarray  # (boards,) bool
     board_key: np.ndarray  # (boards,)
     rank_count: np.ndarray  # (ranks,)
-    categories: np.ndarray  # (9,) one hand's seats of each category at the showdown
+    categories: np.ndarray  # (CATEGORY_SLOTS,) one hand's seats of each category at the showdown
     pot: PotWinnings  # one hand's chips, copied out where the game has them
     scratch: SeatScratch
 
@@ -257,7 +264,7 @@ def showdown_work(n, n_boards, n_board_cards, deck_size) -> ShowdownWork:
         np.zeros(n, np.int64), np.full(n, NO_VALUE, np.int64), np.full((n_boards, n), NO_VALUE, np.int64),
         np.zeros((n_boards, n_board_cards), np.int8), np.zeros(n_boards, np.int64),
         np.zeros(n_boards, np.bool_), np.zeros(n_boards, np.int64), np.zeros(deck_size // 4, np.int64),
-        np.zeros(9, np.int64), pot, scratch,
+        np.zeros(CATEGORY_SLOTS, np.int64), pot, scratch,
     )  # fmt: skip
 
 
@@ -349,7 +356,7 @@ def _simulate_hands(plan, rules, out, work) -> None:
     discard_board, community, points = rules.discard_board, rules.community, rules.points
     halves = rules.low_share or rules.low_hands  # chips of the high and the low halves apart
     won_part = high_row if halves else won_row  # the high parts' chips (a winner collected some)
-    board_street, n_streets = plan.board_street, plan.board_street.max() + 1
+    board_street, n_streets = plan.board_street, plan.n_streets
     trigger = board[max(discard_board, 0)]
     pot = n * plan.stake
     for h in range(cards.shape[0]):
@@ -389,7 +396,7 @@ def _simulate_hands(plan, rules, out, work) -> None:
         for b in range(n_boards):
             for j in range(n_board):
                 board_cards[b, j] = deck[board[b, j]]
-            last[b] = board_cards[b, n_board - 1]
+            last[b] = board_cards[b, n_board - 1] if n_board else -1  # (no board: a kill needs one)
             board_key[b] = board_key_of(board_cards[b], n_board)
         n_surviving = surviving_of(rules.kill, community, last, board_alive)
         if rules.low_hands:

@@ -131,7 +131,7 @@ def simulate_chunk(
         "tally": np.zeros(k.TALLY_SIZE, dtype=np.int64),
     }
     plan = k.DealPlan(u, dealt is not None, lay.hole.astype(np.int64), lay.board.astype(np.int64),
-                      lay.board_street.astype(np.int64), game.deck.size, stake)  # fmt: skip
+                      lay.board_street.astype(np.int64), game.deck.size, stake, lay.n_streets)  # fmt: skip
     out = k.ShowdownHands(
         cards, strength, extra["low"], won, extra["won_high"], extra["won_low"], extra["board_won"],
         extra["survivors"], extra["triple_scoop"], extra["discard_street"], extra["dead"], ending,

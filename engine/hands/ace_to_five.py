@@ -117,15 +117,15 @@ def category_counts(k: int) -> tuple[int, ...]:
     if not 5 <= k <= 8:
         raise ValueError(f"an ace-to-five low is counted over 5 to 8 cards, not {k}")
     totals = [0] * len(ACE_TO_FIVE_CATEGORIES)
-    for counts in _rank_counts(k, 0):
+    for counts in rank_patterns(k, 0):
         ways = prod(comb(4, c) for c in counts)
         strength = strength_of_counts(np.array(counts, np.int64))
         totals[(strength >> CATEGORY_SHIFT) & 0xF] += ways
     return tuple(totals)
 
 
-def _rank_counts(left: int, rank: int) -> list[tuple[int, ...]]:
+def rank_patterns(left: int, rank: int) -> list[tuple[int, ...]]:
     """Every way to take ``left`` cards from ranks ``rank`` to 12, at most four of each."""
     if rank == N_RANKS:
         return [()] if left == 0 else []
-    return [(c, *rest) for c in range(min(4, left) + 1) for rest in _rank_counts(left - c, rank + 1)]
+    return [(c, *rest) for c in range(min(4, left) + 1) for rest in rank_patterns(left - c, rank + 1)]

@@ -31,6 +31,7 @@ from numba.core.errors import NumbaIRAssumptionWarning
 from numba.extending import overload
 
 from engine.hands.borrowed import borrowed
+from engine.hands.low_kernel import key_low_strength
 from engine.hands.strengths import (
     CATEGORY_MASK,
     CATEGORY_SHIFT,
@@ -297,9 +298,12 @@ def key_strength(key: int, ranking: int, kickers: bool, tables: tuple) -> int:
     """Strength of the best five cards of a key under a ranking code and its tables.
 
     Tables with a fifth member (each category's place: ``engine.hands.tables.high_tables`` with an
-    order) rank standard hands in that order. Compiled code gets a version chosen by the
-    tables' type (the ``overload`` below), so the usual rankings' loops never test for an order.
+    order) rank standard hands in that order; one member (``engine.hands.low_kernel.low_order``)
+    ranks ace-to-five lows. Compiled code gets a version chosen by the tables' type (the
+    ``overload`` below), so the usual rankings' loops never test for an order or a low.
     """
+    if len(tables) == 1:
+        return key_low_strength(key)
     if len(tables) == 5:
         return ordered_strength(key, tables)
     if ranking == SEVEN_RANK:
@@ -309,6 +313,8 @@ def key_strength(key: int, ranking: int, kickers: bool, tables: tuple) -> int:
 
 @overload(key_strength, inline="always")
 def _key_strength_compiled(key, ranking, kickers, tables):
+    if len(tables) == 1:
+        return lambda key, ranking, kickers, tables: key_low_strength(key)
     if len(tables) == 5:
         return lambda key, ranking, kickers, tables: ordered_strength(key, tables)
 

@@ -34,7 +34,7 @@ from engine.hands.strengths import (
     SEVEN_RANK_TIEBREAKS,
     STANDARD_HIGH,
 )
-from engine.hands.tables import SEVEN_RANK_TABLES, high_tables
+from engine.hands.tables import SEVEN_RANK_TABLES, high_tables, low_order
 
 __all__ = [
     "RANKINGS", "SEVEN_RANK", "STANDARD_HIGH", "Ranking", "categories_in_order",
@@ -56,6 +56,7 @@ class Ranking:
     max_cards: int  # most cards one evaluation takes
     orderable: bool = False
     compiled: bool = True  # the compiled core (simulation, compiled replay) plays it
+    lowball: bool = False  # the lowest cards make the best hands (the policies' scores assume high)
 
     @property
     def deck(self) -> Deck:
@@ -68,6 +69,8 @@ class Ranking:
 
     def tables(self, deck: Deck, places: tuple[int, ...] | None = None) -> tuple:
         """The kernels' tables for this ranking over ``deck`` under a category order (None: its own)."""
+        if self.code == ACE_TO_FIVE:
+            return (low_order(),)
         return SEVEN_RANK_TABLES if self.code == SEVEN_RANK else high_tables(len(deck.ranks), places)
 
     def evaluate(self, hole: np.ndarray, board: np.ndarray, hole_use: str, tiebreak: str,
@@ -159,6 +162,6 @@ RANKINGS: dict[str, Ranking] = {
         ("any",),
         ("kickers",),
         8,
-        compiled=False,
+        lowball=True,
     ),
 }

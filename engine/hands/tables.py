@@ -92,3 +92,14 @@ def high_tables(n_ranks: int, places: tuple[int, ...] | None = None) -> tuple:
     if places is None:
         return (BIT_COUNT, TOP_BIT, TOP_FIVE, straights)
     return (BIT_COUNT, TOP_BIT, TOP_FIVE, straights, np.array(places, dtype=np.int64))
+
+
+def low_order() -> np.ndarray:
+    """Each rank's place in ace-to-five order (the ace 0), standard deck: the table the ace-to-five
+    ranking hands the kernels, whose one-member tuple tells ``key_strength`` to rank lows
+    (``engine.hands.low_kernel``).
+
+    >>> low_order().tolist()[-1], low_order().tolist()[0]  # the ace, the deuce
+    (0, 1)
+    """
+    return np.array([(rank + 1) % 13 for rank in range(13)], np.int64)

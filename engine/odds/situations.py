@@ -49,31 +49,43 @@ from engine.odds.intervals import mean_interval, wilson
 from engine.odds.ranged import RangeDeals, class_ranking
 from engine.odds.ranges import RangeError, parse_range
 from engine.rules.games.base import GameSpec
+from engine.rules.showing import split_up_and_down, up_pattern
+from engine.rules.sim_layout import layout
 
 
 def situation(game: GameSpec, hands: Sequence[str], boards: Mapping[str, str] | None = None,
               dead: str = "", options: Mapping[str, Any] | None = None) -> Situation:  # fmt: skip
     """Parse hands (``AhKh``, ``Ah??``, ``random``, a range such as ``TT+,AKs`` in a two-card
-    game), known board cards by board name, dead cards."""
+    game, down and up cards such as ``(Ah2c)3d`` in stud), known board cards by board name, dead
+    cards."""
     deck, options = game.deck, game.resolve_options(options)
-    hole = sum(s.hole_cards for s in game.streets_under(options))
     if not game.min_players <= len(hands) <= game.max_players:
         seated = f"{game.min_players} to {game.max_players}"
         raise OddsError(f"{game.title} seats {seated} players, not {len(hands)}")
+    try:  # the cards this table deals (a deck that runs short deals a community card instead)
+        dealt = layout(game, len(hands), options)
+    except ValueError as error:
+        raise OddsError(str(error)) from None
+    hole, per_board = dealt.hole.shape[1], dealt.board.shape[1]
     seats, ranges = [], []
     for text in hands:
         cards, combos = _hand(game, text, hole, options)
         if len(cards) > hole:
-            raise OddsError(f"hand {text!r} has {len(cards)} cards: {game.title} deals {hole} hole cards")
+            short = len(dealt.board_street) > sum(s.board_cards for s in game.streets_under(options))
+            why = f" to {len(hands)} players (the last card is one community card: a board)" if short else ""
+            dealing = f"{game.title} deals {hole} hole cards{why}"
+            raise OddsError(f"hand {text!r} has {len(cards)} cards: {dealing}")
         seats.append(tuple(None if c == UNKNOWN_CARD else c for c in cards) + (None,) * (hole - len(cards)))
         ranges.append(combos)
-    per_board = sum(s.board_cards for s in game.streets_under(options))
     known_boards = [()] * len(game.boards)
     for name, text in (boards or {}).items():
         if name not in game.board_names:
             raise OddsError(f"{game.title} has no board {name!r} (its boards: {', '.join(game.board_names)})")
         cards = tuple(_cards(text, deck))
         if UNKNOWN_CARD in cards or len(cards) > per_board:
+            if not per_board:  # (a board that only a deck running short deals)
+                dealing = f"{game.title} deals it no card to {len(hands)} players"
+                raise OddsError(f"board {name} {text!r}: {dealing}")
             raise OddsError(f"board {name} {text!r}: give at most {per_board} known cards, no ??")
         known_boards[game.board_names.index(name)] = cards
     dead_cards = tuple(_cards(dead, deck))
@@ -89,6 +101,11 @@ def _hand(game: GameSpec, text: str, hole: int, options: Mapping[str, Any]) -> t
     """A hand's known cards, or (in a two-card game) a range's combinations."""
     if text.strip().lower() == "random":
         return [], None
+    if "(" in text or ")" in text:  # down cards in parentheses: (Ah2c)3d
+        try:
+            text = split_up_and_down(text, up_pattern(game.streets_under(options)))
+        except ValueError as error:
+            raise OddsError(f"hand {text!r}: {error}") from None
     try:
         return parse_cards(text, game.deck, allow_duplicates=True).tolist(), None
     except CardError as error:

@@ -84,3 +84,61 @@ def shows_pair(up_cards: list[list[int]], live: list[bool]) -> bool:
     (True, False)
     """
     return any(live[s] and len({c >> 2 for c in cards}) < len(cards) for s, cards in enumerate(up_cards))
+
+
+def up_pattern(streets) -> tuple[bool, ...]:
+    """Whether each hole card, in deal order, is dealt face up: each street's last ``up_cards``.
+
+    >>> from engine.rules.games import get_game
+    >>> up_pattern(get_game("razz").streets)
+    (False, False, True, True, True, True, False)
+    """
+    return tuple(j >= s.hole_cards - s.up_cards for s in streets for j in range(s.hole_cards))
+
+
+def written(cards: list[str], pattern: tuple[bool, ...]) -> str:
+    """Card texts in deal order with each run of down cards in parentheses.
+
+    >>> written(["Ah", "2c", "3d", "4s"], (False, False, True, True, False))
+    '(Ah2c)3d4s'
+    """
+    out = ""
+    for k, card in enumerate(cards):
+        down = not pattern[k]
+        opens = down and (k == 0 or pattern[k - 1])
+        closes = down and (k + 1 == len(cards) or pattern[k + 1])
+        out += "(" * opens + card + ")" * closes
+    return out
+
+
+def split_up_and_down(text: str, pattern: tuple[bool, ...]) -> str:
+    """A hand written with its down cards in parentheses, ``(Ah2c)3d``, as its cards in deal order,
+    ``Ah2c3d``, once each card is checked to be dealt face up or down as ``pattern`` says.
+    Raises ``ValueError`` naming the card that is not.
+
+    >>> split_up_and_down("(Ah2c)3d4s", (False, False, True, True, True, True, False))
+    'Ah2c3d4s'
+    >>> split_up_and_down("Ah(2c)3d", (False, False, True))
+    Traceback (most recent call last):
+    ValueError: card 1 (Ah) is dealt face down: write it in parentheses, as in (Ah2c)3d
+    """
+    chars, down, position = [], False, 0
+    for char in text.replace(" ", ""):
+        if char in "()":
+            if down == (char == "("):
+                raise ValueError(f"unbalanced parentheses in {text!r}")
+            down = char == "("
+            continue
+        chars.append(char)
+        if len(chars) % 2 == 0:
+            card = "".join(chars[-2:])
+            if position < len(pattern) and pattern[position] == down:
+                where = "up: write it outside" if pattern[position] else "down: write it in"
+                shown = min(len(pattern), max(3, position + 1))
+                example = written(["Ah", "2c", "3d", "4s", "5h", "6c", "7d", "8s"][:shown], pattern)
+                raise ValueError(f"card {position + 1} ({card}) is dealt face {where} parentheses, as in "
+                                 f"{example}")  # fmt: skip
+            position += 1
+    if down:
+        raise ValueError(f"unbalanced parentheses in {text!r}")
+    return "".join(chars)

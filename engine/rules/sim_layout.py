@@ -1,14 +1,25 @@
 """Where each dealt card goes: the deal order of a game as small index arrays.
 
-A simulated hand deals a prefix of a shuffled deck in the order the rules give:
-hole cards one at a time round-robin from seat 0, then for each street its
-burns and each board's cards in board order. ``layout`` turns a ``GameSpec``
-into positions in that prefix, so compiled kernels never need the spec.
+A simulated hand deals a prefix of a shuffled deck in the order the rules give,
+every seat staying in to the end (the all-in view): for each street its hole
+cards one at a time round-robin from seat 0, then its burns and each board's
+cards in board order. A street of hole cards alone burns before it (stud's
+later streets), unless the burn would leave the deck short; when the deck
+cannot give every seat the street's hole cards, a game whose deck may run short
+deals one community card instead, burning none (RULINGS, the reference state
+machine's ``_start_deals``). ``layout`` turns a ``GameSpec`` into positions in
+that prefix, so compiled kernels never need the spec.
 
 >>> from engine.rules.games import get_game
 >>> lay = layout(get_game("holdem"), 3, {})
 >>> lay.hole.tolist(), lay.board.tolist(), lay.n_cards
 ([[0, 3], [1, 4], [2, 5]], [[7, 8, 9, 11, 13]], 14)
+>>> stud = layout(get_game("razz"), 2, {})
+>>> stud.hole[0].tolist(), stud.hole_street.tolist(), stud.board.shape, stud.n_cards
+([0, 2, 4, 7, 10, 13, 16], [0, 0, 0, 1, 2, 3, 4], (1, 0), 18)
+>>> eight = layout(get_game("razz"), 8, {})
+>>> eight.hole.shape, eight.board.tolist(), eight.board_street.tolist(), eight.n_cards
+((8, 6), [[51]], [4], 52)
 """
 
 from __future__ import annotations
@@ -24,12 +35,15 @@ from engine.rules.games.base import GameSpec
 
 @dataclass(frozen=True)
 class Layout:
-    """Positions in the dealt prefix: ``hole[seat, j]``, ``board[b, j]``, and street of each board card."""
+    """Positions in the dealt prefix: ``hole[seat, j]``, ``board[b, j]``, the street of each hole
+    card and of each board card, and the streets in all."""
 
     hole: np.ndarray  # (players, hole cards) int16
     board: np.ndarray  # (boards, board cards) int16
     board_street: np.ndarray  # (board cards,) street index of each board card
     n_cards: int  # cards dealt in all, burns included
+    hole_street: np.ndarray  # (hole cards,) street index of each hole card
+    n_streets: int
 
 
 def layout(game: GameSpec, n_players: int, options: Mapping[str, Any]) -> Layout:
@@ -38,22 +52,35 @@ def layout(game: GameSpec, n_players: int, options: Mapping[str, Any]) -> Layout
     hole_rows: list[list[int]] = [[] for _ in range(n_players)]
     boards: list[list[int]] = [[] for _ in game.board_names]
     board_street: list[int] = []
-    for street_index, street in enumerate(game.streets_under(options)):
-        for _ in range(street.hole_cards):
+    hole_street: list[int] = []
+    streets = game.streets_under(options)
+    for street_index, street in enumerate(streets):
+        hole_cards, board_cards = street.hole_cards, street.board_cards
+        burn = game.burns(street, options)
+        left = game.deck.size - position
+        if hole_cards and game.deck_runs_short is not None and n_players * hole_cards > left:
+            hole_cards, board_cards, burn = 0, 1, 0  # one community card for everyone
+        if hole_cards and not board_cards:  # a burn before hole cards, unless it leaves the deck short
+            burn = burn if not (game.deck_runs_short and n_players * hole_cards > left - burn) else 0
+            position += burn
+        for _ in range(hole_cards):
             for seat in range(n_players):
                 hole_rows[seat].append(position)
                 position += 1
-        if street.board_cards:
-            position += game.burns(street, options)
+        hole_street.extend([street_index] * hole_cards)
+        if board_cards:
+            position += burn
             for board in boards:
-                board.extend(range(position, position + street.board_cards))
-                position += street.board_cards
-            board_street.extend([street_index] * street.board_cards)
+                board.extend(range(position, position + board_cards))
+                position += board_cards
+            board_street.extend([street_index] * board_cards)
     if position > game.deck.size:
         raise ValueError(f"{game.title} with {n_players} players needs {position} cards")
     return Layout(
-        np.array(hole_rows, dtype=np.int16),
-        np.array(boards, dtype=np.int16),
+        np.array(hole_rows, dtype=np.int16).reshape(n_players, len(hole_street)),
+        np.array(boards, dtype=np.int16).reshape(len(boards), len(board_street)),
         np.array(board_street, dtype=np.int8),
         position,
+        np.array(hole_street, dtype=np.int8),
+        len(streets),
     )

@@ -76,3 +76,21 @@ class Plan:
                 f"a hand, a pool of {self.pool:,} sampled hands, a matrix of {self.pairs:,} sampled pairs), "
                 f"checked on {self.check_hands:,} fresh hands a side against {self.check_opponents:,} "
                 f"pool hands each, seed {self.seed}")  # fmt: skip
+
+
+def no_pushfold_game(title: str, bring_in: bool) -> str | None:
+    """Why a game has no heads-up push/fold game to solve, or None.
+
+    Push/fold is a blinds game: the small blind moves all in or folds, the big blind calls or
+    folds. A game opened by a bring-in that the up cards assign (stud) has no blinds and no fixed
+    first actor, and is dealt fixed-limit, where no one moves all in at will.
+
+    >>> no_pushfold_game("Razz", True)[:43]
+    'Razz has no push/fold game: it opens with a'
+    >>> no_pushfold_game("Hold'em", False) is None
+    True
+    """
+    if bring_in:
+        return (f"{title} has no push/fold game: it opens with a bring-in that the up cards assign, not "
+                f"blinds, and is dealt fixed-limit (docs/equilibrium.md)")  # fmt: skip
+    return None

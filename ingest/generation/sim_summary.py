@@ -15,6 +15,7 @@ import numpy as np
 
 from engine.compiled import sim_kernels as k
 from engine.compiled.simulate import SimBatch
+from engine.hands.rankings import RANKINGS
 from engine.hands.strengths import category_of
 
 Counts = Counter  # (query, key, column) -> count
@@ -54,7 +55,7 @@ def summarize(batch: SimBatch) -> Counts:
         _add(counts, "overview", "", column, value)
     if game.board_shares:
         _add(counts, "overview", "", "triple_scoops", tally[k.O_TRIPLE])
-    for category in range(k.O_CATEGORY_WON - k.O_CATEGORY):  # every seat at a showdown; the winners
+    for category in range(len(RANKINGS[game.ranking].categories)):  # every seat at a showdown; the winners
         _add(counts, "categories", str(category), "showdown", tally[k.O_CATEGORY + category])
         _add(counts, "categories", str(category), "winning", tally[k.O_CATEGORY_WON + category])
         _add(counts, "categories", str(category), "showdown_squares", tally[k.C_SQUARES + category])

@@ -62,7 +62,7 @@ def card_texts(cards: np.ndarray, deck: Deck) -> pa.Array:
     rows = cards.reshape(cards.shape[0], -1)
     m, k = rows.shape
     if rows.min(initial=0) >= 0:  # every row full: fixed offsets, one gather
-        offsets = np.arange(0, 2 * k * m + 1, 2 * k, dtype=np.int32)
+        offsets = np.arange(m + 1, dtype=np.int32) * (2 * k)  # (k may be 0: an empty board)
         data = card_pairs(deck)[rows]
     else:
         valid = rows >= 0
@@ -130,7 +130,8 @@ def _boards(batch: SimBatch) -> pa.Array:
         boards = boards.copy()
         undealt = batch.layout.board_street[None, :] > batch.extra["streets_dealt"][:, None]
         boards[np.broadcast_to(undealt[:, None, :], boards.shape)] = -1
-    return lists(card_texts(boards.reshape(-1, boards.shape[2]), batch.game.deck), boards.shape[1])
+    rows = boards.reshape(boards.shape[0] * boards.shape[1], boards.shape[2])  # (no -1: a board may be empty)
+    return lists(card_texts(rows, batch.game.deck), boards.shape[1])
 
 
 def _game_columns(batch: SimBatch) -> dict[str, pa.Array]:

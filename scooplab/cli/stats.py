@@ -131,9 +131,12 @@ def equilibrium_table(data: str, variant: str | None, compute: bool, output: Tab
     import duckdb
 
     from engine.rules.games import GAMES
+    from engine.solving.pushfold_plan import no_pushfold_game
     from scooplab.lab import Lab
 
-    games = {game.name: game for game in [game_named(variant)]} if variant else dict(GAMES)
+    games = {game.name: game for game in [game_named(variant)]} if variant else {
+        name: game for name, game in GAMES.items() if not no_pushfold_game(game.title, game.bring_in)
+    }  # fmt: skip
     try:
         table = Lab(data).pushfold_comparison(list(games.values()), compute, progress_of)
     except (OSError, ValueError, MemoryError, duckdb.Error) as error:

@@ -422,8 +422,10 @@ def not_simulated(spec: GameSpec, mode: str = "showdown") -> str | None:
     """The line that says why ``spec`` cannot be simulated yet in ``mode`` (its gaps), or None.
 
     >>> from engine.rules.games import GAMES
-    >>> not_simulated(GAMES["razz"])[:60]
-    'Razz cannot be simulated yet: the compiled core does not pla'
+    >>> not_simulated(GAMES["razz"], "betting")[:60]
+    'Razz cannot be simulated in betting mode yet: the compiled c'
+    >>> not_simulated(GAMES["razz"]) is None
+    True
     >>> not_simulated(GAMES["holdem"], "betting") is None
     True
     """
@@ -451,22 +453,28 @@ def compiled_gaps(spec: GameSpec) -> tuple[tuple[str, ...], tuple[str, ...]]:
     >>> from engine.rules.games import GAMES
     >>> compiled_gaps(GAMES["holdem"])
     ((), ())
-    >>> compiled_gaps(GAMES["razz"])[1]
-    ('hole cards dealt face up', 'a first actor chosen by up cards', 'a bring-in')
+    >>> compiled_gaps(GAMES["razz"])[0], compiled_gaps(GAMES["razz"])[1][-3:]
+    ((), ('hole cards dealt face up', 'a first actor chosen by up cards', 'a bring-in'))
     """
     _, hole, per_board, _, _, _ = card_budget(spec)
     showdown = []
-    if any(s.hole_cards for s in spec.streets[1:]):
-        showdown.append("hole cards dealt after the first street")
-    if hole > MAX_HOLE:
-        showdown.append(f"{hole} hole cards per player (the compiled core holds {MAX_HOLE})")
-    if per_board == 0:
-        showdown.append("no street deals board cards")
-    if spec.deck_runs_short is not None:
-        showdown.append("a deck that runs short")
     if not RANKINGS[spec.ranking].compiled:
         showdown.append(f"the {spec.ranking} ranking")
+    counted = spec.discard_board is not None or spec.low_share  # statistics per hole card
+    if hole > MAX_HOLE and counted:
+        showdown.append(f"{hole} hole cards per player beside a discard board or low points "
+                        f"(the compiled core counts {MAX_HOLE})")  # fmt: skip
     betting = []
+    if RANKINGS[spec.ranking].lowball:
+        betting.append(f"the policies' hand scores under the {spec.ranking} ranking")
+    if any(s.hole_cards for s in spec.streets[1:]):
+        betting.append("hole cards dealt after the first street")
+    if hole > MAX_HOLE and not counted:
+        betting.append(f"{hole} hole cards per player (the compiled core holds {MAX_HOLE})")
+    if per_board == 0:
+        betting.append("no street deals board cards")
+    if spec.deck_runs_short is not None:
+        betting.append("a deck that runs short")
     if any(s.up_cards for s in spec.streets):
         betting.append("hole cards dealt face up")
     if any(s.opener != Opener.POSITION for s in spec.streets):
@@ -645,7 +653,8 @@ def _check_budget(r: _Reader, spec: GameSpec) -> None:
         (name, value), (_, hole, per_board, _, _, _) = next(iter(choice.items())), card_budget(spec, choice)
         if most_players(spec, choice) == 0:
             r.fail(f"with {name} = {value}: {budget_line(spec, choice, spec.min_players)}")
-        if hole > MAX_HOLE or hole + per_board > most:
+        counted = spec.discard_board is not None or spec.low_share
+        if (hole > MAX_HOLE and counted) or hole + per_board > most:
             r.fail(f"with {name} = {value}: {hole} hole cards and {per_board} board cards are too many")
 
 
