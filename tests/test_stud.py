@@ -59,11 +59,28 @@ def test_stud_simulates_in_showdown_mode_and_betting_mode_refuses_it_with_the_re
 
 
 @pytest.mark.parametrize("name", STUD)
-def test_the_example_hands_replay_through_the_state_machine_to_their_stacks(name):
+def test_the_example_hands_replay_to_their_stacks_in_the_state_machine_and_the_compiled_replay(name):
+    from tests.test_fast_replay import assert_both_ways_agree
+
     (raw,) = iter_hands([EXAMPLES / f"{name}.phh"])
-    assert prepare(raw, hand_id(raw.fields)) is None  # not the compiled replay's
     replayed = replay(raw.fields)
     assert replayed.state.stacks == raw.fields["finishing_stacks"]
+    assert prepare(raw, hand_id(raw.fields)) is not None
+    hidden = "??" in raw.text  # cards nobody saw until the showdown: the state machine's to match
+    assert assert_both_ways_agree([raw]) == ((0, 1) if hidden else (1, 0))  # taken: row for row the same
+
+
+@pytest.mark.skipif(not WSOP.exists(), reason="../shared/data/phh is not here")
+def test_the_compiled_replay_takes_the_wsop_stud_hands_whose_up_cards_were_written():
+    """Row for row the state machine's; the hands that never wrote a player's up cards (``??``) are
+    left to the state machine, which lets the record name the opener."""
+    from tests.test_fast_replay import assert_both_ways_agree
+
+    raws = [raw for path in sorted(WSOP.glob("*.phh")) for raw in iter_hands([path])
+            if raw.fields and raw.fields.get("variant") in ("F7S", "F7S/8", "FR")]  # fmt: skip
+    unwritten = sum("??" in raw.text for raw in raws)
+    taken, back = assert_both_ways_agree(raws)
+    assert (taken, back) == (len(raws) - unwritten, unwritten) and taken >= 20
 
 
 @pytest.mark.skipif(not WSOP.exists(), reason="../shared/data/phh is not here")
@@ -322,3 +339,25 @@ def test_a_fixed_limit_raise_may_stop_at_what_every_opponent_can_match():
         else:
             with pytest.raises(IllegalAction, match="below the minimum raise to 6"):
                 state.bet_or_raise(0, 5)
+
+
+@pytest.mark.parametrize(("players", "compiled"), [(6, True), (7, False), (8, False)])
+def test_a_hand_whose_deck_runs_short_goes_to_the_state_machine(players, compiled):
+    """Six players in to the seventh street: the compiled replay takes the hand. Seven (the burn
+    skipped) and eight (one community card): the deck runs short, and the state machine replays it."""
+    from ingest.histories.phh import parse_hand_text, write_hand
+    from ingest.histories.record import hand_fields
+    from tests.test_fast_replay import _deck_ran_short, assert_both_ways_agree
+
+    state, deck = to_the_last_street(players)
+    if state.board_due:
+        state.deal_board([[next(deck)]])
+    for seat in range(players):
+        if state.hole_due(seat):
+            state.deal_hole(seat, [next(deck)])
+    while state.phase == "bet":
+        state.check_or_call(state.next_seat)
+    state.finish()
+    assert _deck_ran_short(state) is not compiled
+    raw = parse_hand_text(write_hand(hand_fields(state)), "short.phh", 0)
+    assert assert_both_ways_agree([raw]) == ((1, 0) if compiled else (0, 1))

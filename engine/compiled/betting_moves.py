@@ -14,9 +14,11 @@ from engine.compiled.hand_state import (
     ACTED_AT,
     BET,
     BIG_BET,
+    BRING_IN,
     CALL,
     CALL_ONLY,
     CHECK,
+    COMPLETION_DUE,
     FIXED_LIMIT,
     FOLD,
     FOLDED,
@@ -145,15 +147,47 @@ def raise_to(table, streets, hand, seat, to, no_cards) -> None:
     move_chips(seats, seat, to - seats[ROUND_BET, seat])
     record(hand, at[LABEL], seat, RAISE if current else BET, to, no_cards, 0, -1, 0)
     round_min = round_min_of(table, streets.plan[BIG_BET, at[STREET]])
-    if full_raise(table.structure == FIXED_LIMIT, current, to, at[LAST_INC], round_min, table.double_raise):
+    fixed = table.structure == FIXED_LIMIT
+    full = full_raise(fixed, current, to, at[LAST_INC], round_min, table.double_raise)
+    _after_bet(table, seats, at, seat, to, full, to - current)
+
+
+@njit(cache=True, inline="always")
+def _after_bet(table, seats, at, seat, to, full, increment) -> None:
+    """After a bet or raise to ``to``: a full one counts and reopens the betting for everyone (the
+    next raise is by ``increment``); everyone else with chips is left to act."""
+    if full:
         at[RAISES] += 1
-        at[LAST_INC] = to - current
+        at[LAST_INC] = increment
         for o in range(seats.shape[1]):
             seats[HAS_ACTED, o] = False
     seats[HAS_ACTED, seat] = True
     seats[ACTED_AT, seat] = to
     for o in range(table.n):
         seats[PENDING, o] = o != seat and not seats[FOLDED, o] and seats[STACK, o] > 0
+
+
+@njit(cache=True)
+def post_bring_in(table, hand, seat, no_cards) -> None:
+    """``HandState.post_bring_in``: the bring-in, or as much of it as the stack holds."""
+    amount = min(table.bring_in, hand.seats[STACK, seat])
+    move_chips(hand.seats, seat, amount)
+    record(hand, hand.at[LABEL], seat, BRING_IN, amount, no_cards, 0, -1, 0)
+
+
+@njit(cache=True)
+def complete_to(table, hand, seat, to, round_min, no_cards) -> None:
+    """``HandState.bet_or_raise`` completing a bring-in: a bet to ``to``, the street's whole bet
+    ``round_min`` or a short all-in. One of at least half the bet (fixed-limit) completes: the
+    betting reopens for everyone and the next raise is by the whole bet; a smaller one leaves the
+    completion to the next seat."""
+    seats, at = hand.seats, hand.at
+    move_chips(seats, seat, to - seats[ROUND_BET, seat])
+    record(hand, at[LABEL], seat, BET, to, no_cards, 0, -1, 0)
+    full = 2 * to >= round_min  # ``engine.rules.betting.reopens`` from nothing
+    if full:
+        at[COMPLETION_DUE] = 0
+    _after_bet(table, seats, at, seat, to, full, round_min)
 
 
 @njit(cache=True)

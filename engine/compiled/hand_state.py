@@ -21,10 +21,12 @@ import numpy as np
 from numba import njit
 
 # action kinds, in the order of ``ACTION_KINDS`` (replay alone records SHOW and MUCK)
-POST, FOLD, CHECK, CALL, BET, RAISE, DISCARD, DEAL, SHOW, MUCK = range(10)
-ACTION_KINDS = ("post", "fold", "check", "call", "bet", "raise", "discard", "deal", "show", "muck")
+POST, FOLD, CHECK, CALL, BET, RAISE, DISCARD, DEAL, SHOW, MUCK, BRING_IN = range(11)
+ACTION_KINDS = (
+    "post", "fold", "check", "call", "bet", "raise", "discard", "deal", "show", "muck", "bring_in"
+)  # fmt: skip
 NO_LIMIT, POT_LIMIT, FIXED_LIMIT = 0, 1, 2  # betting structures
-MAX_CARDS = 6  # hole cards per seat, and cards per recorded action
+MAX_CARDS = 7  # hole cards per seat, and cards per recorded action
 MAX_BOARD = 5
 HAND_ACTIONS = 4096  # room for one hand's actions; no-limit with these blinds needs far fewer
 # columns of a recorded action
@@ -32,7 +34,8 @@ R_STREET, R_SEAT, R_KIND, R_AMOUNT, R_BOARD, R_AUTOMATIC, R_CARDS, R_STACK, R_PO
 RECORD_WIDTH = 9
 # the round's numbers (``Hand.at``)
 STREET, LABEL, N_LIVE, NEXT, RAISES, LAST_INC, COUNT, PHASE, BOARD_DUE, ENDING, TOP = range(11)
-AT_SIZE = 11
+COMPLETION_DUE = 11
+AT_SIZE = 12  # COMPLETION_DUE: a bring-in is due or posted and nobody has completed it (stud)
 # what ``after_action`` leaves to the caller
 NEXT_SEAT, ROUND_OVER, ONE_LEFT = 0, 1, 2
 
@@ -50,6 +53,7 @@ class Table(NamedTuple):
     big_bet: int  # fixed limit: the bet of the big-bet streets
     double_raise: bool  # a raise at least doubles the bet
     raise_cap: int  # full raises a round allows (-1: no cap)
+    bring_in: int  # the first street's bring-in (0: none), fixed-limit
 
 
 # what a street does (rows of ``Streets.plan``; flags are 0 or 1)
@@ -66,16 +70,28 @@ class Streets(NamedTuple):
     n_boards: int
     discard_board: int  # the board whose ranks force hole cards out (-1: none)
     deck_size: int
+    opener: np.ndarray  # (streets,) who acts first: OPEN_BY_POSITION, or an opener by the up cards
+    up: np.ndarray  # (MAX_CARDS,) bool: the hole card dealt j-th is face up
+    deck_runs_short: bool  # a street the deck cannot give every seat deals a community card
+
+
+# who acts first on a street (``engine.rules.games.base.Opener``, in its order)
+OPEN_BY_POSITION, OPEN_LOW_CARD, OPEN_HIGH_CARD, OPEN_HIGH_HAND, OPEN_LOW_HAND = range(5)
 
 
 def street_plan(hole: list[int], board: list[int], burns: list[int], betting: list[bool],
                 call_only: list[bool], big_bet: list[bool], n_boards: int, discard_board: int,
-                deck_size: int) -> Streets:  # fmt: skip
-    """``Streets`` from one value per street for each of its rows."""
+                deck_size: int, opener: list[int] | None = None, up: tuple[bool, ...] = (),
+                deck_runs_short: bool = False) -> Streets:  # fmt: skip
+    """``Streets`` from one value per street for each of its rows (``opener`` by default: position;
+    ``up``: each hole card's face, in deal order; by default every card down)."""
     plan = np.array([hole, board, burns, betting, call_only, big_bet], np.int64).reshape(
         STREET_FIELDS, len(hole)
     )
-    return Streets(plan, n_boards, discard_board, deck_size)
+    openers = np.array(opener if opener is not None else [OPEN_BY_POSITION] * len(hole), np.int64)
+    faces = np.zeros(MAX_CARDS, np.bool_)
+    faces[: len(up)] = up
+    return Streets(plan, n_boards, discard_board, deck_size, openers, faces, deck_runs_short)
 
 
 # a seat's numbers in the hand in play (rows of ``Hand.seats``; flags are 0 or 1)

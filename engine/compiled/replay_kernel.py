@@ -19,15 +19,27 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from engine.compiled.betting_moves import after_action, check_or_call, fold, raise_to, raise_window
+from engine.compiled.betting_moves import (
+    after_action,
+    check_or_call,
+    complete_to,
+    fold,
+    post_bring_in,
+    raise_to,
+    raise_window,
+    round_min_of,
+)
 from engine.compiled.hand_state import (
     BETTING_ROUND,
     BOARD_DEALT,
     BOARD_DUE,
+    BURNED,
+    COMPLETION_DUE,
     COUNT,
     DEAL,
     DUE,
     ENDING,
+    FIXED_LIMIT,
     FOLDED,
     HOLE_DEALT,
     LABEL,
@@ -39,6 +51,7 @@ from engine.compiled.hand_state import (
     N_LIVE,
     NEXT,
     ONE_LEFT,
+    OPEN_BY_POSITION,
     PHASE,
     ROUND_BET,
     ROUND_OVER,
@@ -49,13 +62,17 @@ from engine.compiled.hand_state import (
     betting_needed,
     copy_out,
     end_round,
+    max_bet,
     new_hand,
+    next_pending,
     open_betting,
     post_forced_bets,
     record,
     refund_uncalled,
     reset_hand,
 )
+from engine.compiled.hand_state import BIG_BET as BIG_BET_STREET
+from engine.compiled.showing_kernel import HIDDEN_UP, opener_by_cards
 from engine.compiled.sim_kernels import SHOWDOWN, UNCONTESTED
 from engine.hands.borrowed import borrowed
 
@@ -63,15 +80,17 @@ OK, FALLBACK = 0, 1
 HIDDEN = -2  # a hole card nobody saw (``????``): kept unknown, never dealt at random
 MOST_UNITS = 2**53  # the largest amount read (as MAX_CHIPS): the state machine judges larger ones
 DEAL_PHASE, BET_PHASE, SHOWDOWN_PHASE, OVER = 0, 1, 2, 3
+GIVE_UP = 4  # a hand only the state machine plays (a deck that runs short, an unknown up card)
 # hand settings (a row of ``ReplayInput.settings``)
-N, STRUCT, MIN_BET, SMALL_BET, BIG_BET, START_BET, CAP, DECIMALS = range(8)
+N, STRUCT, MIN_BET, SMALL_BET, BIG_BET, START_BET, CAP, DECIMALS, BRING_IN_AMOUNT = range(9)
 SPACE, SLASH, DOT, QUESTION = 32, 47, 46, 63
 
 
 class ReplayInput(NamedTuple):
     """A batch of hands to replay: hand h has the actions ``hand_actions[h]:hand_actions[h + 1]``,
     each the bytes ``text[action_bounds[a, 0]:action_bounds[a, 1]]``; ``settings[h]`` holds N,
-    STRUCT, MIN_BET, SMALL_BET, BIG_BET, START_BET, CAP and DECIMALS; ``antes``/``blinds``/``stacks``
+    STRUCT, MIN_BET, SMALL_BET, BIG_BET, START_BET, CAP, DECIMALS and BRING_IN_AMOUNT;
+    ``antes``/``blinds``/``stacks``
     are per hand and seat (forced bets already in the state machine's seat order), in units of
     10^-DECIMALS (a bet's text ``2.5`` is 250 units at 2 decimals); ``card_table`` maps two
     ASCII characters to a card (-1: not a card)."""
@@ -152,10 +171,28 @@ def _start_street(table, streets, hand) -> None:
         for s in range(table.n):
             seats[DUE, s] = 0 if seats[FOLDED, s] else streets.plan[HOLE_DEALT, at[STREET]]
         at[BOARD_DUE] = streets.plan[BOARD_DEALT, at[STREET]]
+        if streets.deck_runs_short and _deck_may_run_short(table, streets, hand):
+            at[PHASE] = GIVE_UP
+            return
         if not _maybe_start_betting(table, streets, hand):
             return
         if not _close_round(hand, table.n, streets.plan.shape[1]):
             return
+
+
+@njit(cache=True)
+def _deck_may_run_short(table, streets, hand) -> bool:
+    """Whether this street's hole cards, after its burn, would not fit what is left of the deck:
+    the reference skips the burn or deals a community card (``HandState._deck_runs_short``)."""
+    seats, plan, street = hand.seats, streets.plan, hand.at[STREET]
+    dealt, due = 0, 0
+    for s in range(table.n):
+        dealt += seats[N_HOLE, s]
+        due += seats[DUE, s]
+    for k in range(street + 1):  # every burn so far (none was skipped: that would have given up)
+        if plan[HOLE_DEALT, k] or plan[BOARD_DEALT, k]:
+            dealt += plan[BURNED, k]
+    return due > 0 and due > streets.deck_size - dealt
 
 
 @njit(cache=True, inline="always")
@@ -174,6 +211,15 @@ def _maybe_start_betting(table, streets, hand) -> bool:
         return True
     at[PHASE] = BET_PHASE
     open_betting(table, hand)
+    at[COMPLETION_DUE] = 0
+    opener = streets.opener[at[STREET]]
+    if opener != OPEN_BY_POSITION:  # by the up cards (stud): the first street's opener brings in
+        first = opener_by_cards(opener, hand.hole, seats, streets.up, table.n, streets.deck_size // 4)
+        if first == HIDDEN_UP:
+            at[PHASE] = GIVE_UP
+            return False
+        at[NEXT] = next_pending(seats, first - 1, table.n)
+        at[COMPLETION_DUE] = at[STREET] == 0 and table.bring_in > 0
     return False
 
 
@@ -204,7 +250,20 @@ def _bet_or_raise(table, streets, hand, seat, to, cards) -> bool:
     current = 0
     for s in range(table.n):
         current = max(current, seats[ROUND_BET, s])
-    if not allowed or to <= current or to > all_in or (to < low and to != all_in) or to > high:
+    covered = 0  # all any opponent can match: in fixed-limit a bet may stop there (HandState.bet_or_raise)
+    for o in range(table.n):
+        if o != seat and not seats[FOLDED, o]:
+            covered = max(covered, seats[ROUND_BET, o] + seats[STACK, o])
+    capped = table.structure == FIXED_LIMIT and to == covered
+    round_min = round_min_of(table, streets.plan[BIG_BET_STREET, hand.at[STREET]])
+    if hand.at[COMPLETION_DUE] and current < round_min:  # completing the bring-in: to the whole bet
+        short = to < round_min and to != all_in and not capped
+        if not allowed or to <= current or to > all_in or to > round_min or short:
+            return False
+        complete_to(table, hand, seat, to, round_min, cards)
+        _after(table, streets, hand, seat, True)
+        return True
+    if not allowed or to <= current or to > all_in or (to < low and to != all_in and not capped) or to > high:
         return False
     raise_to(table, streets, hand, seat, to, cards)
     _after(table, streets, hand, seat, True)
@@ -457,6 +516,15 @@ def _bet_action(given, table, streets, work, seat, count) -> bool:
     text, verb, hand = given.text, work.tokens[1], work.hand
     if hand.at[PHASE] != BET_PHASE or seat != hand.at[NEXT]:
         return False
+    bring_in_due = hand.at[COMPLETION_DUE] and max_bet(hand.seats, table.n) == 0
+    if _is_word(text, verb, 112, 98, 0) and count == 2:  # "pb"
+        if not bring_in_due:
+            return False
+        post_bring_in(table, hand, seat, work.cards)
+        _after(table, streets, hand, seat, False)
+        return True
+    if bring_in_due and not _is_word(text, verb, 99, 98, 114):  # only pb or a completion now
+        return False
     if _is_word(text, verb, 102, 0, 0) and count == 2:  # "f"
         fold(hand, seat, work.cards)
         _after(table, streets, hand, seat, False)
@@ -479,7 +547,7 @@ def _apply(given, a, table, streets, work) -> bool:
     if _skip_space(text, start, end) == end:
         return True  # an empty action does nothing
     count = _tokenize(text, start, end, tokens)
-    if count < 0 or work.hand.at[PHASE] == OVER:
+    if count < 0 or work.hand.at[PHASE] >= OVER:
         return False
     if tokens[0, 1] - tokens[0, 0] == 1 and text[tokens[0, 0]] == 100:  # "d"
         if count >= 2 and _is_word(text, tokens[1], 100, 104, 0):  # "dh"
@@ -500,7 +568,8 @@ def _table_of(given, h) -> Table:
     """Hand ``h``'s ``Table`` from its settings row and forced bets."""
     cfg = given.settings[h]
     return Table(cfg[N], given.antes[h], given.blinds[h], cfg[START_BET], cfg[MIN_BET], cfg[STRUCT],
-                 cfg[SMALL_BET], cfg[BIG_BET], given.double_raise, cfg[CAP])  # fmt: skip
+                 cfg[SMALL_BET], cfg[BIG_BET], given.double_raise, cfg[CAP],
+                 cfg[BRING_IN_AMOUNT])  # fmt: skip
 
 
 @njit(cache=True)
@@ -524,7 +593,7 @@ def _replay_one(given, h, streets, work) -> bool:
         if not _apply(given, a, table, streets, work):
             return False
     _close_idle_round(table, streets, hand)
-    if hand.at[PHASE] < SHOWDOWN_PHASE or hand.at[COUNT] > hand.rows.shape[0]:
+    if hand.at[PHASE] < SHOWDOWN_PHASE or hand.at[PHASE] == GIVE_UP or hand.at[COUNT] > hand.rows.shape[0]:
         return False  # the hand ends before it is over
     if hand.at[PHASE] == SHOWDOWN_PHASE:
         refund_uncalled(hand, n)

@@ -89,7 +89,7 @@ def kernel_inputs(game: GameSpec, players: int, reference: HandState, structure:
     table = bk.Table(
         players, np.array(reference.antes, np.int64), np.array(reference.blinds, np.int64),
         reference.starting_bet, reference.min_bet, bk.STRUCTURE_CODES[structure], reference.small_bet,
-        reference.big_bet, game.raise_rule == "double", -1 if cap is None else cap,
+        reference.big_bet, game.raise_rule == "double", -1 if cap is None else cap, 0,  # no bring-in yet
     )  # fmt: skip
     dealt = game.streets_under(reference.options)
     streets = hs.street_plan(

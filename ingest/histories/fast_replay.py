@@ -30,8 +30,10 @@ from engine.compiled import replay_kernel as rk
 from engine.compiled.hand_state import RECORD_WIDTH, Streets, street_plan
 from engine.rules.betting import bets_per_round, forced_bets
 from engine.rules.games import GAMES
-from engine.rules.games.base import GameSpec, Structure
+from engine.rules.games.base import GameSpec, Opener, Structure
+from engine.rules.games.description import replay_gaps
 from engine.rules.record import CHECKED, UNCHECKED, collected_from_stacks, rake_problem, winners_problem
+from engine.rules.showing import up_pattern
 from ingest.histories.metadata import hand_metadata, table_seats
 from ingest.histories.money import MONEY_FIELDS, STAKE_LISTS, quick_units
 from ingest.histories.phh import RawHand
@@ -50,13 +52,18 @@ from ingest.storage.schema import HANDS, METADATA_COLUMNS, SEAT_ARRAYS
 @cache
 def _variants() -> dict[str, tuple[GameSpec, Structure]]:
     """Variant codes the compiled replay plays: every game without forced discards that the
-    compiled core plays (no ``compiled_gaps`` or ``betting_gaps``); the state machine replays the others."""
+    compiled core plays (no ``compiled_gaps`` or ``replay_gaps``; a bring-in only in fixed-limit);
+    the state machine replays the others."""
     return {
         code: (game, structure)
         for game in GAMES.values()
-        if game.discard_board is None and not game.compiled_gaps and not game.betting_gaps
+        if game.discard_board is None and not game.compiled_gaps and not replay_gaps(game)
         for code, structure in game.variant_codes.items()
+        if not (game.bring_in and structure is not Structure.FIXED_LIMIT)  # (a bring-in: fixed-limit)
     }
+
+
+OPENERS = list(Opener)  # in the compiled core's order (engine.compiled.hand_state.OPEN_*)
 
 
 @dataclass
@@ -69,7 +76,7 @@ class Prepared:
     structure: Structure
     options: dict[str, Any]
     options_text: str
-    settings: tuple[int, ...]  # N, STRUCT, MIN_BET, SMALL_BET, BIG_BET, START_BET, CAP, DECIMALS
+    settings: tuple[int, ...]  # N, STRUCT, MIN_BET, SMALL_BET, BIG_BET, START_BET, CAP, DECIMALS, BRING_IN
     antes: list[int]  # in the state machine's seat order (reversed heads-up)
     blinds: list[int]
     stacks: list[int]
@@ -154,10 +161,14 @@ def prepare(raw: RawHand, identity: str) -> Prepared | None:
         _amount(fields, "small_bet"),
         _amount(fields, "big_bet"),
     )
-    starting_bet = _amount(fields, "_starting_bet")
+    starting_bet, bring_in = _amount(fields, "_starting_bet"), _amount(fields, "bring_in")
     given = fields.get("_options", {})
-    if None in (antes, blinds, min_bet, small_bet, big_bet, starting_bet) or type(given) is not dict:
+    if None in (antes, blinds, min_bet, small_bet, big_bet, starting_bet, bring_in):
         return None
+    if type(given) is not dict:
+        return None
+    if bring_in and (not game.bring_in or bring_in >= small_bet or any(blinds)):
+        return None  # the state machine names what is wrong (HandState._set_bring_in)
     if min(antes) < 0 or min(blinds) < 0 or min(min_bet, small_bet, big_bet, starting_bet) < 0:
         return None  # negative forced bets: the state machine decides what they mean
     try:
@@ -171,7 +182,7 @@ def prepare(raw: RawHand, identity: str) -> Prepared | None:
         return None
     cap = bets_per_round(game, structure, options)
     settings = (n, bk.STRUCTURE_CODES[structure], bets.min_bet, bets.small_bet, bets.big_bet,
-                bets.starting_bet, -1 if cap is None else cap, decimals)  # fmt: skip
+                bets.starting_bet, -1 if cap is None else cap, decimals, bring_in)  # fmt: skip
     big_blind = max(max(bets.blinds), bets.min_bet)
     return Prepared(raw, identity, game, structure, options, options_text, settings, bets.antes, bets.blinds,
                     stacks, big_blind, unknown_field_notes(fields), money)  # fmt: skip
@@ -202,13 +213,17 @@ def card_table(game_name: str) -> np.ndarray:
 
 @cache
 def _streets(game_name: str, options_text: str) -> Streets:
-    """The street plan the replay kernel reads (no burns, no discard board: such games go elsewhere)."""
+    """The street plan the replay kernel reads (no discard board: such games go elsewhere); burns
+    count only where the deck may run short (a hand that reaches it is the state machine's)."""
     game = GAMES[game_name]
-    streets = game.streets_under(json.loads(options_text))
+    options = json.loads(options_text)
+    streets = game.streets_under(options)
     return street_plan(
-        [s.hole_cards for s in streets], [s.board_cards for s in streets], [0] * len(streets),
-        [s.betting for s in streets], [s.call_only for s in streets], [s.big_bet for s in streets],
-        len(game.board_names), -1, game.deck.size,
+        [s.hole_cards for s in streets], [s.board_cards for s in streets],
+        [game.burns(s, options) for s in streets], [s.betting for s in streets],
+        [s.call_only for s in streets], [s.big_bet for s in streets], len(game.board_names), -1,
+        game.deck.size, [OPENERS.index(s.opener) for s in streets], up_pattern(streets),
+        game.deck_runs_short is not None,
     )  # fmt: skip
 
 

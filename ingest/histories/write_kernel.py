@@ -48,8 +48,8 @@ LINE_OPEN, LINE_CLOSE = _ascii('  "'), _ascii('",\n')
 FINISHING, NUMBER, COMMA_SPACE = _ascii("finishing_stacks = ["), _ascii("hand = "), _ascii(", ")
 DEAL_BOARD, DEAL_HOLE = _ascii("d db "), _ascii("d dh ")
 # what follows "pN" for each action kind, in ``ACTION_KINDS`` order (post, fold, check, call, bet,
-# raise, discard, deal, show, muck); deals are written apart
-KIND_WORDS = ("", " f", " cc", " cc", " cbr ", " cbr ", " sd ", "", "", "")
+# raise, discard, deal, show, muck, bring_in); deals are written apart
+KIND_WORDS = ("", " f", " cc", " cc", " cbr ", " cbr ", " sd ", "", "", "", " pb")
 
 
 class Fixed(NamedTuple):

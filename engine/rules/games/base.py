@@ -250,7 +250,7 @@ class GameSpec:
     )
     deck_runs_short: ShortDeck | None = None  # what a street deals when the deck runs short (None: never)
     compiled_gaps: tuple[str, ...] = ()  # what the compiled core cannot play of this game yet (empty: all)
-    betting_gaps: tuple[str, ...] = ()  # and besides in betting mode and the compiled replay
+    betting_gaps: tuple[str, ...] = ()  # and besides in betting mode (the compiled replay's: replay_gaps)
     description: str = ""  # a sentence or two for people
     source: str = ""  # the description file
 

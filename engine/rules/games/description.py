@@ -43,7 +43,8 @@ from engine.rules.games.base import (
 
 VARIANTS_DIR = Path(__file__).resolve().parents[2] / "variants"
 MAX_SEATS = 10  # the compiled core's seat limit
-MAX_HOLE = 6  # hole cards per seat the compiled core holds
+MAX_HOLE = 6  # hole cards per seat the compiled core holds (its statistics and betting-mode play)
+MAX_REPLAY_HOLE = 7  # hole cards per seat the compiled replay holds (engine.compiled.hand_state.MAX_CARDS)
 MAX_BOARD = 5  # cards per board the compiled core holds
 MAX_BOARDS_DEALT = 3  # boards the compiled core holds
 STREET_SLOTS = 8  # streets after the deal whose forced discards the compiled core counts
@@ -447,8 +448,8 @@ def _deck_runs_short(r: _Reader, value: Any) -> ShortDeck | None:
 def compiled_gaps(spec: GameSpec) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """What the compiled core cannot play of ``spec`` yet, one line each: in showdown mode (where
     everyone is all in before the deal, so who acts and what is face up do not matter), and
-    besides in betting mode and the compiled replay. The reference state machine plays it all
-    (PHH replay goes through it).
+    besides in betting mode (the compiled replay's own: ``replay_gaps``). The reference state
+    machine plays it all (PHH replay goes through it).
 
     >>> from engine.rules.games import GAMES
     >>> compiled_gaps(GAMES["holdem"])
@@ -482,6 +483,22 @@ def compiled_gaps(spec: GameSpec) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if spec.bring_in:
         betting.append("a bring-in")
     return tuple(showdown), tuple(betting)
+
+
+def replay_gaps(spec: GameSpec) -> tuple[str, ...]:
+    """What the compiled replay cannot play of ``spec`` besides its ``compiled_gaps`` (the state
+    machine replays such hands). It plays up cards, openers by them and a fixed-limit bring-in;
+    a hand where the deck runs short, an up card nobody saw, or a short all-in completion it
+    hands to the state machine as it goes.
+
+    >>> from engine.rules.games import GAMES
+    >>> replay_gaps(GAMES["razz"]), replay_gaps(GAMES["holdem"])
+    ((), ())
+    """
+    hole = card_budget(spec)[1]
+    if hole > MAX_REPLAY_HOLE:
+        return (f"{hole} hole cards per player (the compiled replay holds {MAX_REPLAY_HOLE})",)
+    return ()
 
 
 def share_option_sets(spec: GameSpec) -> list[dict[str, Any]]:
