@@ -38,8 +38,8 @@ soak: setup browser
 
 DEMO_HANDS ?= 2000000
 DEMO_BETTING_HANDS ?= 50000
-# every built-in game the compiled core simulates (one description file each in engine/variants/);
-# the others (stud) come from their hand histories, ingested below
+# every built-in game the compiled core simulates (one description file each in engine/variants/;
+# today all of them, stud included)
 SIMULATED_GAMES = from engine.rules.games import GAMES; print(*sorted(n for n, g in GAMES.items() if not g.compiled_gaps))
 
 demo: setup

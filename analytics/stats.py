@@ -324,6 +324,9 @@ def game_stats(
         stats |= _halves(overview, showdowns, game.low_hands)
     if game.bring_in and not all_showdown_mode:  # (showdown mode posts no bring-in: everyone is all in)
         stats |= _bring_ins(counts)
+    opened_by_cards = [s.name for s in game.streets[1:] if s.opener.value != "position"]
+    if opened_by_cards and not all_showdown_mode:
+        stats["opener_won_by_street"] = _showing_order(counts, opened_by_cards)
     if exact_seven_cards(game, options) is not None:
         stats["rank_against_rarity"] = _rank_against_rarity(game, options, stats)
     if "highest_card" in RANKINGS[game.ranking].tiebreaks:  # the top card alone breaks ties
@@ -477,6 +480,16 @@ def _bring_ins(counts: Counts) -> dict[str, Any]:
         "bring_in_completed_rate": rate(row["completed_after"], row["brought_in"]),
         "completed_at_once_rate": rate(row["completed_at_once"], row["hands"]),
     }
+
+
+def _showing_order(counts: Counts, streets: list[str]) -> list[dict[str, Any]]:
+    """Streets opened by the up cards (stud): how often the seat they named to act first won chips."""
+    found = {r["street"]: r for r in counts.rows("showing_order", key="street")}
+    return [
+        {"street": street} | rate(found[street].get("opener_won", 0), found[street]["hands"])
+        for street in streets
+        if street in found
+    ]
 
 
 def _halves(overview: dict[str, int], showdowns: int, low_hands: bool) -> dict[str, Any]:

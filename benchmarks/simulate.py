@@ -65,7 +65,7 @@ def main() -> None:
     )
     parser.add_argument("--games", nargs="+", default=list(GAMES), help="the games (default: every built-in)")
     args = parser.parse_args()
-    betting = [game for game in args.games if not GAMES_SPECS[game].betting_gaps]  # (stud: not yet)
+    betting = [game for game in args.games if not GAMES_SPECS[game].betting_gaps]
     for game in args.games:  # warm the numba cache so compile time is not measured
         run(["--variant", game, "--hands", "1000", "--workers", "1", "--seed", "1"])
         if game in betting:

@@ -87,6 +87,11 @@ STRUCTURE_CASES = [
     ("cry-me-a-river", 5, Structure.FIXED_LIMIT, ("random",)),
     ("scarney", 4, Structure.POT_LIMIT, ("random", "station")),
     ("scarney", 6, Structure.FIXED_LIMIT, ("random", "tag")),
+    # stud: up cards name the opener, a bring-in; eight stations in to the last card share a
+    # community card, seven skip its burn
+    ("seven-card-stud", 8, Structure.FIXED_LIMIT, ("station", "random", "tag")),
+    ("stud-hi-lo", 7, Structure.FIXED_LIMIT, ("station", "tag", "random")),
+    ("razz", 4, Structure.FIXED_LIMIT, ("tag", "random", "station")),
 ]
 
 
@@ -128,7 +133,8 @@ def test_scarney_players_who_die_together_share_the_pot_as_the_state_machine_say
 @pytest.mark.parametrize(
     ("name", "structure"),
     [(n, Structure.NO_LIMIT) for n in ("holdem", "scarney", "cry-me-a-river", "skoejarth")]
-    + [("holdem", Structure.FIXED_LIMIT), ("cry-me-a-river", Structure.POT_LIMIT)],
+    + [("holdem", Structure.FIXED_LIMIT), ("cry-me-a-river", Structure.POT_LIMIT)]
+    + [(n, Structure.FIXED_LIMIT) for n in ("seven-card-stud", "stud-hi-lo", "razz")],
 )
 def test_station_and_tag_seats_decide_like_the_python_policies(name, structure):
     game = GAMES[name]
@@ -145,12 +151,14 @@ def test_station_and_tag_seats_decide_like_the_python_policies(name, structure):
         state, _, _ = build_state(fields)
         for action in fields["actions"]:
             parts = action.split()
-            if parts[0] != "d" and parts[1] in ("f", "cc", "cbr"):
+            if parts[0] != "d" and parts[1] in ("f", "cc", "cbr", "pb"):
                 seat = int(parts[0][1:]) - 1
                 policy = policies[seat % len(policies)]
                 if policy != "random":
                     decision = POLICIES[policy](state, seat, rng)
                     expected = {"fold": "f", "call": "cc", "raise": "cbr"}[decision[0]]
+                    if state.bring_in_due and expected != "cbr":  # (a bring-in is due: it is posted)
+                        expected = "pb"
                     assert parts[1] == expected, (text, action)
                     if expected == "cbr":
                         assert int(parts[2]) == decision[1], (text, action)

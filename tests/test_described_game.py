@@ -186,28 +186,33 @@ CORE_LIMITS = [  # descriptions the compiled core cannot play yet: refused with 
      "in board order"),
 ]  # fmt: skip
 
-BETTING_GAPS = [  # descriptions showdown mode plays and betting mode does not yet: refused there, with why
-    ({"streets": [{"name": "deal", "hole_cards": 5}]}, "no street deals board cards"),
-    ({"streets": [{"name": "deal", "hole_cards": 2}, {"name": "flop", "hole_cards": 1, "board_cards": 3}]},
-     "hole cards dealt after the first street"),
+BOTH_MODES = [  # what the compiled core plays in both modes beside hold'em's board
+    {"streets": [{"name": "deal", "hole_cards": 5}]},  # no board cards
+    {"streets": [{"name": "deal", "hole_cards": 2}, {"name": "flop", "hole_cards": 1, "board_cards": 3}]},
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("changes", "message"), BETTING_GAPS)
-def test_what_only_showdown_mode_plays_is_simulated_there_and_refused_in_betting_mode(changes, message):
+@pytest.mark.parametrize("changes", BOTH_MODES)
+def test_hole_cards_on_later_streets_and_no_board_cards_play_in_both_modes(changes):
+    from ingest.generation.betting_sim import play_batch
+
     spec = parse_description(_holdem_like(**changes))
-    assert spec.compiled_gaps == () and message in spec.betting_gaps
+    assert spec.compiled_gaps == () and spec.betting_gaps == ()
     u = random_words(np.random.default_rng(2), 50, words_per_hand(spec, 3, {}))
     batch = simulate_chunk(spec, 3, 100, {}, u)
     assert (batch.won.sum(axis=1) == 300).all() and (batch.strength >= 0).all()
-    assert message in not_simulated(spec, "betting") and not_simulated(spec) is None
+    words = np.random.default_rng(3).integers(0, 2**64, size=4, dtype=np.uint64)
+    played = play_batch(spec, 3, 1_000, {}, ["random", "station"], words, 50)
+    assert (played.hands.hole_n.max(axis=1) == sum(s.hole_cards for s in spec.streets)).any()
 
 
-def test_up_cards_are_refused_by_betting_mode_alone():
-    """In showdown mode everyone is all in before the deal: which cards are face up plays no part."""
-    spec = parse_description(_holdem_like(streets=[{"name": "deal", "hole_cards": 2, "up_cards": 1},
-                                                   {"name": "flop", "board_cards": 5}]))  # fmt: skip
-    assert spec.compiled_gaps == () and spec.betting_gaps == ("hole cards dealt face up",)
+def test_more_hole_cards_than_betting_mode_holds_are_refused_there_alone():
+    """Showdown mode holds any number of hole cards; betting mode and the compiled replay hold seven."""
+    streets = [{"name": "deal", "hole_cards": 8, "up_cards": 1}, {"name": "flop", "board_cards": 3}]
+    spec = parse_description(_holdem_like(players=[2, 5], streets=streets))
+    assert spec.compiled_gaps == () and spec.betting_gaps == (
+        "8 hole cards per player (the compiled core holds 7)",
+    )
     assert not_simulated(spec) is None and "in betting mode" in not_simulated(spec, "betting")
     u = random_words(np.random.default_rng(1), 10, words_per_hand(spec, 2, {}))
     assert len(simulate_chunk(spec, 2, 100, {}, u)) == 10

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from engine.hands.cards import format_cards
 from engine.rules.dealer import Deck
-from engine.rules.games import GAMES
+from engine.rules.games import GAMES, game_for_variant
 from engine.rules.games.base import Structure
 from engine.rules.games.description import most_players
 from engine.rules.state import HandState, IllegalAction
@@ -211,7 +211,14 @@ def test_random_hands_replay_the_same_both_ways(name, structure, data):
             del fields["finishing_stacks"]
         raws.append(parse_hand_text(write_hand(fields), "random.phh", index))
     taken, back = assert_both_ways_agree(raws)
-    assert taken + back == len(raws)
+    assert taken + back == len(raws) - sum(map(_open_pair_option_on, raws))
+
+
+def _open_pair_option_on(raw) -> bool:
+    """A hand under the option of an open pair's big bet: the state machine's (``prepare`` says None)."""
+    game, _ = game_for_variant(raw.fields["variant"])
+    options = raw.fields.get("_options", {})
+    return any(s.big_bet_on_open_pair and options.get(s.big_bet_on_open_pair) for s in game.streets)
 
 
 @st.composite
@@ -248,7 +255,8 @@ def test_hands_with_odd_forced_bets_replay_the_same_both_ways(name, structure, d
         for i, state in enumerate(states)
     ]
     taken, back = assert_both_ways_agree(raws)
-    assert taken + back == len(raws) and taken > 0
+    left_out = sum(map(_open_pair_option_on, raws))
+    assert taken + back == len(raws) - left_out and (taken > 0 or left_out == len(raws))
 
 
 def _in_money(fields: dict, cents: int, shown: set[int], rake: int, record: str) -> dict:

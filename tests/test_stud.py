@@ -2,10 +2,10 @@
 up cards, a bring-in and its completion, openers by the up cards, small and big bets, a deck that
 runs short, razz's ace-to-five low as a ranking; seven-card stud, stud hi-lo and razz as files.
 
-Showdown mode deals stud in the compiled core (``tests/test_simulate_agreement.py`` holds it equal
-to the state machine hand by hand); betting mode and the compiled replay do not play up cards,
-openers and the bring-in yet: those hands replay through the state machine (PHH ingest), and
-betting mode refuses the games with the reason (``betting_gaps``).
+The compiled core plays them all: showdown mode (``tests/test_simulate_agreement.py`` holds it
+equal to the state machine hand by hand), betting mode (``tests/test_betting_kernel.py``) and the
+compiled replay (``tests/test_fast_replay.py``, and the WSOP hands here); a replayed hand whose
+deck runs short or whose up cards were never written goes to the state machine.
 """
 
 from __future__ import annotations
@@ -50,12 +50,13 @@ def new_hand(name: str, n: int = 3, stack: int = 100, **options) -> HandState:
 
 
 @pytest.mark.parametrize("name", STUD)
-def test_stud_simulates_in_showdown_mode_and_betting_mode_refuses_it_with_the_reason(name):
+def test_stud_simulates_in_both_modes_and_its_bring_in_in_fixed_limit(name):
     game = GAMES[name]
-    assert game.compiled_gaps == () and SimSpec(game=name, hands=10, players=8).check().players == 8
-    with pytest.raises(ValueError, match=f"{game.title} cannot be simulated in betting mode yet") as raised:
-        SimSpec(game=name, hands=10, players=2, mode="betting").check()
-    assert all(gap in str(raised.value) for gap in game.betting_gaps)
+    assert game.compiled_gaps == () and game.betting_gaps == ()
+    assert SimSpec(game=name, hands=10, players=8).check().players == 8
+    assert SimSpec(game=name, hands=10, players=8, mode="betting").check().structure == "fixed-limit"
+    with pytest.raises(ValueError, match="--structure must be one of fixed-limit"):
+        SimSpec(game=name, hands=10, players=2, mode="betting", structure="no-limit").check()
 
 
 @pytest.mark.parametrize("name", STUD)
@@ -270,7 +271,7 @@ def test_a_new_game_of_stud_concepts_simulates_replays_aggregates_and_shows_a_pa
     from tests.test_simulate_agreement import play_through_state_machine
 
     game = get_game(str(FACE_UP))
-    assert game.compiled_gaps == () and "hole cards dealt face up" in game.betting_gaps
+    assert game.compiled_gaps == () and game.betting_gaps == ()
     batch = simulate_chunk(
         game, 4, 100, {}, random_words(np.random.default_rng(3), 200, words_per_hand(game, 4, {}))
     )
@@ -284,9 +285,9 @@ def test_a_new_game_of_stud_concepts_simulates_replays_aggregates_and_shows_a_pa
     )
     assert result.exit_code == 0, result.output
     result = runner.invoke(
-        app, ["simulate", "--variant", path, "--mode", "betting", "--hands", "10", "--data", data]
+        app, ["simulate", "--variant", path, "--mode", "betting", "--hands", "200", "--data", data]
     )
-    assert result.exit_code == 2 and "cannot be simulated in betting mode yet" in result.output
+    assert result.exit_code == 0, result.output  # betting mode plays up cards and their openers too
     # hands with betting: random legal play through the state machine, written as PHH, ingested
     rnd, texts, finishing = random.Random(8), [], []
     for k in range(40):
@@ -361,3 +362,43 @@ def test_a_hand_whose_deck_runs_short_goes_to_the_state_machine(players, compile
     assert _deck_ran_short(state) is not compiled
     raw = parse_hand_text(write_hand(hand_fields(state)), "short.phh", 0)
     assert assert_both_ways_agree([raw]) == ((1, 0) if compiled else (0, 1))
+
+
+@pytest.mark.parametrize("name", ["razz", "seven-card-stud"])
+def test_how_often_the_opener_by_the_up_cards_wins_counts_what_the_hands_did(tmp_path, name):
+    """Random legal hands written as PHH and ingested: per street opened by the up cards, the
+    hands with an action on it and those whose first actor won chips, counted from the state
+    machine's own records."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from engine.rules.dealer import Deck
+    from ingest.histories.phh import write_hand
+    from ingest.histories.record import hand_fields
+    from scooplab.cli import app
+    from tests.test_properties import new_state, play_randomly
+
+    game, rnd = GAMES[name], random.Random(5)
+    expected: dict[str, list[int]] = {}
+    texts = []
+    for k in range(60):
+        state = new_state(game, Structure.FIXED_LIMIT, [rnd.randint(20, 120) for _ in range(4)], 1, {})
+        play_randomly(state, Deck(52, np.random.default_rng(k)), rnd)
+        won = state.finish().won
+        for street in [s.name for s in game.streets[1:]]:
+            moves = ("fold", "check", "call", "bet", "raise")
+            acted = [a.seat for a in state.actions if a.street == street and a.kind in moves]
+            if acted:
+                counted = expected.setdefault(street, [0, 0])
+                counted[0] += 1
+                counted[1] += won[acted[0]] > 0
+        texts.append(f"[{k}]\n{write_hand(hand_fields(state))}\n")
+    (tmp_path / "h.phhs").write_text("".join(texts))
+    data = str(tmp_path / "w")
+    runner = CliRunner()
+    assert runner.invoke(app, ["ingest", str(tmp_path / "h.phhs"), "--data", data]).exit_code == 0
+    asked = ["stats", "--variant", name, "--data", data, "--format", "json"]
+    stats = json.loads(runner.invoke(app, asked).output)
+    found = {r["street"]: [r["n"], r["count"]] for r in stats["opener_won_by_street"]}
+    assert found == expected and sum(n for n, _ in found.values()) > 60

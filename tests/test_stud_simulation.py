@@ -212,3 +212,23 @@ def test_stud_has_no_push_fold_game_and_says_why(tmp_path):
     assert "Traceback" not in result.output
     compared = Lab(tmp_path).pushfold_comparison()
     assert {v for v, _ in compared["missing"]} == {n for n, g in GAMES.items() if not g.bring_in}
+
+
+def test_stud_in_betting_mode_brings_in_and_its_statistics_come_from_the_hands(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from scooplab.cli import app
+
+    runner, data = CliRunner(), str(tmp_path / "w")
+    policies = ["--policy", "tag", "--policy", "random", "--policy", "station"]
+    result = runner.invoke(app, ["simulate", "--variant", "razz", "--mode", "betting", "--hands", "1500",
+                                 "--players", "6", *policies, "--seed", "3", "--data", data])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    asked = ["stats", "--variant", "razz", "--mode", "betting", "--data", data, "--format", "json"]
+    stats = json.loads(runner.invoke(app, asked).output)
+    posted = stats["bring_in_posted_rate"]
+    assert posted["n"] == 1500 and 0 < posted["count"] < 1500  # tag and random seats complete at once
+    assert 0 < stats["bring_in_completed_rate"]["count"] < posted["count"]
+    assert [r["street"] for r in stats["opener_won_by_street"]] == ["fourth", "fifth", "sixth", "seventh"]

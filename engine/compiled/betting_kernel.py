@@ -26,16 +26,21 @@ from numba import njit
 from engine.compiled.betting_moves import (
     after_action,
     check_or_call,
+    complete_to,
     fold,
+    post_bring_in,
     raise_to,
     raise_window,
+    round_min_of,
 )
 from engine.compiled.hand_state import (  # noqa: F401 (re-exported: the record's layout, for callers)
     ACTION_KINDS,
     BET,
     BETTING_ROUND,
+    BIG_BET,
     BOARD_DEALT,
     BURNED,
+    COMPLETION_DUE,
     COUNT,
     DEAD,
     DEAL,
@@ -80,11 +85,13 @@ from engine.compiled.hand_state import (  # noqa: F401 (re-exported: the record'
     refund_uncalled,
     reset_hand,
 )
+from engine.compiled.showing_kernel import open_by_cards, shown_a_better_hand
 from engine.compiled.sim_kernels import EVERYONE_DEAD, SHOWDOWN, UNCONTESTED
 from engine.hands.borrowed import borrowed
 from engine.hands.kernels import PLACE_SHIFT, card_bit, category_of, key_strength
 from engine.rules.games.base import Structure
 from engine.rules.pushfold_play import CALL_SPOT, NO_SPOT, PUSH_SPOT
+from engine.rules.showing import THREAT
 
 STATION, RANDOM, TAG, PUSHFOLD = 0, 1, 2, 3
 POLICY_CODES = {"station": STATION, "random": RANDOM, "tag": TAG, "pushfold": PUSHFOLD}
@@ -112,6 +119,8 @@ class Players(NamedTuple):
     binomial: np.ndarray
     push_prob: np.ndarray
     call_prob: np.ndarray
+    lowball: bool  # the ranking's lowest hands are the best (razz): TAG scores lows
+    reads_up_cards: bool  # cards are dealt face up: TAG reads the opponents' showing hands
 
 
 class PlayedHands(NamedTuple):
@@ -205,9 +214,28 @@ def _starting_score(hole, n_hole, n_ranks):
 
 
 @njit(cache=True)
-def hand_score(hole, n_hole, board, n_board, ranking, kickers, tables, n_ranks):
-    """``engine.rules.policies.hand_score``: 0 (hopeless) to 1 (the nuts), from hole cards and one board."""
+def _starting_low_score(hole, n_hole, n_ranks):
+    """``engine.rules.policies._starting_low_score``."""
+    if n_hole == 0:
+        return 0.0
+    top = 0
+    seen = 0
+    paired = False
+    for i in range(n_hole):
+        rank = ((hole[i] >> 2) + 1) % n_ranks
+        paired = paired or (seen >> rank) & 1 == 1
+        seen |= 1 << rank
+        top = max(top, rank)
+    return min(1.0, 0.7 * (1 - top / (n_ranks - 1)) + (0.0 if paired else 0.15))
+
+
+@njit(cache=True)
+def hand_score(hole, n_hole, board, n_board, ranking, kickers, tables, n_ranks, lowball):
+    """``engine.rules.policies.hand_score`` before the up cards: 0 (hopeless) to 1 (the nuts), from
+    hole cards and one board."""
     if n_hole + n_board < 5:
+        if lowball:
+            return _starting_low_score(hole, n_hole, n_ranks)
         return _starting_score(hole, n_hole, n_ranks)
     key = np.int64(0)
     for i in range(n_hole):
@@ -218,7 +246,7 @@ def hand_score(hole, n_hole, board, n_board, ranking, kickers, tables, n_ranks):
     place = strength >> PLACE_SHIFT  # ordered strengths carry their place (policies.strength_score)
     if place == 0:
         place = category_of(strength)
-    return (place + ((strength >> 16) & 0xF) / (n_ranks + 1)) / 9
+    return (place + ((strength >> 16) & 0xF) / (n_ranks + 1)) / (14 if lowball else 9)
 
 
 @njit(cache=True)
@@ -268,7 +296,15 @@ def _deal_street(table, streets, hand, deck, row, cards) -> None:
     """Deal what the street deals: hole cards round-robin from seat 0 to the seats still in, then
     each board's cards after the burns."""
     seats, at, s = hand.seats, hand.at, hand.at[STREET]
-    per_seat = streets.plan[HOLE_DEALT, s]
+    per_seat, per_board = streets.plan[HOLE_DEALT, s], streets.plan[BOARD_DEALT, s]
+    burn = streets.plan[BURNED, s]
+    if per_seat > 0 and per_board == 0:  # hole cards alone (stud): burn first, if the deck allows
+        due = per_seat * at[N_LIVE]
+        left = streets.deck_size - at[TOP]
+        if streets.deck_runs_short and due > left:  # one community card for everyone, burning none
+            per_seat, per_board, burn = 0, 1, 0
+        elif not (streets.deck_runs_short and due > left - burn):
+            at[TOP] += burn
     if per_seat > 0:
         for _round in range(per_seat):
             for seat in range(table.n):
@@ -284,9 +320,8 @@ def _deal_street(table, streets, hand, deck, row, cards) -> None:
                 for i in range(per_seat):
                     cards[i] = hand.hole[seat, seats[N_HOLE, seat] - per_seat + i]
                 record(hand, at[LABEL], seat, DEAL, -1, cards, per_seat, -1, 0)
-    per_board = streets.plan[BOARD_DEALT, s]
     if per_board > 0:
-        at[TOP] += streets.plan[BURNED, s]
+        at[TOP] += burn
         for b in range(streets.n_boards):
             for i in range(per_board):
                 row.boards[b, row.board_n[b]] = deck[at[TOP]]
@@ -310,6 +345,7 @@ def _open_street(table, streets, hand) -> bool:
     """Start the street's betting (True), or close it when it has none or nobody can bet."""
     if streets.plan[BETTING_ROUND, hand.at[STREET]] and betting_needed(hand.seats, table.n):
         open_betting(table, hand)
+        open_by_cards(table, streets, hand)  # (every up card is known here)
         if hand.at[NEXT] < 0:
             raise ValueError("a betting round with nobody to act")
         return True
@@ -444,10 +480,15 @@ def _betting_round(table, streets, players, rng_state, hand, row, cards) -> int:
     while True:
         seat = at[NEXT]
         policy = players.policies[seat]
-        choice, to = CHOOSE_CALL, 0  # STATION checks or calls
+        choice, to = CHOOSE_CALL, 0  # STATION checks or calls (or brings in)
+        current = max_bet(seats, table.n)
+        round_min = round_min_of(table, streets.plan[BIG_BET, at[STREET]])
+        completing = at[COMPLETION_DUE] and current < round_min  # a bet completes the bring-in
         if policy != STATION:
             window = raise_window(table, streets, seats, at, seat)
-            current = max_bet(seats, table.n)
+            if completing:  # to the whole bet, or all in short of it
+                whole = min(round_min, seats[ROUND_BET, seat] + seats[STACK, seat])
+                window = (window[0], whole, whole)
             call = min(current - seats[ROUND_BET, seat], seats[STACK, seat])
             spot = NO_SPOT
             if policy == PUSHFOLD and players.chart_on:
@@ -459,13 +500,21 @@ def _betting_round(table, streets, players, rng_state, hand, row, cards) -> int:
             elif spot != NO_SPOT:
                 choice, to = _chart_choice(players, rng_state, hand.hole[seat], spot, window[0], window[2])
             else:  # TAG, and PUSHFOLD away from its chart
+                n_ranks = streets.deck_size // 4
                 score = hand_score(hand.hole[seat], seats[N_HOLE, seat], board, n_board, players.ranking,
-                                   players.kickers, players.tables, streets.deck_size // 4)  # fmt: skip
+                                   players.kickers, players.tables, n_ranks, players.lowball)  # fmt: skip
+                if players.reads_up_cards and shown_a_better_hand(hand.hole, seats, streets.up, table.n, seat,
+                                                                  players.lowball, n_ranks):  # fmt: skip
+                    score = max(0.0, score - THREAT)
                 choice, to = _scored_choice(score, window, call, current, pot_of(seats))
-        if choice == CHOOSE_FOLD:
+        if at[COMPLETION_DUE] and current == 0 and choice != CHOOSE_RAISE:  # nothing bet: it brings in
+            post_bring_in(table, hand, seat, cards)
+        elif choice == CHOOSE_FOLD:
             fold(hand, seat, cards)
         elif choice == CHOOSE_CALL:
             check_or_call(hand, table.n, seat, cards)
+        elif completing:
+            complete_to(table, hand, seat, to, round_min, cards)
         else:
             raise_to(table, streets, hand, seat, to, cards)
         after = after_action(hand, table.n, seat, choice == CHOOSE_RAISE)

@@ -94,6 +94,23 @@ def street_plan(hole: list[int], board: list[int], burns: list[int], betting: li
     return Streets(plan, n_boards, discard_board, deck_size, openers, faces, deck_runs_short)
 
 
+def game_streets(game, options) -> Streets:
+    """A described game's ``Streets`` under ``options``: what each street deals, burns and bets,
+    who opens it, which hole cards are dealt face up, whether the deck may run short."""
+    from engine.rules.games.base import Opener
+    from engine.rules.showing import up_pattern
+
+    dealt = game.streets_under(options)
+    openers = list(Opener)  # in the order of OPEN_*
+    burns = [game.burns(s, options) for s in dealt]
+    return street_plan(
+        [s.hole_cards for s in dealt], [s.board_cards for s in dealt], burns,
+        [s.betting for s in dealt], [s.call_only for s in dealt], [s.big_bet for s in dealt],
+        len(game.board_names), -1 if game.discard_board is None else game.discard_board, game.deck.size,
+        [openers.index(s.opener) for s in dealt], up_pattern(dealt), game.deck_runs_short is not None,
+    )  # fmt: skip
+
+
 # a seat's numbers in the hand in play (rows of ``Hand.seats``; flags are 0 or 1)
 STACK, ROUND_BET, CONTRIBUTED, ANTES_PAID, FOLDED, DEAD, MUCKED = range(7)
 PENDING, HAS_ACTED, ACTED_AT, DUE, N_HOLE, N_DEALT = range(7, 13)

@@ -51,7 +51,6 @@ from engine.compiled.hand_state import (
     N_LIVE,
     NEXT,
     ONE_LEFT,
-    OPEN_BY_POSITION,
     PHASE,
     ROUND_BET,
     ROUND_OVER,
@@ -64,7 +63,6 @@ from engine.compiled.hand_state import (
     end_round,
     max_bet,
     new_hand,
-    next_pending,
     open_betting,
     post_forced_bets,
     record,
@@ -72,7 +70,7 @@ from engine.compiled.hand_state import (
     reset_hand,
 )
 from engine.compiled.hand_state import BIG_BET as BIG_BET_STREET
-from engine.compiled.showing_kernel import HIDDEN_UP, opener_by_cards
+from engine.compiled.showing_kernel import open_by_cards
 from engine.compiled.sim_kernels import SHOWDOWN, UNCONTESTED
 from engine.hands.borrowed import borrowed
 
@@ -211,15 +209,8 @@ def _maybe_start_betting(table, streets, hand) -> bool:
         return True
     at[PHASE] = BET_PHASE
     open_betting(table, hand)
-    at[COMPLETION_DUE] = 0
-    opener = streets.opener[at[STREET]]
-    if opener != OPEN_BY_POSITION:  # by the up cards (stud): the first street's opener brings in
-        first = opener_by_cards(opener, hand.hole, seats, streets.up, table.n, streets.deck_size // 4)
-        if first == HIDDEN_UP:
-            at[PHASE] = GIVE_UP
-            return False
-        at[NEXT] = next_pending(seats, first - 1, table.n)
-        at[COMPLETION_DUE] = at[STREET] == 0 and table.bring_in > 0
+    if not open_by_cards(table, streets, hand):  # (an up card nobody wrote: the record names the opener)
+        at[PHASE] = GIVE_UP
     return False
 
 

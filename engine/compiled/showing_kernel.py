@@ -14,11 +14,16 @@ import numpy as np
 from numba import njit
 
 from engine.compiled.hand_state import (
+    COMPLETION_DUE,
     FOLDED,
     N_HOLE,
+    NEXT,
+    OPEN_BY_POSITION,
     OPEN_HIGH_CARD,
     OPEN_LOW_CARD,
     OPEN_LOW_HAND,
+    STREET,
+    next_pending,
 )
 
 HIDDEN_UP = -2  # a live seat's up card is unknown: the reference lets the record name the opener
@@ -85,3 +90,36 @@ def opener_by_cards(opener, hole, seats, up, n, n_ranks) -> int:
         if best < 0 or (key < best if lowest else key > best):
             best_seat, best = s, key
     return best_seat
+
+
+@njit(cache=True)
+def open_by_cards(table, streets, hand) -> bool:
+    """After ``open_betting``: on a street opened by the up cards, the seat they name acts first
+    and, on the first street of a game with a bring-in, the bring-in is due
+    (``HandState._maybe_start_betting``). False when a live seat's up card is unknown."""
+    at = hand.at
+    at[COMPLETION_DUE] = 0
+    opener = streets.opener[at[STREET]]
+    if opener == OPEN_BY_POSITION:
+        return True
+    first = opener_by_cards(opener, hand.hole, hand.seats, streets.up, table.n, streets.deck_size // 4)
+    if first == HIDDEN_UP:
+        return False
+    at[NEXT] = next_pending(hand.seats, first - 1, table.n)
+    at[COMPLETION_DUE] = at[STREET] == 0 and table.bring_in > 0
+    return True
+
+
+@njit(cache=True)
+def shown_a_better_hand(hole, seats, up, n, seat, lowball, n_ranks) -> bool:
+    """``engine.rules.policies._shown_a_better_hand``: a live opponent's up cards show a better hand
+    than the seat's own (aces low, and lower better, under a lowball ranking)."""
+    counts = np.zeros(n_ranks, np.int64)
+    mine = _showing_key(hole, seat, seats[N_HOLE, seat], up, lowball, n_ranks, counts)
+    for other in range(n):
+        if other == seat or seats[FOLDED, other]:
+            continue
+        theirs = _showing_key(hole, other, seats[N_HOLE, other], up, lowball, n_ranks, counts)
+        if theirs < mine if lowball else theirs > mine:
+            return True
+    return False

@@ -8,7 +8,13 @@ choose among legal actions (``HandState.options_for``).
 - ``random``: a uniformly random legal action, raises of a uniform legal size.
 - ``tag``: tight-aggressive: raises strong hands, calls fair ones, folds weak
   ones to a bet, judged by the best hand it can make now (hole cards alone
-  before any board card).
+  before any board card); under a lowball ranking (razz) the lowest hands are
+  the strong ones; where cards are dealt face up it reads the opponents' up
+  cards: a live opponent showing a better hand than its own up cards costs its
+  score 0.15.
+
+Where a bring-in is due nobody may fold or check: a ``call`` posts the bring-in and a
+``raise`` completes it.
 - ``pushfold``: heads-up with short stacks, the push/fold equilibrium of a ``PushFoldChart``
   (``engine.rules.pushfold_play`` says where); everywhere else ``tag``.
 """
@@ -23,6 +29,7 @@ from engine.hands.kernels import key_strength
 from engine.hands.rankings import RANKINGS
 from engine.hands.strengths import PLACE_SHIFT, category_of
 from engine.rules.pushfold_play import NO_SPOT, PUSH_SPOT, PushFoldChart, spot_of
+from engine.rules.showing import THREAT, showing_key
 from engine.rules.state import HandState
 
 Decision = tuple
@@ -44,23 +51,40 @@ def hand_score(state: HandState, seat: int) -> float:
     board = [c for c in state.boards[game.community_boards[0]] if c >= 0]
     cards = hole + board
     n_ranks = len(game.deck.ranks)
+    ranking = RANKINGS[game.ranking]
     if len(cards) < 5:
-        return _starting_score(hole, n_ranks)
-    ranking, places = RANKINGS[game.ranking], game.category_places(state.options)
-    kickers = game.tiebreak.value(state.options) == "kickers"
-    tables = ranking.tables(game.deck, places)
-    strength = key_strength(_key(cards), ranking.code, kickers, tables)
-    return strength_score(int(strength), n_ranks)
+        score = _starting_low_score(hole, n_ranks) if ranking.lowball else _starting_score(hole, n_ranks)
+    else:
+        places = game.category_places(state.options)
+        kickers = game.tiebreak.value(state.options) == "kickers"
+        tables = ranking.tables(game.deck, places)
+        strength = key_strength(_key(cards), ranking.code, kickers, tables)
+        score = strength_score(int(strength), n_ranks, len(ranking.categories) if ranking.lowball else 9)
+    if any(street.up_cards for street in game.streets) and _shown_a_better_hand(state, seat, ranking.lowball):
+        score = max(0.0, score - THREAT)
+    return score
 
 
-def strength_score(strength: int, n_ranks: int) -> float:
+def _shown_a_better_hand(state: HandState, seat: int, lowball: bool) -> bool:
+    """Whether a live opponent's up cards show a better hand than the seat's own up cards (aces low
+    and the lower the better under a lowball ranking)."""
+    n_ranks = len(state.game.deck.ranks)
+    mine = showing_key(state.up[seat], lowball, n_ranks)
+    for other in state.live_seats:
+        theirs = showing_key(state.up[other], lowball, n_ranks)
+        if other != seat and (theirs < mine if lowball else theirs > mine):
+            return True
+    return False
+
+
+def strength_score(strength: int, n_ranks: int, n_categories: int = 9) -> float:
     """A strength as 0..1: its category's place in the game's order, then its top rank.
 
     >>> round(strength_score((8 << 20) | (12 << 16), 13), 3)  # a royal flush
     0.984
     """
     place = (strength >> PLACE_SHIFT) or category_of(strength)  # ordered strengths carry their place
-    return (place + ((strength >> 16) & 0xF) / (n_ranks + 1)) / 9
+    return (place + ((strength >> 16) & 0xF) / (n_ranks + 1)) / n_categories
 
 
 def _starting_score(hole: list[int], n_ranks: int) -> float:
@@ -72,6 +96,20 @@ def _starting_score(hole: list[int], n_ranks: int) -> float:
     high = ranks[0] / (n_ranks - 1)
     second = ranks[1] / (n_ranks - 1) if len(ranks) > 1 else 0.0
     return min(1.0, 0.25 * high + 0.15 * second + (0.35 if paired else 0.0))
+
+
+def _starting_low_score(hole: list[int], n_ranks: int) -> float:
+    """Before five cards under a lowball ranking: the lower the top card (aces low), the better;
+    unpaired cards better still.
+
+    >>> [round(_starting_low_score(hole, 13), 3) for hole in ([48, 0, 4], [44, 40, 36])]  # A23, KQJ
+    [0.733, 0.15]
+    """
+    if not hole:
+        return 0.0
+    ranks = [((c >> 2) + 1) % n_ranks for c in hole]
+    paired = len(set(ranks)) < len(ranks)
+    return min(1.0, 0.7 * (1 - max(ranks) / (n_ranks - 1)) + (0.0 if paired else 0.15))
 
 
 def station(state: HandState, seat: int, rng: np.random.Generator) -> Decision:
@@ -131,8 +169,10 @@ POLICIES: dict[str, Policy] = {"station": station, "random": random_policy, "tag
 
 
 def act(state: HandState, seat: int, decision: Decision) -> None:
-    """Apply a policy's decision to the state."""
-    if decision[0] == "fold":
+    """Apply a policy's decision to the state (where a bring-in is due, anything but a raise posts it)."""
+    if state.bring_in_due and decision[0] != "raise":
+        state.post_bring_in(seat)
+    elif decision[0] == "fold":
         state.fold(seat)
     elif decision[0] == "call":
         state.check_or_call(seat)

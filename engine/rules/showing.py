@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections import Counter
 
 ACES_LOW_OPENERS = ("high-card", "low-hand")  # razz's: aces are low
+THREAT = 0.15  # what a better showing hand across the table costs the tag policy's score
 
 
 def card_rank(card: int, aces_low: bool, n_ranks: int) -> int:

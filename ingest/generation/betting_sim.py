@@ -21,6 +21,7 @@ import pyarrow as pa
 from engine.compiled import betting_kernel as bk
 from engine.compiled import hand_state as hs
 from engine.compiled.core import compile_rules
+from engine.hands.rankings import RANKINGS
 from engine.rules.betting import blinds_of
 from engine.rules.games import variant_code
 from engine.rules.games.base import GameSpec, Structure
@@ -44,9 +45,16 @@ def new_hand(game: GameSpec, players: int, stake: int, options: dict,
              structure: Structure = Structure.NO_LIMIT, big_blind: int = 0) -> HandState:  # fmt: skip
     """A betting-mode hand as the state machine plays it (the reference ``play_hands`` follows).
 
-    Fixed-limit bets are the big blind on the first two streets and twice it after.
+    Fixed-limit bets are the big blind on the first two streets and twice it after. A game with a
+    bring-in (stud, fixed-limit) posts antes of a quarter of the big blind (at least 1) and brings
+    in for the small blind; its small-bet streets bet the big blind and its big-bet streets twice it.
     """
     small, big = blinds_of(stake, big_blind)
+    if game.bring_in:
+        if structure is not Structure.FIXED_LIMIT:
+            raise ValueError(f"betting mode plays {game.title}'s bring-in in fixed-limit only")
+        return HandState(game, structure, [stake] * players, antes=[max(1, big // 4)] * players,
+                         bring_in=small, small_bet=big, big_bet=2 * big, options=options)  # fmt: skip
     if game.starting_bet:
         return HandState(game, structure, [stake] * players, antes=[small] * players,
                          starting_bet=big, options=options)  # fmt: skip
@@ -76,7 +84,7 @@ class Batch:
     # (actions, 9): street, seat, kind, amount, board, automatic, card count, stack after (-1: no
     # seat), pot after
     records: np.ndarray
-    record_cards: np.ndarray  # (actions, 6)
+    record_cards: np.ndarray  # (actions, MAX_CARDS)
     hand_start: np.ndarray  # (count + 1,)
     hands: Hands
     big_blind: int  # the big blind (or starting bet) the hands were played with
@@ -89,19 +97,15 @@ def kernel_inputs(game: GameSpec, players: int, reference: HandState, structure:
     table = bk.Table(
         players, np.array(reference.antes, np.int64), np.array(reference.blinds, np.int64),
         reference.starting_bet, reference.min_bet, bk.STRUCTURE_CODES[structure], reference.small_bet,
-        reference.big_bet, game.raise_rule == "double", -1 if cap is None else cap, 0,  # no bring-in yet
+        reference.big_bet, game.raise_rule == "double", -1 if cap is None else cap, reference.bring_in,
     )  # fmt: skip
-    dealt = game.streets_under(reference.options)
-    streets = hs.street_plan(
-        [s.hole_cards for s in dealt], [s.board_cards for s in dealt],
-        [game.burns(s, reference.options) for s in dealt], [s.betting for s in dealt],
-        [s.call_only for s in dealt], [s.big_bet for s in dealt], len(game.board_names),
-        -1 if game.discard_board is None else game.discard_board, game.deck.size,
-    )  # fmt: skip
+    streets = hs.game_streets(game, reference.options)
     seat_policies = np.array([bk.POLICY_CODES[policies[s % len(policies)]] for s in range(players)], np.int64)
     rules = compile_rules(game, reference.options)
     how_seats_play = bk.Players(seat_policies, rules.ranking, game.community_boards[0], rules.kickers,
-                                rules.tables, *chart_arrays(chart, reference, game.deck.size))  # fmt: skip
+                                rules.tables, *chart_arrays(chart, reference, game.deck.size),
+                                RANKINGS[game.ranking].lowball,
+                                any(s.up_cards for s in game.streets))  # fmt: skip
     return table, streets, how_seats_play
 
 

@@ -81,6 +81,8 @@ class SimSpec:
             raise ValueError(f"--structure must be one of {', '.join(structures)} for {game.title}")
         if self.mode == "showdown" and structure != game.structure.value:
             raise ValueError("--structure is for betting mode: in showdown mode everyone is all in")
+        if self.mode == "betting" and game.bring_in and structure != "fixed-limit":
+            raise ValueError(f"betting mode plays {game.title}'s bring-in in fixed-limit only")
         big_blind = self._checked_play()
         options = game.resolve_options(self.options)
         if not card_budget(game, options, self.players)[-1]:

@@ -27,13 +27,12 @@ import pyarrow as pa
 
 from engine.compiled import betting_kernel as bk
 from engine.compiled import replay_kernel as rk
-from engine.compiled.hand_state import RECORD_WIDTH, Streets, street_plan
+from engine.compiled.hand_state import RECORD_WIDTH, Streets, game_streets
 from engine.rules.betting import bets_per_round, forced_bets
 from engine.rules.games import GAMES
-from engine.rules.games.base import GameSpec, Opener, Structure
+from engine.rules.games.base import GameSpec, Structure
 from engine.rules.games.description import replay_gaps
 from engine.rules.record import CHECKED, UNCHECKED, collected_from_stacks, rake_problem, winners_problem
-from engine.rules.showing import up_pattern
 from ingest.histories.metadata import hand_metadata, table_seats
 from ingest.histories.money import MONEY_FIELDS, STAKE_LISTS, quick_units
 from ingest.histories.phh import RawHand
@@ -61,9 +60,6 @@ def _variants() -> dict[str, tuple[GameSpec, Structure]]:
         for code, structure in game.variant_codes.items()
         if not (game.bring_in and structure is not Structure.FIXED_LIMIT)  # (a bring-in: fixed-limit)
     }
-
-
-OPENERS = list(Opener)  # in the compiled core's order (engine.compiled.hand_state.OPEN_*)
 
 
 @dataclass
@@ -167,8 +163,10 @@ def prepare(raw: RawHand, identity: str) -> Prepared | None:
         return None
     if type(given) is not dict:
         return None
-    if bring_in and (not game.bring_in or bring_in >= small_bet or any(blinds)):
+    if bring_in < 0 or (bring_in and (not game.bring_in or bring_in >= small_bet)):
         return None  # the state machine names what is wrong (HandState._set_bring_in)
+    if game.bring_in and any(blinds):
+        return None  # (a bring-in game takes no blinds)
     if min(antes) < 0 or min(blinds) < 0 or min(min_bet, small_bet, big_bet, starting_bet) < 0:
         return None  # negative forced bets: the state machine decides what they mean
     try:
@@ -176,6 +174,8 @@ def prepare(raw: RawHand, identity: str) -> Prepared | None:
         options, options_text = _resolved(game.name, typed) if given else _defaults(game.name)
     except (ValueError, TypeError):
         return None
+    if any(s.big_bet_on_open_pair and options.get(s.big_bet_on_open_pair) for s in game.streets):
+        return None  # an open pair's big bet: the state machine's
     try:
         bets = forced_bets(game, structure, n, antes, blinds, min_bet, small_bet, big_bet, starting_bet)
     except ValueError:
@@ -213,18 +213,8 @@ def card_table(game_name: str) -> np.ndarray:
 
 @cache
 def _streets(game_name: str, options_text: str) -> Streets:
-    """The street plan the replay kernel reads (no discard board: such games go elsewhere); burns
-    count only where the deck may run short (a hand that reaches it is the state machine's)."""
-    game = GAMES[game_name]
-    options = json.loads(options_text)
-    streets = game.streets_under(options)
-    return street_plan(
-        [s.hole_cards for s in streets], [s.board_cards for s in streets],
-        [game.burns(s, options) for s in streets], [s.betting for s in streets],
-        [s.call_only for s in streets], [s.big_bet for s in streets], len(game.board_names), -1,
-        game.deck.size, [OPENERS.index(s.opener) for s in streets], up_pattern(streets),
-        game.deck_runs_short is not None,
-    )  # fmt: skip
+    """The street plan the replay kernel reads (no discard board: such games go elsewhere)."""
+    return game_streets(GAMES[game_name], json.loads(options_text))
 
 
 def _pad(rows: list[list[int]], width: int) -> np.ndarray:

@@ -25,6 +25,7 @@ from engine.compiled.hand_state import (
     BET,
     DEAL,
     DISCARD,
+    MUCK,
     R_AMOUNT,
     R_AUTOMATIC,
     R_BOARD,
@@ -106,7 +107,7 @@ def _check_records(records: np.ndarray, hand_start: np.ndarray, count: int, boar
     if len(hand_start) != count + 1 or hand_start[-1] > len(records):
         raise ValueError(f"{count} hands need {count + 1} record starts within the records")
     kinds = records[: hand_start[-1], R_KIND]
-    if (kinds >= SHOW).any():
+    if ((kinds == SHOW) | (kinds == MUCK)).any():
         raise ValueError("betting mode records no show or muck")
     first_boards = np.flatnonzero((kinds == DEAL) & (records[: hand_start[-1], R_BOARD] == 0))
     if len(first_boards) and first_boards[-1] + boards > hand_start[-1]:

@@ -30,7 +30,7 @@ from engine.rules.pots import claimants, pots_with_antes
 from ingest.storage.schema import ACTIONS, PLAYERS
 from ingest.storage.sim_rows import constant
 
-ACTION_KINDS = bk.ACTION_KINDS  # record kinds 0..9 (engine.compiled.hand_state)
+ACTION_KINDS = bk.ACTION_KINDS  # record kinds 0..10 (engine.compiled.hand_state)
 
 
 @dataclass
@@ -46,10 +46,10 @@ class Hands:
     folded: np.ndarray
     mucked: np.ndarray  # 0, or k for the k-th seat to muck (the last keeps a pot nobody else claims)
     dead: np.ndarray
-    dealt: np.ndarray  # (hands, width, 6) hole cards as dealt, -1 padded
-    hole: np.ndarray  # (hands, width, 6) remaining hole cards
+    dealt: np.ndarray  # (hands, width, MAX_CARDS) hole cards as dealt, -1 padded
+    hole: np.ndarray  # (hands, width, MAX_CARDS) remaining hole cards
     hole_n: np.ndarray
-    discarded: np.ndarray  # (hands, width, 6)
+    discarded: np.ndarray  # (hands, width, MAX_CARDS)
     discarded_n: np.ndarray
     boards: np.ndarray  # (hands, boards, 5)
     board_n: np.ndarray

@@ -43,8 +43,8 @@ from engine.rules.games.base import (
 
 VARIANTS_DIR = Path(__file__).resolve().parents[2] / "variants"
 MAX_SEATS = 10  # the compiled core's seat limit
-MAX_HOLE = 6  # hole cards per seat the compiled core holds (its statistics and betting-mode play)
-MAX_REPLAY_HOLE = 7  # hole cards per seat the compiled replay holds (engine.compiled.hand_state.MAX_CARDS)
+MAX_HOLE = 6  # hole cards per seat the showdown-mode statistics count (discards, low points)
+MAX_REPLAY_HOLE = 7  # hole cards a seat holds in betting mode and the replay (hand_state.MAX_CARDS)
 MAX_BOARD = 5  # cards per board the compiled core holds
 MAX_BOARDS_DEALT = 3  # boards the compiled core holds
 STREET_SLOTS = 8  # streets after the deal whose forced discards the compiled core counts
@@ -422,11 +422,12 @@ def parse_description(data: Mapping[str, Any], source: str = "<description>") ->
 def not_simulated(spec: GameSpec, mode: str = "showdown") -> str | None:
     """The line that says why ``spec`` cannot be simulated yet in ``mode`` (its gaps), or None.
 
+    >>> from dataclasses import replace
     >>> from engine.rules.games import GAMES
-    >>> not_simulated(GAMES["razz"], "betting")[:60]
-    'Razz cannot be simulated in betting mode yet: the compiled c'
-    >>> not_simulated(GAMES["razz"]) is None
+    >>> not_simulated(GAMES["razz"], "betting") is None
     True
+    >>> not_simulated(replace(GAMES["razz"], betting_gaps=("8 hole cards",)), "betting")[:60]
+    'Razz cannot be simulated in betting mode yet: the compiled c'
     >>> not_simulated(GAMES["holdem"], "betting") is None
     True
     """
@@ -448,16 +449,16 @@ def _deck_runs_short(r: _Reader, value: Any) -> ShortDeck | None:
 def compiled_gaps(spec: GameSpec) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """What the compiled core cannot play of ``spec`` yet, one line each: in showdown mode (where
     everyone is all in before the deal, so who acts and what is face up do not matter), and
-    besides in betting mode (the compiled replay's own: ``replay_gaps``). The reference state
-    machine plays it all (PHH replay goes through it).
+    besides in betting mode and the compiled replay (``replay_gaps``). The reference state machine
+    plays it all (PHH replay goes through it).
 
     >>> from engine.rules.games import GAMES
     >>> compiled_gaps(GAMES["holdem"])
     ((), ())
-    >>> compiled_gaps(GAMES["razz"])[0], compiled_gaps(GAMES["razz"])[1][-3:]
-    ((), ('hole cards dealt face up', 'a first actor chosen by up cards', 'a bring-in'))
+    >>> compiled_gaps(GAMES["razz"])
+    ((), ())
     """
-    _, hole, per_board, _, _, _ = card_budget(spec)
+    hole = card_budget(spec)[1]
     showdown = []
     if not RANKINGS[spec.ranking].compiled:
         showdown.append(f"the {spec.ranking} ranking")
@@ -465,39 +466,27 @@ def compiled_gaps(spec: GameSpec) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if hole > MAX_HOLE and counted:
         showdown.append(f"{hole} hole cards per player beside a discard board or low points "
                         f"(the compiled core counts {MAX_HOLE})")  # fmt: skip
-    betting = []
-    if RANKINGS[spec.ranking].lowball:
-        betting.append(f"the policies' hand scores under the {spec.ranking} ranking")
-    if any(s.hole_cards for s in spec.streets[1:]):
-        betting.append("hole cards dealt after the first street")
-    if hole > MAX_HOLE and not counted:
-        betting.append(f"{hole} hole cards per player (the compiled core holds {MAX_HOLE})")
-    if per_board == 0:
-        betting.append("no street deals board cards")
-    if spec.deck_runs_short is not None:
-        betting.append("a deck that runs short")
-    if any(s.up_cards for s in spec.streets):
-        betting.append("hole cards dealt face up")
-    if any(s.opener != Opener.POSITION for s in spec.streets):
-        betting.append("a first actor chosen by up cards")
-    if spec.bring_in:
-        betting.append("a bring-in")
+    betting = replay_gaps(spec)  # betting-mode play holds what the compiled replay holds
     return tuple(showdown), tuple(betting)
 
 
 def replay_gaps(spec: GameSpec) -> tuple[str, ...]:
-    """What the compiled replay cannot play of ``spec`` besides its ``compiled_gaps`` (the state
-    machine replays such hands). It plays up cards, openers by them and a fixed-limit bring-in;
-    a hand where the deck runs short, an up card nobody saw, or a short all-in completion it
-    hands to the state machine as it goes.
+    """What betting-mode play and the compiled replay cannot play of ``spec`` besides its
+    ``compiled_gaps`` (the state machine replays such hands). Both play hole cards on any street,
+    up cards, openers by them, a fixed-limit bring-in and its completion (short all-ins too) and
+    a deck that runs short; the replay hands to the state machine a hand whose up cards were never
+    written, whose deck runs short, or that bets an open pair's big bet (betting mode never does).
 
     >>> from engine.rules.games import GAMES
     >>> replay_gaps(GAMES["razz"]), replay_gaps(GAMES["holdem"])
     ((), ())
     """
-    hole = card_budget(spec)[1]
-    if hole > MAX_REPLAY_HOLE:
-        return (f"{hole} hole cards per player (the compiled replay holds {MAX_REPLAY_HOLE})",)
+    choices = [None, *other_hole_card_choices(spec)]
+    most = max(card_budget(spec, choice)[1] for choice in choices)
+    if most > MAX_REPLAY_HOLE:
+        return (f"{most} hole cards per player (the compiled core holds {MAX_REPLAY_HOLE})",)
+    if spec.deck_runs_short is not None and any(s.board_cards for s in spec.streets):
+        return ("board cards beside a deck that runs short",)  # (the compiled count leaves them out)
     return ()
 
 
