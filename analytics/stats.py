@@ -326,7 +326,7 @@ def game_stats(
         stats |= _bring_ins(counts)
     opened_by_cards = [s.name for s in game.streets[1:] if s.opener.value != "position"]
     if opened_by_cards and not all_showdown_mode:
-        stats["opener_won_by_street"] = _showing_order(counts, opened_by_cards)
+        stats["first_to_act_won_by_street"] = _showing_order(counts, opened_by_cards)
     if exact_seven_cards(game, options) is not None:
         stats["rank_against_rarity"] = _rank_against_rarity(game, options, stats)
     if "highest_card" in RANKINGS[game.ranking].tiebreaks:  # the top card alone breaks ties
@@ -483,10 +483,10 @@ def _bring_ins(counts: Counts) -> dict[str, Any]:
 
 
 def _showing_order(counts: Counts, streets: list[str]) -> list[dict[str, Any]]:
-    """Streets opened by the up cards (stud): how often the seat they named to act first won chips."""
+    """Streets opened by the up cards (stud): how often the seat that acted first won chips."""
     found = {r["street"]: r for r in counts.rows("showing_order", key="street")}
     return [
-        {"street": street} | rate(found[street].get("opener_won", 0), found[street]["hands"])
+        {"street": street} | rate(found[street].get("first_won", 0), found[street]["hands"])
         for street in streets
         if street in found
     ]

@@ -174,6 +174,9 @@ def test_a_file_that_is_not_toml_is_one_line(tmp_path):
 
 
 CORE_LIMITS = [  # descriptions the compiled core cannot play yet: refused with a reason, never mis-simulated
+    ({"boards": [{"name": "a"}, {"name": "b"}], "deck_runs_short": "community-card",
+      "shares": [{"wins": "best-high", "board": "a"}, {"wins": "best-high", "board": "b"}]},
+     "deck_runs_short deals one community card"),
     ({"streets": [{"name": "deal", "hole_cards": 2, "board_cards": 1}, {"name": "river", "board_cards": 4}]},
      "the first street deals hole cards only"),
     ({"shares": [{"wins": "lowest-points", "points": dict.fromkeys("23456789TJQKA", 1)}]},
@@ -240,3 +243,13 @@ def test_more_hole_cards_than_the_tallies_count_beside_a_discard_board_or_low_po
     assert any(f"{MAX_HOLE + 1} hole cards per player beside" in gap for gap in spec.compiled_gaps)
     with pytest.raises(ValueError, match="cannot be simulated yet"):
         simulate_chunk(spec, 2, 100, {}, None)
+
+
+def test_up_cards_beside_a_discard_board_are_a_betting_gap():
+    """The reference keeps a discarded up card showing; the compiled hand moves its kept cards up."""
+    import tomllib
+
+    data = tomllib.loads(Path("engine/variants/scarney.toml").read_text())
+    data["streets"][0]["up_cards"] = 1
+    spec = parse_description(data)
+    assert spec.compiled_gaps == () and spec.betting_gaps == ("up cards beside a discard board",)

@@ -400,5 +400,5 @@ def test_how_often_the_opener_by_the_up_cards_wins_counts_what_the_hands_did(tmp
     assert runner.invoke(app, ["ingest", str(tmp_path / "h.phhs"), "--data", data]).exit_code == 0
     asked = ["stats", "--variant", name, "--data", data, "--format", "json"]
     stats = json.loads(runner.invoke(app, asked).output)
-    found = {r["street"]: [r["n"], r["count"]] for r in stats["opener_won_by_street"]}
+    found = {r["street"]: [r["n"], r["count"]] for r in stats["first_to_act_won_by_street"]}
     assert found == expected and sum(n for n, _ in found.values()) > 60

@@ -231,4 +231,9 @@ def test_stud_in_betting_mode_brings_in_and_its_statistics_come_from_the_hands(t
     posted = stats["bring_in_posted_rate"]
     assert posted["n"] == 1500 and 0 < posted["count"] < 1500  # tag and random seats complete at once
     assert 0 < stats["bring_in_completed_rate"]["count"] < posted["count"]
-    assert [r["street"] for r in stats["opener_won_by_street"]] == ["fourth", "fifth", "sixth", "seventh"]
+    assert [r["street"] for r in stats["first_to_act_won_by_street"]] == [
+        "fourth",
+        "fifth",
+        "sixth",
+        "seventh",
+    ]

@@ -1,6 +1,7 @@
 -- showing_order: a game whose later streets open by the up cards (stud: the best showing hand;
--- razz: the lowest). For each such street that was bet, whether the seat that acted first won
--- chips of the pot: hands by street, and the opener's wins.
+-- razz: the lowest). For each such street that was bet, whether the seat that acted first (the
+-- opener, or the next with chips when it is all in) won chips of the pot: hands by street, and
+-- the first actor's wins.
 WITH firsts AS (
     SELECT a.run_id, a.hand_id, a.street, arg_min(a.seat, a.seq) AS seat
     FROM actions_raw AS a
@@ -12,7 +13,7 @@ WITH firsts AS (
 SELECT
     f.street,
     count(*) AS hands,
-    count(*) FILTER (WHERE p.won > 0) AS opener_won
+    count(*) FILTER (WHERE p.won > 0) AS first_won
 FROM firsts AS f
 JOIN players_raw AS p ON p.run_id = f.run_id AND p.hand_id = f.hand_id AND p.seat = f.seat
 GROUP BY f.street

@@ -119,7 +119,7 @@ class Players(NamedTuple):
     binomial: np.ndarray
     push_prob: np.ndarray
     call_prob: np.ndarray
-    lowball: bool  # the ranking's lowest hands are the best (razz): TAG scores lows
+    categories: int  # a lowball ranking's categories (razz: TAG scores lows), 0 for a high one
     reads_up_cards: bool  # cards are dealt face up: TAG reads the opponents' showing hands
 
 
@@ -230,11 +230,12 @@ def _starting_low_score(hole, n_hole, n_ranks):
 
 
 @njit(cache=True)
-def hand_score(hole, n_hole, board, n_board, ranking, kickers, tables, n_ranks, lowball):
+def hand_score(hole, n_hole, board, n_board, ranking, kickers, tables, n_ranks, categories):
     """``engine.rules.policies.hand_score`` before the up cards: 0 (hopeless) to 1 (the nuts), from
-    hole cards and one board."""
+    hole cards and one board (``categories``: 0 for a high ranking, scored out of 9 whatever its
+    order; else a lowball ranking's count)."""
     if n_hole + n_board < 5:
-        if lowball:
+        if categories:
             return _starting_low_score(hole, n_hole, n_ranks)
         return _starting_score(hole, n_hole, n_ranks)
     key = np.int64(0)
@@ -246,7 +247,7 @@ def hand_score(hole, n_hole, board, n_board, ranking, kickers, tables, n_ranks, 
     place = strength >> PLACE_SHIFT  # ordered strengths carry their place (policies.strength_score)
     if place == 0:
         place = category_of(strength)
-    return (place + ((strength >> 16) & 0xF) / (n_ranks + 1)) / (14 if lowball else 9)
+    return (place + ((strength >> 16) & 0xF) / (n_ranks + 1)) / (categories if categories else 9)
 
 
 @njit(cache=True)
@@ -345,7 +346,8 @@ def _open_street(table, streets, hand) -> bool:
     """Start the street's betting (True), or close it when it has none or nobody can bet."""
     if streets.plan[BETTING_ROUND, hand.at[STREET]] and betting_needed(hand.seats, table.n):
         open_betting(table, hand)
-        open_by_cards(table, streets, hand)  # (every up card is known here)
+        if table.bring_in or streets.opener[hand.at[STREET]]:  # stud: every up card is known here
+            open_by_cards(table, streets, hand)
         if hand.at[NEXT] < 0:
             raise ValueError("a betting round with nobody to act")
         return True
@@ -481,10 +483,13 @@ def _betting_round(table, streets, players, rng_state, hand, row, cards) -> int:
         seat = at[NEXT]
         policy = players.policies[seat]
         choice, to = CHOOSE_CALL, 0  # STATION checks or calls (or brings in)
-        current = max_bet(seats, table.n)
-        round_min = round_min_of(table, streets.plan[BIG_BET, at[STREET]])
-        completing = at[COMPLETION_DUE] and current < round_min  # a bet completes the bring-in
+        due, completing, round_min = at[COMPLETION_DUE], False, 0  # (a bring-in game's first street)
+        if due:
+            round_min = round_min_of(table, streets.plan[BIG_BET, at[STREET]])
+            completing = max_bet(seats, table.n) < round_min  # a bet completes the bring-in
+            due = max_bet(seats, table.n) == 0  # nothing bet: the bring-in is due
         if policy != STATION:
+            current = max_bet(seats, table.n)
             window = raise_window(table, streets, seats, at, seat)
             if completing:  # to the whole bet, or all in short of it
                 whole = min(round_min, seats[ROUND_BET, seat] + seats[STACK, seat])
@@ -502,12 +507,13 @@ def _betting_round(table, streets, players, rng_state, hand, row, cards) -> int:
             else:  # TAG, and PUSHFOLD away from its chart
                 n_ranks = streets.deck_size // 4
                 score = hand_score(hand.hole[seat], seats[N_HOLE, seat], board, n_board, players.ranking,
-                                   players.kickers, players.tables, n_ranks, players.lowball)  # fmt: skip
+                                   players.kickers, players.tables, n_ranks, players.categories)  # fmt: skip
+                lowball = players.categories > 0
                 if players.reads_up_cards and shown_a_better_hand(hand.hole, seats, streets.up, table.n, seat,
-                                                                  players.lowball, n_ranks):  # fmt: skip
+                                                                  lowball, n_ranks):  # fmt: skip
                     score = max(0.0, score - THREAT)
                 choice, to = _scored_choice(score, window, call, current, pot_of(seats))
-        if at[COMPLETION_DUE] and current == 0 and choice != CHOOSE_RAISE:  # nothing bet: it brings in
+        if due and choice != CHOOSE_RAISE:  # nothing bet: a call (or fold) brings in
             post_bring_in(table, hand, seat, cards)
         elif choice == CHOOSE_FOLD:
             fold(hand, seat, cards)

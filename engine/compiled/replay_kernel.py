@@ -209,7 +209,8 @@ def _maybe_start_betting(table, streets, hand) -> bool:
         return True
     at[PHASE] = BET_PHASE
     open_betting(table, hand)
-    if not open_by_cards(table, streets, hand):  # (an up card nobody wrote: the record names the opener)
+    opened = not (table.bring_in or streets.opener[at[STREET]]) or open_by_cards(table, streets, hand)
+    if not opened:  # an up card nobody wrote: the record names the opener
         at[PHASE] = GIVE_UP
     return False
 

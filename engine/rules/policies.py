@@ -12,11 +12,11 @@ choose among legal actions (``HandState.options_for``).
   the strong ones; where cards are dealt face up it reads the opponents' up
   cards: a live opponent showing a better hand than its own up cards costs its
   score 0.15.
+- ``pushfold``: heads-up with short stacks, the push/fold equilibrium of a ``PushFoldChart``
+  (``engine.rules.pushfold_play`` says where); everywhere else ``tag``.
 
 Where a bring-in is due nobody may fold or check: a ``call`` posts the bring-in and a
 ``raise`` completes it.
-- ``pushfold``: heads-up with short stacks, the push/fold equilibrium of a ``PushFoldChart``
-  (``engine.rules.pushfold_play`` says where); everywhere else ``tag``.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from engine.hands.cards import UNKNOWN_CARD
 from engine.hands.kernels import key_strength
 from engine.hands.rankings import RANKINGS
 from engine.hands.strengths import PLACE_SHIFT, category_of
@@ -69,9 +70,10 @@ def _shown_a_better_hand(state: HandState, seat: int, lowball: bool) -> bool:
     """Whether a live opponent's up cards show a better hand than the seat's own up cards (aces low
     and the lower the better under a lowball ranking)."""
     n_ranks = len(state.game.deck.ranks)
-    mine = showing_key(state.up[seat], lowball, n_ranks)
+    known = [[c for c in cards if c != UNKNOWN_CARD] for cards in state.up]  # (a record may hide some)
+    mine = showing_key(known[seat], lowball, n_ranks)
     for other in state.live_seats:
-        theirs = showing_key(state.up[other], lowball, n_ranks)
+        theirs = showing_key(known[other], lowball, n_ranks)
         if other != seat and (theirs < mine if lowball else theirs > mine):
             return True
     return False

@@ -102,9 +102,10 @@ def kernel_inputs(game: GameSpec, players: int, reference: HandState, structure:
     streets = hs.game_streets(game, reference.options)
     seat_policies = np.array([bk.POLICY_CODES[policies[s % len(policies)]] for s in range(players)], np.int64)
     rules = compile_rules(game, reference.options)
+    ranking = RANKINGS[game.ranking]
+    lows = len(ranking.categories) if ranking.lowball else 0  # the tag policy scores lows out of these
     how_seats_play = bk.Players(seat_policies, rules.ranking, game.community_boards[0], rules.kickers,
-                                rules.tables, *chart_arrays(chart, reference, game.deck.size),
-                                RANKINGS[game.ranking].lowball,
+                                rules.tables, *chart_arrays(chart, reference, game.deck.size), lows,
                                 any(s.up_cards for s in game.streets))  # fmt: skip
     return table, streets, how_seats_play
 

@@ -487,6 +487,8 @@ def replay_gaps(spec: GameSpec) -> tuple[str, ...]:
         return (f"{most} hole cards per player (the compiled core holds {MAX_REPLAY_HOLE})",)
     if spec.deck_runs_short is not None and any(s.board_cards for s in spec.streets):
         return ("board cards beside a deck that runs short",)  # (the compiled count leaves them out)
+    if spec.discard_board is not None and any(s.up_cards for s in spec.streets):
+        return ("up cards beside a discard board",)  # (a discarded up card still shows, in the reference)
     return ()
 
 
@@ -571,6 +573,8 @@ def _check_core_limits(r: _Reader, spec: GameSpec) -> None:
     cannot play yet of a game the reference plays is a gap instead: ``compiled_gaps``)."""
     if spec.streets and spec.streets[0].board_cards:
         r.fail(f"street 1 ({spec.streets[0].name}) deals board cards: the first street deals hole cards only")
+    if spec.deck_runs_short is not None and len(spec.boards) > 1:
+        r.fail("deck_runs_short deals one community card: such a game has one board")
     high = [s for s in spec.shares if s.kind == ShareKind.BEST_HIGH]
     low = [s for s in spec.shares if s.kind == ShareKind.LOWEST_POINTS]
     if low and (len(spec.shares) != 2 or spec.shares[0].kind != ShareKind.BEST_HIGH or len(low) != 1):
