@@ -485,9 +485,10 @@ def _betting_round(table, streets, players, rng_state, hand, row, cards) -> int:
         choice, to = CHOOSE_CALL, 0  # STATION checks or calls (or brings in)
         due, completing, round_min = at[COMPLETION_DUE], False, 0  # (a bring-in game's first street)
         if due:
+            bet_so_far = max_bet(seats, table.n)
             round_min = round_min_of(table, streets.plan[BIG_BET, at[STREET]])
-            completing = max_bet(seats, table.n) < round_min  # a bet completes the bring-in
-            due = max_bet(seats, table.n) == 0  # nothing bet: the bring-in is due
+            completing = bet_so_far < round_min  # a bet completes the bring-in
+            due = bet_so_far == 0  # nothing bet: the bring-in is due
         if policy != STATION:
             current = max_bet(seats, table.n)
             window = raise_window(table, streets, seats, at, seat)
