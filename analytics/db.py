@@ -49,7 +49,8 @@ def variants_table() -> pa.Table:
 
     ``deck_cards`` is the deck's card texts in id order (two characters a card), ``ranks``
     its ranks low to high, ``categories`` the ranking's category names weakest first,
-    ``points`` the low points of each rank (a low-points share), and the concepts as flags
+    ``points`` the low points of each rank (a low-points share), ``draw_streets`` the streets with a
+    draw (in order), and the concepts as flags
     (``low_half``: a share goes to a low, points or a low hand, so high and low chips are apart).
     """
     from engine.hands.rankings import RANKINGS
@@ -69,6 +70,7 @@ def variants_table() -> pa.Table:
             "board_shares": game.board_shares, "kill": game.kill is not None, "points": points,
             "first_raise_street": next((s.name for s in game.streets if s.betting and not s.call_only), None),
             "first_board_street": next((i for i, s in enumerate(game.streets) if s.board_cards), None),
+            "draw_streets": [s.name for s in game.streets if s.draw],
         })  # fmt: skip
     schema = pa.schema([
         ("variant", pa.string()), ("title", pa.string()), ("deck_cards", pa.string()), ("ranks", pa.string()),
@@ -77,6 +79,7 @@ def variants_table() -> pa.Table:
         ("low_half", pa.bool_()),
         ("board_shares", pa.bool_()), ("kill", pa.bool_()), ("points", pa.list_(pa.int8())),
         ("first_raise_street", pa.string()), ("first_board_street", pa.int8()),
+        ("draw_streets", pa.list_(pa.string())),
     ])  # fmt: skip
     return pa.Table.from_pylist(rows, schema=schema)
 

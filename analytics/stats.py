@@ -8,6 +8,7 @@ documented in docs/statistics.md. A rate is always
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -206,10 +207,10 @@ def clustered_rate(count: int, n: int, squares: int, by_seats: int, seats_square
 def exact_seven_cards(game: GameSpec, options: dict[str, Any] | None = None) -> tuple[float, ...] | None:
     """The exact category law of a showdown hand under ``options`` (default: the game's defaults),
     when every hand is the best five of a uniform 7-card set (one community board, no forced
-    discards, any hole cards, 7 cards in all)."""
+    discards, no draws, any hole cards, 7 cards in all)."""
     options = game.resolve_options(options)
     cards = sum(s.hole_cards + s.board_cards for s in game.streets_under(options))
-    if len(game.boards) != 1 or game.hole_use.value(options) != "any" or cards != 7:
+    if len(game.boards) != 1 or game.hole_use.value(options) != "any" or cards != 7 or game.draws:
         return None
     deck = next(name for name, deck in DECKS.items() if deck == game.deck)
     return seven_card_categories(
@@ -322,6 +323,8 @@ def game_stats(
         stats["triple_scoop_rate"] = rate(overview["triple_scoops"], showdowns)
     if game.low_half:
         stats |= _halves(overview, showdowns, game.low_hands)
+    if game.draws:
+        stats["draws_by_street"] = _draws(counts, game)
     if game.bring_in and not all_showdown_mode:  # (showdown mode posts no bring-in: everyone is all in)
         stats |= _bring_ins(counts)
     opened_by_cards = [s.name for s in game.streets[1:] if s.opener.value != "position"]
@@ -480,6 +483,24 @@ def _bring_ins(counts: Counts) -> dict[str, Any]:
         "bring_in_completed_rate": rate(row["completed_after"], row["brought_in"]),
         "completed_at_once_rate": rate(row["completed_at_once"], row["hands"]),
     }
+
+
+def _draws(counts: Counts, game: GameSpec) -> list[dict[str, Any]]:
+    """A draw game, each draw street: the mean cards drawn a draw (95% interval over draws) and how
+    often a seat stood pat (the draws are seats' draws, counted apart)."""
+    found = {r["street"]: r for r in counts.rows("draws", key="street")}
+    rows = []
+    for street in (s.name for s in game.streets if s.draw):
+        row = found.get(street)
+        if not row or not row["draws"]:
+            continue
+        n, total, squares = int(row["draws"]), int(row["cards_drawn"]), int(row["cards_drawn_squares"])
+        mean = total / n
+        spread = 1.96 * math.sqrt(max(squares / n - mean * mean, 0.0) / n)
+        drawn = {"mean": mean, "ci95": [mean - spread, mean + spread]}
+        rows.append({"street": street, "draws": n, "cards_drawn": drawn,
+                     "stand_pat_rate": rate(int(row["stood_pat"]), n)})  # fmt: skip
+    return rows
 
 
 def _showing_order(counts: Counts, streets: list[str]) -> list[dict[str, Any]]:

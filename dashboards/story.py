@@ -22,7 +22,19 @@ returns are applied), never worked out here.
 >>> dead = {"street": "flop", "seat": 0, "action": "fold", "amount": None, "automatic": True,
 ...         "stack_after": 50, "pot_after": 100}
 >>> tell({0: 50}, [dead])[0].moves
-[Move(seat=0, words='dies (no hole cards left)', cards=None, all_in=False)]
+[Move(seat=0, words='dies (no hole cards left)', cards=None, all_in=False, drawn=None)]
+
+A draw shows the cards thrown, and the cards dealt for them (the deal that follows it):
+
+>>> draw = [{"street": "first-draw", "seat": 1, "action": "draw", "cards": "9h8h", "amount": None,
+...          "automatic": False, "stack_after": 90, "pot_after": 20},
+...         {"street": "first-draw", "seat": 1, "action": "deal", "cards": "2d3d", "amount": None,
+...          "automatic": False, "stack_after": 90, "pot_after": 20}]
+>>> move = tell({1: 90}, draw)[0].moves[0]
+>>> move.words, move.cards, move.drawn
+('throws 2', '9h8h', '2d3d')
+>>> tell({1: 90}, [{**draw[0], "cards": None}])[0].moves[0].words
+'stands pat'
 """
 
 from __future__ import annotations
@@ -43,6 +55,7 @@ class Move:
     words: str  # "raises to 99", "folds", "dies (no hole cards left)"
     cards: str | None
     all_in: bool
+    drawn: str | None = None  # a draw: the cards dealt for those thrown
 
 
 @dataclass
@@ -124,6 +137,15 @@ def tell(starting: dict[int, int], actions: list[dict[str, Any]],
         if stack is not None:
             stacks[seat] = stack
         if kind == "deal":
+            pending = [m for m in streets[-1].moves if m.seat == seat and m.words.startswith("throws")]
+            if pending:  # the cards drawn for those it threw (PHH may write every discard of a round
+                drawn = (pending[-1].drawn or "") + (action.get("cards") or "")  # first, and split a deal)
+                pending[-1].drawn = drawn or None
+            continue
+        if kind == "draw":
+            thrown = action.get("cards")
+            words = f"throws {len(thrown) // 2}" if thrown else "stands pat"
+            streets[-1].moves.append(Move(seat, words, thrown, False))
             continue
         words = VERBS.get(kind, kind) + (f" {show(amount)}" if amount is not None else "")
         if kind == "fold" and action.get("automatic"):

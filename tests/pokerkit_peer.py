@@ -10,7 +10,11 @@ hands every run. ``peer_hands(seed, count, "omaha")`` plays pot-limit Omaha (``P
 fixed-limit Omaha hi-lo eight or better (``FO/8``) hands, 2 to 8 players, the same way;
 ``"stud"`` seven-card stud, stud hi-lo and razz (``F7S``, ``F7S/8``, ``FR``), 2 to 6 players (six
 never run the deck short: RULINGS deals a community card then, PokerKit deals folded cards again),
-with antes, bring-ins and completions.
+with antes, bring-ins and completions; ``"draw"`` deuce-to-seven single and triple draw and badugi
+(``N2L1D``, ``F2L3D``, ``FB``), 2 to 6 players, with random discards kept within what the stub holds
+(PokerKit reshuffles burns and folded hands with the discards, and may deal a player back the cards
+he just threw: RULINGS reshuffles only the discards made before the draw, so a hand that would need
+a reshuffle draws fewer cards).
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from pokerkit import (
     BringInPosting,
     CheckingOrCalling,
     CompletionBettingOrRaisingTo,
+    FixedLimitBadugi,
+    FixedLimitDeuceToSevenLowballTripleDraw,
     FixedLimitOmahaHoldemHighLowSplitEightOrBetter,
     FixedLimitRazz,
     FixedLimitSevenCardStud,
@@ -35,8 +41,10 @@ from pokerkit import (
     Folding,
     HandHistory,
     HoleDealing,
+    NoLimitDeuceToSevenLowballSingleDraw,
     NoLimitTexasHoldem,
     PotLimitOmahaHoldem,
+    StandingPatOrDiscarding,
 )
 
 from engine.hands.cards import STANDARD, parse_cards
@@ -138,15 +146,26 @@ def _new_stud_hand(rnd: random.Random, small: int, big: int):
     return game, game(tuple(stacks), n), ours, Structure.FIXED_LIMIT, stacks
 
 
-def _new_hand(rnd: random.Random, family: str):
-    structure, small, big = _structure_and_sizes(rnd, family)
-    if family == "stud":
-        return _new_stud_hand(rnd, small, big)
-    n = rnd.randint(2, 8 if family == "omaha" else 9)
-    ante = 0 if rnd.random() < 0.5 else rnd.randint(1, big)
+DRAW_GAMES = (  # PokerKit's class, scooplab's game, its structure
+    (NoLimitDeuceToSevenLowballSingleDraw, "deuce-to-seven-single-draw", Structure.NO_LIMIT),
+    (FixedLimitDeuceToSevenLowballTripleDraw, "deuce-to-seven-triple-draw", Structure.FIXED_LIMIT),
+    (FixedLimitBadugi, "badugi", Structure.FIXED_LIMIT),
+)
+
+
+def _new_draw_hand(rnd: random.Random, small: int, big: int):
+    """A draw hand: blinds, an ante sometimes, no-limit or fixed-limit as the game is dealt."""
+    n = rnd.randint(2, 6)
+    ante = 0 if rnd.random() < 0.6 else rnd.randint(1, small)
     stacks = _stacks(rnd, n, big, ante)
+    peer, name, structure = rnd.choice(DRAW_GAMES)
+    return _with_blinds(peer, name, structure, stacks, ante, small, big)
+
+
+def _with_blinds(peer, name: str, structure: Structure, stacks: list[int], ante: int, small: int, big: int):
+    """PokerKit's game and state and scooplab's, with blinds, antes and the structure's sizes."""
+    n = len(stacks)
     blinds = [small, big] + [0] * (n - 2)
-    peer, name = PEER_GAMES[family, structure]
     if structure is Structure.FIXED_LIMIT:
         game = peer(AUTOMATIONS, True, ante, (small, big), big, 2 * big)
         sizes = {"small_bet": big, "big_bet": 2 * big}
@@ -155,6 +174,29 @@ def _new_hand(rnd: random.Random, family: str):
         sizes = {"min_bet": big}
     ours = HandState(GAMES[name], structure, stacks, antes=[ante] * n, blinds=blinds, **sizes)
     return game, game(tuple(stacks), n), ours, structure, stacks
+
+
+def _draw(state, rnd: random.Random) -> None:
+    """Stand pat or throw away random cards, no more than the stub holds for every draw still to
+    come this round (so no reshuffle: PokerKit's differs from RULINGS)."""
+    seat = state.stand_patter_or_discarder_index
+    hole = list(state.hole_cards[seat])
+    room = len(state.deck_cards) - sum(map(len, state.hole_dealing_statuses)) - 1  # (the burn comes last)
+    count = min(rnd.choice([0, 0, 1, 1, 2, 3, len(hole)]), max(room, 0))
+    state.stand_pat_or_discard(rnd.sample(hole, count))
+
+
+def _new_hand(rnd: random.Random, family: str):
+    structure, small, big = _structure_and_sizes(rnd, family)
+    if family == "stud":
+        return _new_stud_hand(rnd, small, big)
+    if family == "draw":
+        return _new_draw_hand(rnd, small, big)
+    n = rnd.randint(2, 8 if family == "omaha" else 9)
+    ante = 0 if rnd.random() < 0.5 else rnd.randint(1, big)
+    stacks = _stacks(rnd, n, big, ante)
+    peer, name = PEER_GAMES[family, structure]
+    return _with_blinds(peer, name, structure, stacks, ante, small, big)
 
 
 def _mirror(operations, ours: HandState) -> None:
@@ -172,6 +214,8 @@ def _mirror(operations, ours: HandState) -> None:
             ours.check_or_call(op.player_index)
         elif isinstance(op, CompletionBettingOrRaisingTo):
             ours.bet_or_raise(op.player_index, op.amount)
+        elif isinstance(op, StandingPatOrDiscarding):
+            ours.discard(op.player_index, parse_cards("".join(map(repr, op.cards)), STANDARD).tolist())
 
 
 def _raise_range(state, ours: HandState, seat: int, differences: Counter) -> tuple[int, int] | None:
@@ -252,6 +296,8 @@ def play_hand(rnd: random.Random, differences: Counter, family: str = "holdem") 
         seen = len(state.operations)
         if state.actor_index is not None:
             _act(state, ours, rnd, differences)
+        elif state.stand_patter_or_discarder_index is not None:
+            _draw(state, rnd)
         elif state.can_show_or_muck_hole_cards():
             state, did_muck = _showdown(state, rnd, differences)
             mucked |= did_muck

@@ -145,7 +145,7 @@ def test_simulated_betting_hands_record_each_stack_and_pot(name, players, struct
         state = new_hand(game, players, 200, game.resolve_options({}), structure)
         deck = Deck(game.deck.size, rng)
         while not state.is_over and state.phase != "showdown":
-            if state.phase == "deal":
+            if state.phase in ("deal", "draw"):
                 deal_due(state, deck)
                 continue
             seat = state.next_seat

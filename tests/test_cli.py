@@ -170,12 +170,12 @@ def test_ingest_where_every_hand_is_rejected_exits_3_and_says_how_to_list_reason
 
 
 def test_reasons_fold_numbers_but_keep_the_variant_codes_they_name(tmp_path):
-    for k, variant in enumerate(("N2L1D", "FB")):  # draw games: unknown, listed beside the codes played
+    for k, variant in enumerate(("5CD", "XYZ")):  # codes no game plays: listed beside the codes played
         text = f'variant = "{variant}"\nstarting_stacks = [200, 1]\nactions = []\n'
         (tmp_path / f"{k}.phh").write_text(text)
     result = invoke("ingest", str(tmp_path), "--data", str(tmp_path / "wh"))
     assert result.exit_code == 3, result.output
-    line = r"^\s+2\s+unknown variant '…'; scooplab plays .*F7S, F7S/8, .*FO/8"
+    line = r"^\s+2\s+unknown variant '…'; scooplab plays .*F2L3D, .*F7S, F7S/8, .*FB, .*FO/8"
     assert re.search(line, result.output, re.MULTILINE)
 
 

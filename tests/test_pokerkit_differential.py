@@ -24,6 +24,11 @@ way named here, where PokerKit is known to depart from RULINGS.md:
   an all-in for less than half the bet on third street, scooplab lets the next player complete
   to the bet (TDA), where PokerKit raises a whole bet over the all-in (counted while played);
   stud hi-lo's side pots with no qualifying low are paid as Omaha hi-lo's (above).
+- draw (deuce-to-seven single and triple draw, badugi; 2 to 6 players): when the stub runs out,
+  PokerKit reshuffles the burns and folded hands with the discards, and may deal a player back a
+  card he just threw (RULINGS: only the discards made before the draw): the generator keeps every
+  draw within the stub, so no hand needs a reshuffle (scooplab's is tested in
+  ``tests/test_draw_games.py``).
 
 Each count is printed (``pytest -s`` shows it); a difference of any other kind fails.
 """
@@ -157,6 +162,13 @@ def test_random_pokerkit_stud_hands_are_stored_with_pokerkits_stacks_or_a_named_
     assert kinds["hands with a muck"] > 5
 
 
+def test_random_pokerkit_draw_hands_are_stored_with_pokerkits_stacks_or_a_named_difference(tmp_path):
+    """Deuce-to-seven single and triple draw and badugi: stand pat or random discards, every game."""
+    kinds = run_differential(tmp_path, seed=2029, count=300, family="draw")
+    assert kinds[SAME] > 0.9 * 300
+    assert kinds["hands with a muck"] > 5
+
+
 def test_generated_hands_replay_the_same_both_ways():
     hands, _ = peer_hands(7, 150)
     raws = [parse_hand_text(hand.text, "peer.phhs", i) for i, hand in enumerate(hands)]
@@ -165,7 +177,8 @@ def test_generated_hands_replay_the_same_both_ways():
 
 
 @pytest.mark.soak  # a minute or two each: make soak (the default suite's random-hands tests play 300 to 400)
-@pytest.mark.parametrize(("family", "count"), [("holdem", 3000), ("omaha", 2000), ("stud", 1500)])
+@pytest.mark.parametrize(("family", "count"), [("holdem", 3000), ("omaha", 2000), ("stud", 1500),
+                                               ("draw", 1500)])  # fmt: skip
 def test_thousands_of_random_pokerkit_hands(tmp_path, family, count):
     kinds = run_differential(tmp_path, seed=11, count=count, family=family)
     assert kinds[SAME] > 0.9 * count

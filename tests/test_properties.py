@@ -1,6 +1,7 @@
 """Property tests: random legal play in every game and structure keeps the rules."""
 
 import tomllib
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -43,8 +44,8 @@ def new_state(game, structure, stacks, antes, options) -> HandState:
 def play_randomly(state: HandState, deck: Deck, rnd) -> None:
     """Play a hand to its end with random legal choices."""
     while not state.is_over and state.phase != "showdown":
-        if state.phase == "deal":
-            deal_due(state, deck)
+        if state.phase in ("deal", "draw"):  # (a draw throws random cards)
+            deal_due(state, deck, lambda state, seat: [c for c in state.hole[seat] if rnd.random() < 0.4])
             continue
         seat = state.next_seat
         choice = state.options_for(seat)
@@ -86,8 +87,14 @@ def test_random_play_keeps_the_rules_and_round_trips(name, structure, data):
     assert sum(state.result.won) == sum(state.contributed)
     # no card is dealt twice
     dealt = [c for cards in state.dealt_hole for c in cards] + [c for b in state.boards for c in b]
-    assert len(dealt) == len(set(dealt))
-    assert len(dealt) <= state.game.deck.size
+    if state.game.draws:  # a card comes again only after it was thrown (the discards reshuffled)
+        thrown = Counter(c for cards in state.discarded for c in cards)
+        assert all(count - 1 <= thrown[card] for card, count in Counter(dealt).items())
+        held = [c for seat in state.live_seats for c in state.hole[seat]]
+        assert len(held) == len(set(held))
+    else:
+        assert len(dealt) == len(set(dealt))
+        assert len(dealt) <= state.game.deck.size
     # every forced discard happened
     if state.game.discard_board is not None:
         bottom = state.boards[state.game.discard_board]
@@ -126,7 +133,7 @@ def test_mucks_in_any_order_never_lose_a_chip(name, structure, data):
     deck = Deck(game.deck.size, np.random.default_rng(data.draw(st.integers(0, 2**32 - 1))))
     rnd = data.draw(st.randoms(use_true_random=False))
     while not state.is_over and state.phase != "showdown":
-        if state.phase == "deal":
+        if state.phase in ("deal", "draw"):
             deal_due(state, deck)
         else:
             if state.options_for(state.next_seat)["bring_in"]:

@@ -5,13 +5,17 @@ import itertools
 import numpy as np
 import pytest
 
-from engine.compiled.simulate import ENDINGS, random_words, simulate_chunk, words_per_hand
+from engine.compiled.draw_kernel import decision_seed
+from engine.compiled.simulate import ENDINGS, draw_policy, random_words, simulate_chunk, words_per_hand
+from engine.hands.rankings import RANKINGS
+from engine.rules.draw_policy import sampled_discards, standard_discards
 from engine.rules.games import GAMES
 from engine.rules.games.base import Structure
 from engine.rules.games.description import most_players
 from engine.rules.state import HandState
 
 STAKE = 100
+SAMPLED_CHECKED = 2  # hands of a sampled drawing policy whose every decision the reference repeats
 
 COMPILED_GAMES = sorted(n for n, g in GAMES.items() if not g.compiled_gaps)  # the rest: tests/test_stud.py
 
@@ -40,12 +44,39 @@ def play_through_state_machine(batch, h):
             state.deal_hole(seat, hole[seat, columns].tolist())
         while state.phase == "bet":
             state.check_or_call(state.next_seat)
+        _draw_as_compiled(state, batch, h)
         columns = np.flatnonzero(lay.board_street == street)
         if len(columns):
             state.deal_board([boards[b, columns].tolist() for b in range(boards.shape[0])])
             if game.discard_board is not None:
                 state.apply_forced_discards()
+            _draw_as_compiled(state, batch, h)  # (a street draws after its cards)
     return state, state.finish()
+
+
+def _draw_as_compiled(state, batch, h) -> None:
+    """A draw round as the compiled core played it: each seat throws what the reference policy says
+    (which must be what the compiled one threw) and is dealt the cards the compiled stub gave."""
+    ranking = RANKINGS[batch.game.ranking]
+    sampled = batch.options.get("draw_policy") == "sampled"
+    while state.phase == "draw":
+        seat, street = state.drawers[0], state.street_index
+        thrown = [c for c in batch.extra["thrown"][h, street, seat].tolist() if c >= 0]
+        if not sampled:
+            assert sorted(thrown) == standard_discards(ranking, state.hole[seat]), (h, street, seat)
+        elif h < SAMPLED_CHECKED and batch.n_players == 2:  # (the reference plays every deal out in Python)
+            policy = draw_policy(batch.game, batch.options)
+            seed = decision_seed(int(batch.extra["draw_seed"][h]), street, seat)
+            draws_left = sum(s.draw for s in batch.game.streets[street + 1 :])
+            reference = sampled_discards(ranking, state.hole[seat], draws_left, (policy.keys, policy.below),
+                                         policy.samples, seed)  # fmt: skip
+            assert sorted(thrown) == reference, (h, street, seat)
+        state.discard(seat, thrown)
+        received = [c for c in batch.extra["received"][h, street, seat].tolist() if c >= 0]
+        if received:
+            state.deal_hole(seat, received)
+    while state.phase == "bet":
+        state.check_or_call(state.next_seat)
 
 
 @pytest.mark.parametrize("name", COMPILED_GAMES)
@@ -56,7 +87,8 @@ def test_compiled_showdown_agrees_with_the_state_machine(name):
         most = most_players(game, options)  # a deck that runs short: seven skip a burn, eight share a card
         sizes = {game.min_players, 3, most} | ({most - 1} if game.deck_runs_short else set())
         for n in sorted(sizes):
-            u = random_words(rng, 150, words_per_hand(game, n, options))
+            hands = 150 if options.get("draw_policy") != "sampled" else 12  # (sampled: slow by design)
+            u = random_words(rng, hands, words_per_hand(game, n, options))
             stake = STAKE + (n == most)  # an odd stake too: odd chips between halves and boards
             batch = simulate_chunk(game, n, stake, options, u)
             for h in range(len(batch)):

@@ -7,7 +7,9 @@ WITH seats AS (
         h.hand_id, h.run_id, h.variant, h.n_players, h.big_blind, v.streets,
         CAST(unnest(range(h.n_players)) AS TINYINT) AS seat,
         unnest(h.seat_hole) AS dealt,
-        unnest(h.seat_discard_street) AS fate
+        unnest(h.seat_discard_street) AS fate,
+        unnest(h.seat_thrown) AS thrown,
+        unnest(h.seat_received) AS received
     FROM hands_raw AS h
     JOIN variants AS v ON v.variant = h.variant
     WHERE h.seat_hole IS NOT NULL
@@ -36,3 +38,21 @@ SELECT hand_id, run_id, variant,
     CAST(0 AS BIGINT) AS stack_after, CAST(n_players * big_blind AS BIGINT) AS pot_after
 FROM discards
 WHERE cards <> ''
+UNION ALL
+SELECT hand_id, run_id, variant,
+    CAST(n_players - 1 + row_number() OVER (PARTITION BY hand_id ORDER BY draw_number, seat, step) AS SMALLINT)
+        AS seq,
+    draw_streets[draw_number] AS street,
+    seat, CASE step WHEN 0 THEN 'draw' ELSE 'deal' END AS action, CAST(NULL AS BIGINT) AS amount,
+    CASE WHEN cards <> '' THEN cards END AS cards,
+    CAST(NULL AS TINYINT) AS board, false AS automatic,
+    CAST(0 AS BIGINT) AS stack_after, CAST(n_players * big_blind AS BIGINT) AS pot_after
+FROM (
+    SELECT s.*, v.draw_streets, d.draw_number, step.step,
+        CASE step.step WHEN 0 THEN thrown[d.draw_number] ELSE received[d.draw_number] END AS cards
+    FROM seats AS s
+    JOIN variants AS v ON v.variant = s.variant,
+        range(1, len(s.thrown) + 1) AS d(draw_number), range(2) AS step(step)
+    WHERE s.thrown IS NOT NULL
+)
+WHERE step = 0 OR cards <> ''

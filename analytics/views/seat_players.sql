@@ -1,7 +1,8 @@
 -- seat_players: one row per seat of every showdown-mode simulated hand, with the documented
 -- columns of the players table, read from the hand's seat lists (one item per seat): the cards
 -- dealt, each hole card's fate (a discard board: 0 kept, else the street it was forced out on),
--- the strength, the chips won in all, from the low share and on each board, and the low points.
+-- the strength, the chips won in all, from the low share and on each board, and the low points; a
+-- draw game's cards held at the showdown and the cards thrown in its draws.
 -- What a game has comes from the variants table (its description).
 WITH seats AS (
     SELECT
@@ -15,7 +16,10 @@ WITH seats AS (
         unnest(h.seat_won) AS chips,
         unnest(h.seat_won_low) AS low_chips,
         unnest(h.seat_low) AS low,
-        unnest(h.seat_board_won) AS board_won
+        unnest(h.seat_board_won) AS board_won,
+        unnest(h.seat_final_hole) AS final_held,
+        unnest(h.seat_thrown) AS thrown,
+        unnest(h.seat_received) AS received
     FROM hands_raw AS h
     JOIN variants AS v ON v.variant = h.variant
     WHERE h.seat_hole IS NOT NULL
@@ -32,12 +36,14 @@ SELECT
     variant,
     seat,
     CAST(NULL AS VARCHAR) AS player,
-    dealt AS hole_cards,
-    cards_with_fate(dealt, fate, 0) AS final_hole_cards,
-    CAST(len(list_filter(fate, lambda f: f > 0)) AS TINYINT) AS discarded,
-    -- street by street, in hole-card order within one
-    array_to_string(list_transform(range(1, coalesce(list_max(fate), 0) + 1),
-                                   lambda k: cards_with_fate(dealt, fate, k)), '') AS discarded_cards,
+    dealt || coalesce(array_to_string(received, ''), '') AS hole_cards,  -- a draw game: then the cards drawn
+    coalesce(final_held, cards_with_fate(dealt, fate, 0)) AS final_hole_cards,
+    CAST(CASE WHEN thrown IS NOT NULL THEN length(array_to_string(thrown, '')) // 2
+              ELSE len(list_filter(fate, lambda f: f > 0)) END AS TINYINT) AS discarded,
+    -- street by street (draw by draw), in hole-card order within one
+    coalesce(array_to_string(thrown, ''),
+             array_to_string(list_transform(range(1, coalesce(list_max(fate), 0) + 1),
+                                            lambda k: cards_with_fate(dealt, fate, k)), '')) AS discarded_cards,
     list_bool_and(list_transform(fate, lambda f: f > 0)) AS dead,
     false AS voided,
     list_bool_and(list_transform(fate, lambda f: f > 0)) AS folded,

@@ -93,6 +93,8 @@ for street, cards in streets:
     lines = []
     for move in moves:
         cards_shown = f" {widgets.cards_html(move.cards, deck)}" if move.cards else ""
+        if move.drawn:
+            cards_shown += f", draws {widgets.cards_html(move.drawn, deck)}"
         face_up = " (face up)" if move.words.startswith("discards") else ""
         all_in = " **all in**" if move.all_in else ""
         lines.append(f"{seats.get(move.seat, 'dealer')} {move.words}{cards_shown}{face_up}{all_in}")

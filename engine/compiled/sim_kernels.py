@@ -32,6 +32,7 @@ from engine.compiled.core import (
     seat_strength,
     surviving_of,
 )
+from engine.compiled.draw_kernel import DrawPolicy, DrawScratch, draw_round, draw_scratch
 from engine.hands.borrowed import borrowed
 from engine.hands.kernels import card_bit, category_of
 from engine.rules.games.description import STREET_SLOTS  # forced discards counted per street after the deal
@@ -58,7 +59,7 @@ def shuffle_prefix(bits: np.ndarray, deck: np.ndarray, n_cards: int) -> None:
 
 
 # Slots of the statistic tally: every game (O_*), a kill rule (K_*), a discard board and low points (T_*)
-CATEGORY_SLOTS = 14  # the most categories a ranking has (ace-to-five lows)
+CATEGORY_SLOTS = 16  # the most categories a ranking has (deuce-to-seven lows)
 O_SHOWDOWN, O_SCOOP, O_SPLIT, O_TRIPLE, O_CATEGORY = 0, 1, 2, 3, 4
 O_CATEGORY_WON = O_CATEGORY + CATEGORY_SLOTS
 K_SURVIVING = O_CATEGORY_WON + CATEGORY_SLOTS  # K_SURVIVING + boards left (1..3)
@@ -208,6 +209,9 @@ class DealPlan(NamedTuple):
     deck_size: int
     stake: int
     n_streets: int
+    draw_burns: np.ndarray  # (streets,) burns before each street's draw, -1: none (engine.rules.sim_layout)
+    stub_from: int  # the position the draws deal from (-1: no draws)
+    draw_policy: DrawPolicy
 
 
 class ShowdownHands(NamedTuple):
@@ -231,6 +235,10 @@ class ShowdownHands(NamedTuple):
     streets_dealt: np.ndarray
     outcomes: np.ndarray
     tally: np.ndarray
+    final_hole: np.ndarray  # a draw game: (hands, seats, hole cards) held at the showdown
+    drawn: np.ndarray  # (hands, seats, streets) cards drawn on each street
+    thrown: np.ndarray  # (hands, streets, seats, hole cards) cards thrown in hole order, -1 after
+    received: np.ndarray  # (hands, streets, seats, hole cards) cards drawn in deal order, -1 after
 
 
 class ShowdownWork(NamedTuple):
@@ -251,10 +259,12 @@ class ShowdownWork(NamedTuple):
     categories: np.ndarray  # (CATEGORY_SLOTS,) one hand's seats of each category at the showdown
     pot: PotWinnings  # one hand's chips, copied out where the game has them
     scratch: SeatScratch
+    hands: np.ndarray  # (seats, hole cards) a draw game's cards held
+    draw: DrawScratch  # the stub and the policies' scratch (engine.compiled.draw_kernel)
 
 
 @njit(cache=True)
-def showdown_work(n, n_boards, n_board_cards, deck_size) -> ShowdownWork:
+def showdown_work(n, n_boards, n_board_cards, deck_size, n_hole, samples) -> ShowdownWork:
     """Fresh ``ShowdownWork`` for ``n`` seats and ``n_boards`` boards of ``n_board_cards`` cards."""
     pot = PotWinnings(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
                       np.zeros((n, n_boards), np.int64))  # fmt: skip
@@ -264,7 +274,8 @@ def showdown_work(n, n_boards, n_board_cards, deck_size) -> ShowdownWork:
         np.zeros(n, np.int64), np.full(n, NO_VALUE, np.int64), np.full((n_boards, n), NO_VALUE, np.int64),
         np.zeros((n_boards, n_board_cards), np.int8), np.zeros(n_boards, np.int64),
         np.zeros(n_boards, np.bool_), np.zeros(n_boards, np.int64), np.zeros(deck_size // 4, np.int64),
-        np.zeros(CATEGORY_SLOTS, np.int64), pot, scratch,
+        np.zeros(CATEGORY_SLOTS, np.int64), pot, scratch, np.zeros((n, n_hole), np.int8),
+        draw_scratch(deck_size, samples),
     )  # fmt: skip
 
 
@@ -324,6 +335,35 @@ def _tally_seats(h, owner, community, board_shares, per_board, board_alive, won_
 
 
 @njit(cache=True)
+def _draws(h, plan, rules, out, work) -> None:
+    """Every draw round of hand ``h``: the seats' cards in ``work.hands``, what each threw and drew."""
+    words = plan.words
+    seed = words[h, words.shape[1] - 1]
+    if plan.given:  # the chunk's seed, stepped for each deal (engine.compiled.simulate.given_draw_seeds)
+        seed = words[0, 0] + np.uint64(h + 1) * np.uint64(0xD1B54A32D192ED03)
+    hands, stub, at, deck = work.hands, work.draw.stub, work.draw.at, work.deck
+    n, n_hole = hands.shape
+    for s in range(n):
+        for j in range(n_hole):
+            hands[s, j] = deck[plan.hole[s, j]]
+    count = plan.deck_size - plan.stub_from
+    for i in range(count):
+        stub[i] = deck[plan.stub_from + i]
+    at[0], at[1], at[2], at[3] = 0, count, 0, np.int64(seed)
+    draws_left = 0
+    for street in range(plan.n_streets):
+        draws_left += plan.draw_burns[street] >= 0
+    for street in range(plan.n_streets):
+        burns = plan.draw_burns[street]
+        out.drawn[h, :, street] = 0
+        if burns >= 0:
+            draws_left -= 1
+            draw_round(hands, n_hole, burns, plan.draw_policy, rules, work.draw, seed, street, draws_left,
+                       out.drawn[h, :, street], out.thrown[h, street], out.received[h, street])  # fmt: skip
+    out.final_hole[h] = hands
+
+
+@njit(cache=True)
 def simulate_hands(plan, rules, out) -> None:
     """Deal and settle every hand of ``out.cards`` under ``rules`` as ``plan`` deals them, into ``out``.
 
@@ -332,9 +372,9 @@ def simulate_hands(plan, rules, out) -> None:
     parts; a killed board is evaluated only for the triple scoop. The loop (``_simulate_hands``)
     reads the structures borrowed, their arrays taken out once (docs/architecture.md)."""
     hole, board = plan.hole, plan.board
-    _simulate_hands(
-        plan, rules, out, showdown_work(hole.shape[0], board.shape[0], board.shape[1], plan.deck_size)
-    )
+    work = showdown_work(hole.shape[0], board.shape[0], board.shape[1], plan.deck_size, hole.shape[1],
+                         plan.draw_policy.samples)  # fmt: skip
+    _simulate_hands(plan, rules, out, work)
 
 
 @njit(cache=True)
@@ -357,6 +397,7 @@ def _simulate_hands(plan, rules, out, work) -> None:
     halves = rules.low_share or rules.low_hands  # chips of the high and the low halves apart
     won_part = high_row if halves else won_row  # the high parts' chips (a winner collected some)
     board_street, n_streets = plan.board_street, plan.n_streets
+    draws = plan.stub_from >= 0
     trigger = board[max(discard_board, 0)]
     pot = n * plan.stake
     for h in range(cards.shape[0]):
@@ -380,13 +421,15 @@ def _simulate_hands(plan, rules, out, work) -> None:
                 ending[h] = EVERYONE_DEAD if n_alive == 0 else UNCONTESTED
                 award(pot, before if n_alive == 0 else alive, won[h], paid)
                 continue
+        if draws:
+            _draws(h, plan, rules, out, work)
         for s in range(n):  # the cards each seat keeps, and their points
             hole_key[s] = 0
             kept_n[s] = 0
             total = 0
             for j in range(n_hole):
                 if discard_board < 0 or discard_street[h, s, j] == -1:
-                    c = deck[hole[s, j]]
+                    c = work.hands[s, j] if draws else deck[hole[s, j]]
                     hole_key[s] |= card_bit(c)
                     kept_n[s] += 1
                     total += points[c >> 2]

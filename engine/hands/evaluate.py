@@ -25,6 +25,10 @@ from engine.hands import kernels
 from engine.hands.cards import NO_CARD, SKOEJARTH, STANDARD, Deck, format_cards
 from engine.hands.strengths import (
     ACE_TO_FIVE,
+    BADUGI,
+    BADUGI_CATEGORIES,
+    DEUCE_TO_SEVEN,
+    DEUCE_TO_SEVEN_CATEGORIES,
     INVALID,
     SEVEN_RANK,
     SEVEN_RANK_TIEBREAKS,
@@ -37,7 +41,7 @@ from engine.hands.strengths import (
 from engine.hands.strengths import (
     SEVEN_RANK_CATEGORIES as SEVEN_RANK_CATEGORIES,
 )
-from engine.hands.tables import SEVEN_RANK_TABLES, high_tables
+from engine.hands.tables import DEUCE_TO_SEVEN_TABLES, SEVEN_RANK_TABLES, high_tables
 
 Places = tuple[int, ...] | None  # each category's place in a game's own order (None: the usual one)
 
@@ -252,7 +256,7 @@ def count_ranking_categories(
 ) -> np.ndarray:
     """Exact category counts of every k-card set of a deck under a ranking of ``engine.hands.rankings``, by
     its code (0 standard-high, 52 cards unless ``deck`` says otherwise, in the order ``places``;
-    1 seven-rank over 28; 2 ace-to-five-low over 52).
+    1 seven-rank over 28; 2 ace-to-five-low, 3 deuce-to-seven-low and 4 badugi over 52).
 
     >>> from engine.hands.cards import SHORT
     >>> int(count_ranking_categories(0, 5, deck=SHORT)[4])  # the short deck's straights: 6 x (4**5 - 4)
@@ -262,6 +266,13 @@ def count_ranking_categories(
         from engine.hands.ace_to_five import category_counts
 
         return np.array(category_counts(k), np.int64)
+    if ranking_code in (DEUCE_TO_SEVEN, BADUGI):
+        low, high = (5, 7) if ranking_code == DEUCE_TO_SEVEN else (1, 8)
+        if not low <= k <= high:
+            raise ValueError(f"count_categories: k={k} is outside the ranking's {low} to {high} cards")
+        names = DEUCE_TO_SEVEN_CATEGORIES if ranking_code == DEUCE_TO_SEVEN else BADUGI_CATEGORIES
+        counts = kernels.count_categories(52, k, ranking_code, False, DEUCE_TO_SEVEN_TABLES)
+        return counts[: len(names)]
     seven_rank = ranking_code == SEVEN_RANK
     if tiebreak not in SEVEN_RANK_TIEBREAKS:
         raise ValueError(f"count_categories: unknown tiebreak {tiebreak!r}")
@@ -274,4 +285,4 @@ def count_ranking_categories(
         code, tables = SEVEN_RANK, SEVEN_RANK_TABLES
     else:
         code, tables = STANDARD_HIGH, high_tables(len(deck.ranks), places)
-    return kernels.count_categories(deck.size, k, code, tiebreak == "kickers", tables)
+    return kernels.count_categories(deck.size, k, code, tiebreak == "kickers", tables)[:9]

@@ -31,10 +31,13 @@ from numba.core.errors import NumbaIRAssumptionWarning
 from numba.extending import overload
 
 from engine.hands.borrowed import borrowed
-from engine.hands.low_kernel import key_low_strength
+from engine.hands.draw_kernels import badugi_strength
+from engine.hands.low_kernel import bit_count, key_low_strength
 from engine.hands.strengths import (
+    BADUGI,
     CATEGORY_MASK,
     CATEGORY_SHIFT,
+    DEUCE_TO_SEVEN,
     INVALID,
     PLACE_SHIFT,
     SEVEN_RANK,
@@ -51,6 +54,8 @@ warnings.filterwarnings(
 
 __all__ = ["CATEGORY_MASK", "CATEGORY_SHIFT", "INVALID", "PLACE_SHIFT", "SEVEN_RANK", "STANDARD_HIGH"]
 RANK_MASK_13 = 0x1FFF
+LOW_ONE_PAIR, LOW_ACE_HIGH = 7, 8  # deuce-to-seven categories (engine.hands.strengths)
+RANKS_MASK = 0xFFFFF
 KING = 6  # rank index of the King in the seven-rank deck
 
 
@@ -233,6 +238,42 @@ def seven_rank_strength(key: int, kickers: bool, tables: tuple) -> int:
 
 
 @njit(cache=True, inline="always")
+def _low_of_high(high: int) -> int:
+    """A five-card standard high strength (no wheel) turned into its deuce-to-seven low."""
+    category = (high >> CATEGORY_SHIFT) & 0xF
+    if category == 0:
+        low_category = LOW_ACE_HIGH + 12 - ((high >> 16) & 0xF)
+    else:
+        low_category = LOW_ONE_PAIR + 1 - category
+    return (low_category << CATEGORY_SHIFT) | (RANKS_MASK - (high & RANKS_MASK))
+
+
+@njit(cache=True)
+def deuce_to_seven_strength(key: int, tables: tuple) -> int:
+    """The best deuce-to-seven low of five of a key's 5 to 7 cards (INVALID otherwise); ``tables``
+    are ``engine.hands.tables.DEUCE_TO_SEVEN_TABLES`` (standard, with no wheel)."""
+    n = bit_count(key)
+    if n == 5:
+        return _low_of_high(standard_strength(key, tables))
+    if n < 5 or n > 7:
+        return INVALID
+    best = INVALID
+    first = key
+    while first:  # leave out one card, or (of seven) two
+        one = first & -first
+        first ^= one
+        if n == 6:
+            best = max(best, _low_of_high(standard_strength(key ^ one, tables)))
+            continue
+        second = first
+        while second:
+            two = second & -second
+            second ^= two
+            best = max(best, _low_of_high(standard_strength(key ^ one ^ two, tables)))
+    return best
+
+
+@njit(cache=True, inline="always")
 def rank_count_strength(m0: int, m1: int, m2: int, m3: int, top_bit: np.ndarray, top_five: np.ndarray) -> int:
     """The best hand among the categories made of rank counts alone (no straight, no flush):
     four of a kind, full house, three of a kind, two pair, pair, high card; standard packing."""
@@ -299,16 +340,22 @@ def key_strength(key: int, ranking: int, kickers: bool, tables: tuple) -> int:
 
     Tables with a fifth member (each category's place: ``engine.hands.tables.high_tables`` with an
     order) rank standard hands in that order; one member (``engine.hands.low_kernel.low_order``)
-    ranks ace-to-five lows. Compiled code gets a version chosen by the tables' type (the
-    ``overload`` below), so the usual rankings' loops never test for an order or a low.
+    ranks ace-to-five lows; four members, by the code: standard high, seven-rank, deuce-to-seven (its
+    tables have no wheel) or badugi (tables unused). Compiled code gets a version chosen by the
+    tables' type (the ``overload`` below), so the usual rankings' loops never test for an order or
+    an ace-to-five low.
     """
     if len(tables) == 1:
         return key_low_strength(key)
     if len(tables) == 5:
         return ordered_strength(key, tables)
+    if ranking == STANDARD_HIGH:
+        return standard_strength(key, tables)
     if ranking == SEVEN_RANK:
         return seven_rank_strength(key, kickers, tables)
-    return standard_strength(key, tables)
+    if ranking == DEUCE_TO_SEVEN:
+        return deuce_to_seven_strength(key, tables)
+    return badugi_strength(key)
 
 
 @overload(key_strength, inline="always")
@@ -319,9 +366,13 @@ def _key_strength_compiled(key, ranking, kickers, tables):
         return lambda key, ranking, kickers, tables: ordered_strength(key, tables)
 
     def usual(key, ranking, kickers, tables):
+        if ranking == STANDARD_HIGH:
+            return standard_strength(key, tables)
         if ranking == SEVEN_RANK:
             return seven_rank_strength(key, kickers, tables)
-        return standard_strength(key, tables)
+        if ranking == DEUCE_TO_SEVEN:
+            return deuce_to_seven_strength(key, tables)
+        return badugi_strength(key)
 
     return usual
 
@@ -333,7 +384,7 @@ def evaluate_rows(cards: np.ndarray, out: np.ndarray, ranking: int, kickers: boo
     tables = borrowed(tables)  # the caller holds them
     for i in range(cards.shape[0]):
         key, n = row_key(cards, i, deck_size)
-        ok = key >= 0 and 5 <= n <= max_cards
+        ok = key >= 0 and (5 if ranking != BADUGI else 1) <= n <= max_cards
         out[i] = key_strength(key, ranking, kickers, tables) if ok else INVALID
 
 
@@ -394,7 +445,7 @@ def low_points_rows(cards: np.ndarray, points: np.ndarray, out: np.ndarray) -> N
 def count_categories(deck_size: int, k: int, ranking: int, kickers: bool, tables: tuple) -> np.ndarray:
     """Count every k-card set of the deck by category of its best five-card hand under a ranking code."""
     tables = borrowed(tables)  # the caller holds them
-    counts = np.zeros(9, dtype=np.int64)
+    counts = np.zeros(16, dtype=np.int64)  # the most categories a ranking has
     index = np.arange(k)
     prefix = np.zeros(k + 1, dtype=np.int64)  # prefix[j]: key of cards index[:j]
     for j in range(k):

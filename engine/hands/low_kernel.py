@@ -28,7 +28,8 @@ def low_bits(mask: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _count(mask: int) -> int:
+def bit_count(mask: int) -> int:
+    """Bits set in a mask."""
     n = 0
     while mask:
         mask &= mask - 1
@@ -71,9 +72,9 @@ def key_low_strength(key: int) -> int:
     once = s0 | s1 | s2 | s3
     twice = (s0 & s1) | (s0 & s2) | (s0 & s3) | (s1 & s2) | (s1 & s3) | (s2 & s3)
     thrice = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
-    if _count(s0) + _count(s1) + _count(s2) + _count(s3) < 5:
+    if bit_count(s0) + bit_count(s1) + bit_count(s2) + bit_count(s3) < 5:
         return INVALID
-    distinct = _count(once)
+    distinct = bit_count(once)
     if distinct >= 5:
         strength = _rising(once, 5, 0)
         top = 12 - ((strength >> 16) & 0xF)  # the fifth lowest rank, written first
@@ -82,7 +83,7 @@ def key_low_strength(key: int) -> int:
         pair = _lowest(twice)
         rest = _rising(once & ~(1 << pair), 3, 2)
         return (ONE_PAIR << CATEGORY_SHIFT) | _weight(pair, 0) | _weight(pair, 1) | rest
-    if distinct == 3 and _count(twice) >= 2:  # two pair: the two lowest pairs, then the third rank
+    if distinct == 3 and bit_count(twice) >= 2:  # two pair: the two lowest pairs, then the third rank
         low = _lowest(twice)
         high = _lowest(twice & ~(1 << low))
         kicker = _lowest(once & ~(1 << low) & ~(1 << high))

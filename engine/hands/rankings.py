@@ -26,15 +26,19 @@ from engine.hands.cards import SHORT, SKOEJARTH, STANDARD, Deck
 from engine.hands.strengths import (
     ACE_TO_FIVE,
     ACE_TO_FIVE_CATEGORIES,
+    BADUGI,
+    BADUGI_CATEGORIES,
     CATEGORY_MASK,
     CATEGORY_SHIFT,
+    DEUCE_TO_SEVEN,
+    DEUCE_TO_SEVEN_CATEGORIES,
     HIGH_CATEGORIES,
     SEVEN_RANK,
     SEVEN_RANK_CATEGORIES,
     SEVEN_RANK_TIEBREAKS,
     STANDARD_HIGH,
 )
-from engine.hands.tables import SEVEN_RANK_TABLES, high_tables, low_order
+from engine.hands.tables import DEUCE_TO_SEVEN_TABLES, SEVEN_RANK_TABLES, high_tables, low_order
 
 __all__ = [
     "RANKINGS", "SEVEN_RANK", "STANDARD_HIGH", "Ranking", "categories_in_order",
@@ -57,6 +61,7 @@ class Ranking:
     orderable: bool = False
     compiled: bool = True  # the compiled core (simulation, compiled replay) plays it
     lowball: bool = False  # the lowest cards make the best hands (the policies' scores assume high)
+    min_cards: int = 5  # fewest cards one evaluation takes (a hand is this many cards at least)
 
     @property
     def deck(self) -> Deck:
@@ -71,6 +76,8 @@ class Ranking:
         """The kernels' tables for this ranking over ``deck`` under a category order (None: its own)."""
         if self.code == ACE_TO_FIVE:
             return (low_order(),)
+        if self.code in (DEUCE_TO_SEVEN, BADUGI):
+            return DEUCE_TO_SEVEN_TABLES  # (badugi's kernel reads none)
         return SEVEN_RANK_TABLES if self.code == SEVEN_RANK else high_tables(len(deck.ranks), places)
 
     def evaluate(self, hole: np.ndarray, board: np.ndarray, hole_use: str, tiebreak: str,
@@ -88,6 +95,11 @@ class Ranking:
             from engine.hands.ace_to_five import evaluate_ace_to_five
 
             return evaluate_ace_to_five(np.concatenate([hole, board], axis=1))
+        if self.code in (DEUCE_TO_SEVEN, BADUGI):  # the readable references (few rows: the showdowns)
+            from engine.hands.draw_lows import evaluate_draw_low
+
+            return evaluate_draw_low(self.code, np.concatenate([hole, board], axis=1), self.min_cards,
+                                     self.max_cards)  # fmt: skip
         if hole_use == "at-least-1":
             return evaluate_high_using_hole(hole, board, deck, places)
         if hole_use == "exactly-2":
@@ -163,5 +175,18 @@ RANKINGS: dict[str, Ranking] = {
         ("kickers",),
         8,
         lowball=True,
+    ),
+    "deuce-to-seven-low": Ranking(  # the draw games' low: engine.hands.draw_lows
+        "deuce-to-seven-low",
+        DEUCE_TO_SEVEN,
+        (STANDARD,),
+        DEUCE_TO_SEVEN_CATEGORIES,
+        ("any",),
+        ("kickers",),
+        7,
+        lowball=True,
+    ),
+    "badugi": Ranking(
+        "badugi", BADUGI, (STANDARD,), BADUGI_CATEGORIES, ("any",), ("kickers",), 8, lowball=True, min_cards=4
     ),
 }

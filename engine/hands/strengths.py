@@ -15,7 +15,7 @@ INVALID = -1
 CATEGORY_SHIFT = 20
 CATEGORY_MASK = 0xF  # the category of a strength: (strength >> CATEGORY_SHIFT) & CATEGORY_MASK
 PLACE_SHIFT = 24  # an ordered strength's place in its category order
-STANDARD_HIGH, SEVEN_RANK, ACE_TO_FIVE = 0, 1, 2  # ranking codes (the compiled core plays the first two)
+STANDARD_HIGH, SEVEN_RANK, ACE_TO_FIVE, DEUCE_TO_SEVEN, BADUGI = 0, 1, 2, 3, 4  # ranking codes
 
 
 def category_of(strength):
@@ -68,4 +68,37 @@ ACE_TO_FIVE_CATEGORIES = (  # worst first: pairs are bad, then the higher the to
     "seven low",
     "six low",
     "five low",
+)
+DEUCE_TO_SEVEN_CATEGORIES = (  # worst first: a made hand counts against a low, then the top card
+    "straight flush",
+    "four of a kind",
+    "full house",
+    "flush",
+    "straight",
+    "three of a kind",
+    "two pair",
+    "one pair",
+    "ace low",
+    "king low",
+    "queen low",
+    "jack low",
+    "ten low",
+    "nine low",
+    "eight low",
+    "seven low",
+)
+BADUGI_CATEGORIES = (  # worst first: fewer cards of different ranks and suits, then the top card
+    "one card",
+    "two cards",
+    "three cards",
+    "king badugi",
+    "queen badugi",
+    "jack badugi",
+    "ten badugi",
+    "nine badugi",
+    "eight badugi",
+    "seven badugi",
+    "six badugi",
+    "five badugi",
+    "four badugi",
 )

@@ -72,6 +72,7 @@ SEVEN_RANK_STAIRS_TOP = _straight_tops(7, wheel=False)
 # straights of the deck's ranks; under a game's own category order, each category's place too.
 STANDARD_TABLES = (BIT_COUNT, TOP_BIT, TOP_FIVE, STANDARD_STRAIGHT_TOP)
 SEVEN_RANK_TABLES = (BIT_COUNT, TOP_BIT, TOP_FIVE, SEVEN_RANK_STAIRS_TOP)
+DEUCE_TO_SEVEN_TABLES = (BIT_COUNT, TOP_BIT, TOP_FIVE, _straight_tops(13, wheel=False))  # aces high only
 
 
 @lru_cache(maxsize=16)

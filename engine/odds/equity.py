@@ -155,7 +155,11 @@ class CardDeals:
         self.lay, self.known, self.free = lay, known, free
         self.groups, self.sizes, self.burns = exact_groups(game, lay, known)
         count = runout_count(self.sizes, len(free))
-        self.exact = exact if exact is not None else (samples is None and count <= EXACT_LIMIT)
+        if game.draws and exact:
+            raise OddsError(f"{game.title}'s runouts hold the stub's order and the draws: they are sampled, "
+                            "never enumerated")  # fmt: skip
+        few = samples is None and count <= EXACT_LIMIT and not game.draws
+        self.exact = exact if exact is not None else few
         self.total = count if self.exact else (samples or SAMPLES)
         self.rng, self.table = np.random.default_rng(seed), binomials(game.deck.size)
 
@@ -211,6 +215,7 @@ def settle_situations(game: GameSpec, n_players: int, known: np.ndarray,
             if unknown > len(free):
                 raise OddsError(f"situation {s} needs {unknown} more cards; {len(free)} are left")
             sample_into(known[s], free, rng, deals[i * samples : (i + 1) * samples])
-        batch = simulate_chunk(game, n_players, STAKE, options, None, dealt=deals)
+        draw_seed = int(rng.integers(2**63)) if game.draws else 0  # (a draw game's reshuffles and choices)
+        batch = simulate_chunk(game, n_players, STAKE, options, None, dealt=deals, draw_seed=draw_seed)
         settled = outcomes(batch, n_players)
         yield rows, {name: values.reshape(len(rows), samples, n_players) for name, values in settled.items()}

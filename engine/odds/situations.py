@@ -221,6 +221,9 @@ def odds(game: GameSpec, spot: Situation, options: Mapping[str, Any] | None = No
         known, lay = known_prefix(game, spot, options)
     except (ValueError, IndexError) as error:  # a table the deck cannot deal under these options
         raise OddsError(str(error)) from None
+    if game.draws and spot.dead:
+        raise OddsError(f"{game.title}: dead cards are not taken in a draw game yet (every card is in the "
+                        "stub or a hand, and discards come back)")  # fmt: skip
     free = free_cards(game, known, spot.dead)
     if int((known < 0).sum()) > len(free):
         raise OddsError(f"the situation needs {int((known < 0).sum())} more cards; {len(free)} are left")
@@ -231,7 +234,9 @@ def odds(game: GameSpec, spot: Situation, options: Mapping[str, Any] | None = No
     tally = _Tally(played, len(spot.hands), squares=not deals.exact)
     for start in range(0, deals.total, CHUNK):
         n = min(CHUNK, deals.total - start)
-        tally.add(simulate_chunk(game, len(spot.hands), STAKE, options, None, dealt=deals.chunk(start, n)))
+        draw_seed = int(np.random.default_rng([seed, start]).integers(2**63))  # (a draw game's draws)
+        tally.add(simulate_chunk(game, len(spot.hands), STAKE, options, None, dealt=deals.chunk(start, n),
+                                 draw_seed=draw_seed))  # fmt: skip
         if progress is not None:
             progress(start + n, deals.total)
     return _result(played, spot, tally, deals.exact, options)

@@ -193,7 +193,8 @@ def _feature_table(game, players, options, deals, seed, progress) -> HandTable:
         n = min(CHUNK, deals - start)
         cards = np.empty((n, lay.n_cards), dtype=np.int8)
         sample_into(known, free, rng, cards)
-        batch = simulate_chunk(game, players, STAKE, options, None, dealt=cards)
+        draw_seed = int(rng.integers(2**63)) if game.draws else 0  # (a draw game's reshuffles and choices)
+        batch = simulate_chunk(game, players, STAKE, options, None, dealt=cards, draw_seed=draw_seed)
         settled = outcomes(batch, players)
         for name, values in hand_features(game, options, cards[:, lay.hole[:, :held]]).items():
             groups.setdefault(name, _Groups()).add(values, settled)

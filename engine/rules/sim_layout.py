@@ -7,8 +7,10 @@ cards in board order. A street of hole cards alone burns before it (stud's
 later streets), unless the burn would leave the deck short; when the deck
 cannot give every seat the street's hole cards, a game whose deck may run short
 deals one community card instead, burning none (RULINGS, the reference state
-machine's ``_start_deals``). ``layout`` turns a ``GameSpec`` into positions in
-that prefix, so compiled kernels never need the spec.
+machine's ``_start_deals``). A draw game's compiled play deals every card before
+its first draw: the whole deck is shuffled, and the draws take the rest in order
+(``draw_burns``: each street's burn before its draw, -1 where it has none). ``layout``
+turns a ``GameSpec`` into positions in that prefix, so compiled kernels never need the spec.
 
 >>> from engine.rules.games import get_game
 >>> lay = layout(get_game("holdem"), 3, {})
@@ -44,6 +46,8 @@ class Layout:
     n_cards: int  # cards dealt in all, burns included
     hole_street: np.ndarray  # (hole cards,) street index of each hole card
     n_streets: int
+    draw_burns: np.ndarray  # (streets,) cards burned before the street's draw; -1: no draw
+    stub_from: int  # a draw game: the first position the draws deal from (those before are dealt); -1: none
 
 
 def layout(game: GameSpec, n_players: int, options: Mapping[str, Any]) -> Layout:
@@ -76,6 +80,16 @@ def layout(game: GameSpec, n_players: int, options: Mapping[str, Any]) -> Layout
             board_street.extend([street_index] * board_cards)
     if position > game.deck.size:
         raise ValueError(f"{game.title} with {n_players} players needs {position} cards")
+
+    def draw_burn(street) -> int:  # a street that deals cards burns before them, not again before its draw
+        if not street.draw:
+            return -1
+        return 0 if street.hole_cards or street.board_cards else game.burns(street, options)
+
+    draw_burns = [draw_burn(street) for street in streets]
+    stub_from = -1
+    if game.draws:  # the draws deal from the rest of the deck
+        stub_from, position = position, game.deck.size
     return Layout(
         np.array(hole_rows, dtype=np.int16).reshape(n_players, len(hole_street)),
         np.array(boards, dtype=np.int16).reshape(len(boards), len(board_street)),
@@ -83,4 +97,6 @@ def layout(game: GameSpec, n_players: int, options: Mapping[str, Any]) -> Layout
         position,
         np.array(hole_street, dtype=np.int8),
         len(streets),
+        np.array(draw_burns, dtype=np.int64),
+        stub_from,
     )

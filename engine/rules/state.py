@@ -23,6 +23,7 @@ from engine.rules.betting import (
     raise_bounds,
     reopens,
 )
+from engine.rules.drawing import Stub
 from engine.rules.games.base import GameSpec, Opener, SeatOutcome, ShowdownInput, Street, Structure
 from engine.rules.games.description import budget_line, card_budget
 from engine.rules.games.showdown import forced_out, settle
@@ -45,7 +46,7 @@ class Action(NamedTuple):
 
     street: str
     seat: int | None
-    kind: str  # post, bring_in, fold, check, call, bet, raise, discard, deal, show, muck
+    kind: str  # post, bring_in, fold, check, call, bet, raise, discard, draw, deal, show, muck
     amount: int | None = None
     cards: tuple[int, ...] = ()
     board: int | None = None
@@ -144,6 +145,12 @@ class HandState:
         self.open_choice: set[int] = set()  # seats the record may name to act first (hidden up cards)
         self.big_bet_allowed = False  # an open pair lets this street bet the big bet
         self.burned = 0  # cards the streets so far burned (the deck's count when it runs short)
+        self.stub = Stub(game.deck.size) if game.draws else None  # a draw game's cards left to deal
+        self.drawers: list[int] = []  # seats still to draw this street, in turn
+        self._drawn = False  # this street's draw is over
+        self._draw_turn: dict[int, int] = {}  # each seat's place in the hand's draws (its latest)
+        self._draw_turn_log: list[int] = []  # the seat of each draw, in turn
+        self._dealing_seat = 0
         self._post_forced_bets()
         self._start_deals()
 
@@ -217,7 +224,7 @@ class HandState:
 
     def hole_due(self, seat: int) -> int:
         """Hole cards the seat is due now."""
-        return self._hole_due[seat] if self.phase == "deal" else 0
+        return self._hole_due[seat] if self.phase in ("deal", "draw") else 0
 
     @property
     def board_due(self) -> int:
@@ -248,7 +255,14 @@ class HandState:
         self.phase = "deal"
         self._hole_due = [street.hole_cards if not self.folded[s] else 0 for s in range(self.n)]
         self._board_due = street.board_cards
-        burn = self.game.burns(street, self.options) if street.board_cards or street.hole_cards else 0
+        burn = (
+            self.game.burns(street, self.options)
+            if street.board_cards or street.hole_cards or street.draw
+            else 0
+        )
+        self._drawn = False
+        if self.stub is not None:
+            burn = self.stub.burn(burn)
         if self._deck_runs_short():  # one community card for everyone instead (RULINGS), burning none
             self._hole_due, self._board_due = [0] * self.n, 1
         elif not self._deck_runs_short(burn):  # (a burn that would leave the deck short is skipped)
@@ -264,10 +278,16 @@ class HandState:
         dealt = sum(map(len, self.dealt_hole)) + sum(map(len, self.boards)) + self.burned + burn
         return sum(self._hole_due) > self.game.deck.size - dealt
 
-    def _check_new_cards(self, cards: list[int], text: str | Callable[[], str]) -> None:
+    def _check_new_cards(self, cards: list[int], text: str | Callable[[], str], dealt: bool = True) -> None:
         known = [c for c in cards if c != UNKNOWN_CARD]
         if len(set(known)) != len(known):
             self._fail(text, "a card appears twice")
+        if self.stub is not None and dealt:  # a draw game deals from its stub (reshuffled discards too)
+            seat_turn = self._draw_turn.get(self._dealing_seat) if self.phase == "draw" else None
+            problem = self.stub.take(cards, self.seen, seat_turn, lambda c: format_cards([c], self.game.deck))
+            if problem:
+                self._fail(text, problem)
+            return
         for card in known:
             if card in self.seen:
                 self._fail(text, f"{format_cards([card], self.game.deck)} was already dealt")
@@ -284,19 +304,25 @@ class HandState:
             self._fail(text, "the hand is over")
         if not 0 <= seat < self.n:
             self._fail(text, f"there is no seat {seat_name(seat)}")
-        if self.phase != "deal" or len(cards) > self._hole_due[seat]:
-            due = self._hole_due[seat] if self.phase == "deal" else 0
+        if self.phase not in ("deal", "draw") or len(cards) > self._hole_due[seat]:
+            due = self.hole_due(seat)
             self._fail(text, f"{seat_name(seat)} is due {due} hole card(s) now, not {len(cards)}")
         first_up = self._street_hole[seat] - self.street.up_cards  # the street's last cards go face up
         dealt_before = self._street_hole[seat] - self._hole_due[seat]
         up = [card for i, card in enumerate(cards, dealt_before) if i >= first_up]  # unknown ones too
+        if self.phase == "draw":
+            up = []  # (drawn cards are dealt face down)
+        self._dealing_seat = seat
         self._check_new_cards(cards, text)
         self.hole[seat].extend(cards)
         self.dealt_hole[seat].extend(cards)
         self.up[seat].extend(up)
         self._hole_due[seat] -= len(cards)
         self._record(seat, "deal", cards=tuple(cards))
-        self._maybe_start_betting()
+        if self.phase == "draw":
+            self._maybe_end_draw()
+        else:
+            self._maybe_start_betting()
 
     def deal_board(self, per_board: list[list[int]]) -> None:
         """Deal this street's cards to every board (``d db`` with one card list per board)."""
@@ -343,14 +369,23 @@ class HandState:
         return {seat: cards for seat in self.live_seats if (cards := forced_out(self.hole[seat], bottom))}
 
     def discard(self, seat: int, cards: list[int]) -> None:
-        """A forced discard (``pN sd cards``): each card must match a discard-board rank."""
+        """``pN sd cards``: in a draw, the cards a seat throws away to draw as many (none: it stands
+        pat); otherwise a forced discard, each card matching a discard-board rank."""
 
         def text() -> str:
-            return f"{seat_name(seat)} sd {format_cards(cards, self.game.deck)}"
+            return f"{seat_name(seat)} sd {format_cards(cards, self.game.deck)}".rstrip()
+
+        if self.game.draws:
+            self._close_idle_round()  # (everyone else all in: the round's last check may go unwritten)
+        if self.phase == "draw" or (self.game.draws and self.game.discard_board is None):
+            self._draw(seat, cards, text)
+            return
+        if not cards:
+            return
 
         if self.game.discard_board is None:
             self._fail(text, f"{self.game.title} has no discards")
-        if self.phase == "over" or self.folded[seat]:
+        if self.phase == "over" or not 0 <= seat < self.n or self.folded[seat]:
             self._fail(text, f"{seat_name(seat)} is not in the hand")
         bottom_ranks = {c >> 2 for c in self.boards[self.game.discard_board]}
         for card in cards:
@@ -370,6 +405,62 @@ class HandState:
             self._due.get(seat, set()).discard(card)
         self._record(seat, "discard", cards=tuple(cards), street=self._discard_street)
         self._discards_unsettled = True
+
+    def _draw(self, seat: int, cards: list[int], text: Callable[[], str]) -> None:
+        """A seat's draw: it discards ``cards`` (known or hidden) and is due as many."""
+        if self.phase != "draw":
+            self._fail(text, f"no draw now ({self.street.name} {self.phase})")
+        if not self.drawers:
+            self._fail(text, "every seat has drawn this round; the cards drawn are due")
+        if seat != self.drawers[0]:
+            self._fail(text, f"not {seat_name(seat)}'s draw ({seat_name(self.drawers[0])} draws next)")
+        self._take_from_hole(seat, cards, text)
+        turn = len(self._draw_turn_log)
+        self._draw_turn_log.append(seat)
+        self._draw_turn[seat] = turn
+        self.stub.discard(cards, turn)  # type: ignore[union-attr]
+        self.discarded[seat].extend(cards)
+        self._hole_due[seat] = len(cards)
+        self.drawers.pop(0)
+        self._record(seat, "draw", cards=tuple(cards))
+        self._maybe_end_draw()
+
+    def _take_from_hole(self, seat: int, cards: list[int], text: Callable[[], str]) -> None:
+        """Remove cards a seat throws away from its hole cards; a known card it was dealt hidden is
+        then known (and taken as seen)."""
+        hole, revealed = list(self.hole[seat]), []
+        for card in cards:
+            if card in hole:
+                hole.remove(card)
+            elif UNKNOWN_CARD in hole and (card == UNKNOWN_CARD or card not in self.seen
+                                           or self._recycled(card)):  # fmt: skip
+                hole.remove(UNKNOWN_CARD)
+                revealed.append(card)
+            else:
+                shown = format_cards([card], self.game.deck)
+                self._fail(text, f"{shown} is not among {seat_name(seat)}'s hole cards")
+        self.hole[seat] = hole
+        self.seen.update(card for card in revealed if card != UNKNOWN_CARD)
+        for card in revealed:
+            if card != UNKNOWN_CARD and self.stub is not None:
+                self.stub.claim_hidden(card)
+
+    def _recycled(self, card: int) -> bool:
+        """Whether a known card can be one dealt face down from reshuffled discards (a draw game)."""
+        return self.stub is not None and card in self.stub.pool and self.stub.pool_gone > 0
+
+    def _start_draw(self) -> None:
+        """Open this street's draw: every live seat, from the left of the button, draws in turn."""
+        self.phase = "draw"
+        self.drawers = list(self.live_seats)
+        self._maybe_end_draw()
+
+    def _maybe_end_draw(self) -> None:
+        if self.drawers or any(self._hole_due):
+            return
+        self._drawn = True
+        self.phase = "deal"
+        self._maybe_start_betting()
 
     def apply_forced_discards(self) -> dict[int, list[int]]:
         """Discard every forced card now (what players do in simulation)."""
@@ -420,6 +511,9 @@ class HandState:
         live = self.live_seats
         if len(live) <= 1:
             self._finish_uncontested()
+            return
+        if street.draw and not self._drawn:
+            self._start_draw()
             return
         if not street.betting or not self._betting_needed():
             self._next_street()
@@ -679,7 +773,7 @@ class HandState:
         """Whether no more betting can happen in this hand."""
         if self.phase in ("showdown", "over"):
             return True
-        if self.phase == "bet":
+        if self.phase in ("bet", "draw"):
             return False
         return sum(1 for s in self.live_seats if self.stacks[s] > 0) <= 1
 
@@ -713,7 +807,10 @@ class HandState:
             ):
                 held = format_cards(self.hole[seat], self.game.deck) or "no cards"
                 self._fail(text, f"{seat_name(seat)} holds {held}")
-            self._check_new_cards(revealed, text)
+            recycled = [c for c in revealed if self._recycled(c)]  # dealt face down from reshuffled discards
+            self._check_new_cards([c for c in revealed if c not in recycled], text, dealt=False)
+            for card in recycled:
+                self.stub.claim_hidden(card)  # type: ignore[union-attr]
             self.hole[seat] = list(cards)
             for card in revealed:  # what was dealt as unknown is now known
                 self.dealt_hole[seat][self.dealt_hole[seat].index(UNKNOWN_CARD)] = card
@@ -730,6 +827,8 @@ class HandState:
         if self.phase != "showdown":
             if self.phase == "bet":
                 where = f"{seat_name(self.next_seat)} to act on the {self.street.name}"
+            elif self.phase == "draw" and self.drawers:
+                where = f"{seat_name(self.drawers[0])} to draw on the {self.street.name}"
             else:
                 where = f"{self.street.name} cards not dealt"
             raise IllegalAction(f"the hand ends before it is over ({where})")

@@ -72,6 +72,8 @@ def summarize(batch: SimBatch) -> Counts:
         _low(counts, tally)
     if game.discard_board is not None:
         _discards(counts, batch)
+    if game.draws:
+        _draws(counts, batch)
     if game.ranking == "seven-rank":  # the best hole card, which alone breaks ties under highest_card
         won_seat = batch.won > 0
         best_fan = (batch.hole >> 2).max(axis=2)  # (N, P)
@@ -99,6 +101,18 @@ def _discards(counts: Counts, batch: SimBatch) -> None:
         _add(counts, "tips_rank", name, "forced", tally[k.T_FORCED + rank])
     for points in range(k.T_LOW_POINTS_WON - k.T_LOW_POINTS):
         _add(counts, "low_points_full_board", str(points), "seats", tally[k.T_FULL_BOARD_POINTS + points])
+
+
+def _draws(counts: Counts, batch: SimBatch) -> None:
+    """A draw game, each draw street: every seat draws (showdown mode: all are in to the end)."""
+    drawn = batch.extra["drawn"].astype(np.int64)
+    for street, spec in enumerate(batch.game.streets):
+        if spec.draw:
+            cards = drawn[:, :, street]
+            _add(counts, "draws", spec.name, "draws", cards.size)
+            _add(counts, "draws", spec.name, "cards_drawn", cards.sum())
+            _add(counts, "draws", spec.name, "cards_drawn_squares", (cards * cards).sum())
+            _add(counts, "draws", spec.name, "stood_pat", (cards == 0).sum())
 
 
 def _low(counts: Counts, tally: np.ndarray) -> None:

@@ -71,8 +71,8 @@ def action_texts(state: HandState) -> list[str]:
             texts.append(f"{player} pb")
         elif action.kind in ("bet", "raise"):
             texts.append(f"{player} cbr {action.amount}")
-        elif action.kind == "discard":
-            texts.append(f"{player} sd {cards}")
+        elif action.kind in ("discard", "draw"):  # (a draw of no cards: stands pat)
+            texts.append(f"{player} sd {cards}".rstrip())
         elif action.kind == "show":
             texts.append(f"{player} sm {cards}")
         elif action.kind == "muck":

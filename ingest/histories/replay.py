@@ -165,9 +165,8 @@ def apply_action(state: HandState, text: str) -> None:
             state.bet_or_raise(seat, chips(amount, "the amount"))
         except HandError as error:
             raise IllegalAction(str(error)) from None
-    elif verb == "sd" and len(args) <= 1:
-        if args:
-            state.discard(seat, card_list(args[0], deck))
+    elif verb == "sd" and len(args) <= 1:  # (no cards: a draw standing pat)
+        state.discard(seat, card_list(args[0], deck) if args else [])
     elif verb == "sm" and len(args) <= 1:
         state.show_or_muck(seat, card_list(args[0], deck) if args else None)
     elif verb == "pb" and not args:

@@ -58,6 +58,11 @@ HANDS = pa.schema(
         ("seat_low", pa.list_(pa.int16())),  # low share: low points at the showdown (-1: none)
         ("seat_won_low", pa.list_(pa.int64())),  # a low half: chips won from it
         ("seat_board_won", pa.list_(pa.list_(pa.int64()))),  # boards with shares: chips won on each board
+        # a draw game: the cards held at the showdown, and per draw (in street order) the cards thrown
+        # and the cards drawn ("" where the seat stood pat)
+        ("seat_final_hole", pa.list_(pa.string())),
+        ("seat_thrown", pa.list_(pa.list_(pa.string()))),
+        ("seat_received", pa.list_(pa.list_(pa.string()))),
     ]
 )
 
@@ -117,6 +122,9 @@ SEAT_ARRAYS = (
     "seat_low",
     "seat_won_low",
     "seat_board_won",
+    "seat_final_hole",
+    "seat_thrown",
+    "seat_received",
 )  # fmt: skip  (columns only showdown-mode rows fill)
 
 PLAYERS = pa.schema(

@@ -146,6 +146,21 @@ def _game_columns(batch: SimBatch) -> dict[str, pa.Array]:
     if game.board_shares:
         columns["seat_board_won"] = per_seat(extra["board_won"], pa.int64())
         columns["triple_scoop"] = pa.array(extra["triple_scoop"].any(axis=1))
+    if game.draws:
+        columns |= _draw_columns(batch)
+    return columns
+
+
+def _draw_columns(batch: SimBatch) -> dict[str, pa.Array]:
+    """A draw game's seats: the cards held at the showdown, and each draw's cards thrown and drawn."""
+    extra, deck = batch.extra, batch.game.deck
+    n, p = len(batch), batch.n_players
+    draw_streets = np.flatnonzero(batch.layout.draw_burns >= 0)
+    columns = {"seat_final_hole": lists(card_texts(extra["final_hole"].reshape(n * p, -1), deck), p)}
+    for name in ("thrown", "received"):
+        cards = extra[name][:, draw_streets].transpose(0, 2, 1, 3)  # (hands, seats, draws, hole cards)
+        texts = card_texts(cards.reshape(n * p * len(draw_streets), -1), deck)
+        columns[f"seat_{name}"] = lists(lists(texts, len(draw_streets)), p)
     return columns
 
 

@@ -104,6 +104,10 @@ def _print(game, result: dict) -> None:
             cells.append(f"{value:.2%}{margin}")
         table.add_row(*cells)
     console.print(table)
+    if game.draws:
+        policy = result.get("options", {}).get("draw_policy", "standard")
+        console.print(f"every player draws by the {policy} drawing policy (rule option draw_policy; "
+                      "docs/variants.md)", highlight=False)  # fmt: skip
     if result.get("boards_survive"):
         survive = ", ".join(f"{name} {rate:.2%}" for name, rate in result["boards_survive"].items())
         console.print(f"boards surviving the kill: {survive}", highlight=False)

@@ -47,6 +47,7 @@ class Street:
     up_cards: int = 0  # the last ``up_cards`` of this street's hole cards are dealt face up
     opener: str = "position"  # who acts first (``Opener``)
     big_bet_on_open_pair: str | None = None  # a boolean option: on, a showing pair allows the big bet
+    draw: bool = False  # after its cards, each player in turn stands pat or discards any and draws as many
 
 
 class Opener(StrEnum):
@@ -349,6 +350,11 @@ class GameSpec:
             else street
             for street in self.streets
         )
+
+    @property
+    def draws(self) -> bool:
+        """Whether some street has a draw (players choose cards to discard and draw as many)."""
+        return any(street.draw for street in self.streets)
 
     def burns(self, street: Street, options: Mapping[str, Any]) -> int:
         """Cards burned before this street's board cards under these options."""

@@ -57,7 +57,7 @@ TOP_KEYS = {
 }  # fmt: skip
 STREET_KEYS = {
     "name", "hole_cards", "board_cards", "burns", "betting", "call_only", "big_bet", "up_cards", "opener",
-    "big_bet_on_open_pair",
+    "big_bet_on_open_pair", "draw",
 }  # fmt: skip
 SHARE_KEYS = {"wins", "board", "each", "over", "points", "qualifier", "when"}
 BETTING_KEYS = {"raise_rule", "max_raises_option", "starting_bet", "extra_fields", "bring_in"}
@@ -184,7 +184,7 @@ def _streets(r: _Reader, table: Any, by_name: dict[str, RuleOption]) -> tuple[St
             continue
         r.keys(spec, STREET_KEYS, where)
         flags = {key: bool(spec.get(key, default)) for key, default in
-                 (("betting", True), ("call_only", False), ("big_bet", False))}  # fmt: skip
+                 (("betting", True), ("call_only", False), ("big_bet", False), ("draw", False))}  # fmt: skip
         bound = spec.get("hole_cards")
         option = None
         if isinstance(bound, dict):  # hole_cards = { option = "hole_cards" }: the option's value
@@ -416,7 +416,22 @@ def parse_description(data: Mapping[str, Any], source: str = "<description>") ->
     if r.problems:
         raise DescriptionError(source, list(dict.fromkeys(r.problems)))
     showdown, betting = compiled_gaps(spec)
-    return replace(spec, compiled_gaps=showdown, betting_gaps=betting)
+    return replace(
+        spec, compiled_gaps=showdown, betting_gaps=betting, options=spec.options + _draw_option(spec)
+    )
+
+
+def _draw_option(spec: GameSpec) -> tuple[RuleOption, ...]:
+    """A draw game's drawing policy in simulation, as a rule option (engine.rules.draw_policy): the
+    standard rules, or (where a hand is five or fewer hole cards and no board) the sampled one."""
+    if not spec.draws or any(o.name == "draw_policy" for o in spec.options):
+        return ()
+    hole = card_budget(spec)[1]
+    boardless = not any(street.board_cards for street in spec.streets)
+    choices = ("standard", "sampled") if boardless and hole <= 5 else ("standard",)
+    return (RuleOption("draw_policy", "standard", choices,
+                       "how simulated players draw: standard (keep the best low, draw to it) or sampled "
+                       "(each discard tried on sampled draws, the best on average kept)"),)  # fmt: skip
 
 
 def not_simulated(spec: GameSpec, mode: str = "showdown") -> str | None:
@@ -460,6 +475,7 @@ def compiled_gaps(spec: GameSpec) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """
     hole = card_budget(spec)[1]
     showdown = []
+    showdown += draw_gaps(spec)
     if not RANKINGS[spec.ranking].compiled:
         showdown.append(f"the {spec.ranking} ranking")
     counted = spec.discard_board is not None or spec.low_share  # statistics per hole card
@@ -468,6 +484,21 @@ def compiled_gaps(spec: GameSpec) -> tuple[tuple[str, ...], tuple[str, ...]]:
                         f"(the compiled core counts {MAX_HOLE})")  # fmt: skip
     betting = replay_gaps(spec)  # betting-mode play holds what the compiled replay holds
     return tuple(showdown), tuple(betting)
+
+
+def draw_gaps(spec: GameSpec) -> list[str]:
+    """What the compiled core cannot play yet of a game's draws (it plays them after every card)."""
+    if not spec.draws:
+        return []
+    first = next(i for i, street in enumerate(spec.streets) if street.draw)
+    gaps = []
+    if any(street.hole_cards or street.board_cards for street in spec.streets[first + 1 :]):
+        gaps.append("cards dealt after a draw")
+    if any(street.up_cards for street in spec.streets) or spec.discard_board is not None or spec.low_share:
+        gaps.append("draws beside up cards, a discard board or low points")
+    if spec.deck_runs_short is not None:
+        gaps.append("draws beside a deck that runs short")
+    return gaps
 
 
 def replay_gaps(spec: GameSpec) -> tuple[str, ...]:
@@ -481,6 +512,8 @@ def replay_gaps(spec: GameSpec) -> tuple[str, ...]:
     >>> replay_gaps(GAMES["razz"]), replay_gaps(GAMES["holdem"])
     ((), ())
     """
+    if spec.draws:
+        return ("draws",)  # (the state machine replays them)
     choices = [None, *other_hole_card_choices(spec)]
     most = max(card_budget(spec, choice)[1] for choice in choices)
     if most > MAX_REPLAY_HOLE:
@@ -520,13 +553,16 @@ def card_budget(
     """Players (default: the most seated), hole cards each, cards per board, boards, cards dealt in all,
     and whether they fit the deck, under ``options`` (default: the defaults). A deck that may run
     short (``deck_runs_short``) fits when the last street, dealt as one community card (burning
-    none), does."""
+    none), does. A game with draws counts one player's whole hand more: the stub must cover the
+    first draw before any discard can be reshuffled."""
     streets = spec.streets_under(options)
     players = spec.max_players if players is None else players
     hole = sum(s.hole_cards for s in streets)
     per_board = sum(s.board_cards for s in streets)
-    burns = sum(s.burns for s in streets if s.board_cards or s.hole_cards)
+    burns = sum(s.burns for s in streets if s.board_cards or s.hole_cards or s.draw)
     total = players * hole + per_board * len(spec.boards) + burns
+    if any(s.draw for s in streets):  # what is left must cover one player's whole draw before any discard
+        total += hole
     fits = total <= spec.deck.size
     if not fits and spec.deck_runs_short is not None:
         last = streets[-1]
@@ -555,9 +591,12 @@ def other_hole_card_choices(spec: GameSpec) -> list[dict[str, Any]]:
 def budget_line(spec: GameSpec, options: Mapping[str, Any] | None = None, players: int | None = None) -> str:
     """The card budget in words: what the largest table (or ``players``) deals against the deck."""
     players, hole, per_board, boards, total, fits = card_budget(spec, options, players)
-    burns = total - players * hole - per_board * boards
+    room = hole if any(s.draw for s in spec.streets) else 0
+    burns = total - players * hole - per_board * boards - room
     text = f"{players} players x {hole} hole cards + {per_board * boards} board cards"
-    text += f" + {burns} burns = {total}" if burns else f" = {total}"
+    text += f" + {burns} burns" if burns else ""
+    text += f" + {room} for a first draw" if room else ""
+    text += f" = {total}"
     if fits and total > spec.deck.size:
         last = spec.streets_under(options)[-1]
         if total - last.burns <= spec.deck.size:
@@ -657,8 +696,9 @@ def _check_budget(r: _Reader, spec: GameSpec) -> None:
         r.fail(budget_line(spec))
     if per_board > MAX_BOARD:
         r.fail(f"{per_board} cards per board: the compiled core holds at most {MAX_BOARD}")
-    if hole + per_board < 5:
-        r.fail(f"{hole} hole cards and {per_board} board cards make no five-card hand")
+    fewest = RANKINGS[spec.ranking].min_cards
+    if hole + per_board < fewest:
+        r.fail(f"{hole} hole cards and {per_board} board cards make no hand of {fewest} cards")
     for choice in other_hole_card_choices(spec):
         (name, value), (_, hole, per_board, _, _, _) = next(iter(choice.items())), card_budget(spec, choice)
         if most_players(spec, choice) == 0:

@@ -1,0 +1,316 @@
+"""Draws in compiled code: the default drawing policy, and the stub that replaces the discards.
+
+``discard_mask`` is ``engine.rules.draw_policy.standard_discards`` (the readable reference; the tests
+hold the two equal hand by hand) as a bit mask over a seat's hole cards. ``draw_round`` plays one draw
+round of a showdown-mode hand: each seat in turn throws its discards and is dealt as many from the
+stub; when the stub cannot cover a draw, its last cards go first, then the discards made before
+(not those the seat throws in it) are shuffled into a new stub (RULINGS, "Draw"; the reference is
+``engine.rules.drawing.Stub``).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from engine.hands.kernels import card_bit, key_strength
+from engine.hands.low_kernel import bit_count
+from engine.hands.strengths import ACE_TO_FIVE, BADUGI, CATEGORY_SHIFT, DEUCE_TO_SEVEN, STANDARD_HIGH
+
+PAT_TOP, KEEP_TOP, STRAIGHT = 7, 6, 4  # as engine.rules.draw_policy
+STANDARD, SAMPLED = 0, 1  # drawing policies (the rule option draw_policy)
+
+
+@njit(cache=True, inline="always")
+def _low_rank(card: int, aces_low: bool) -> int:
+    return ((card >> 2) + 1) % 13 if aces_low else card >> 2
+
+
+@njit(cache=True)
+def _sorted_positions(hand: np.ndarray, n: int, order: np.ndarray) -> None:
+    """``order[:n]``: the positions of ``hand[:n]`` by card id (insertion sort: a handful of cards)."""
+    for i in range(n):
+        j = i
+        while j > 0 and hand[order[j - 1]] > hand[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+
+
+@njit(cache=True)
+def _low_keeps(hand, n, order, aces_low) -> int:
+    shift = 1 if aces_low else 0
+    ranks = 0
+    top, bottom, suits = -1, 99, 0
+    for i in range(n):
+        rank = _low_rank(hand[i], aces_low)
+        ranks |= 1 << rank
+        top, bottom = max(top, rank), min(bottom, rank)
+        suits |= 1 << (hand[i] & 3)
+    distinct = 0
+    for rank in range(13):
+        distinct += (ranks >> rank) & 1
+    if n == 5 and distinct == 5 and top <= PAT_TOP + shift:
+        made = top - bottom == 4 or suits & (suits - 1) == 0
+        if aces_low or not made:
+            return (1 << n) - 1
+    kept, kept_ranks, count = 0, 0, 0
+    for rank in range(KEEP_TOP + shift + 1):  # the lowest first; of a pair, the lower card id
+        for k in range(n):
+            i = order[k]
+            if count < n - 1 and _low_rank(hand[i], aces_low) == rank and not (kept_ranks >> rank) & 1:
+                kept |= 1 << i
+                kept_ranks |= 1 << rank
+                count += 1
+    return kept
+
+
+@njit(cache=True)
+def _badugi_keeps(hand, n, order, ranking, kickers, tables) -> int:
+    best, best_subset = np.int64(-1), 0
+    for subset in range(1, 1 << n):
+        key, ranks, suits, size = np.int64(0), 0, 0, 0
+        for k in range(n):
+            if (subset >> k) & 1:
+                card = hand[order[k]]
+                key |= card_bit(card)
+                ranks |= 1 << (card >> 2)
+                suits |= 1 << (card & 3)
+                size += 1
+        if size > 4 or bit_count(ranks) < size or bit_count(suits) < size:
+            continue
+        strength = key_strength(key, ranking, kickers, tables)
+        if strength > best:
+            best, best_subset = strength, subset
+    if bit_count(best_subset) == 4:  # a badugi stands pat
+        return (1 << n) - 1
+    kept = 0
+    for k in range(n):
+        if (best_subset >> k) & 1 and _low_rank(hand[order[k]], True) <= KEEP_TOP + 1:
+            kept |= 1 << order[k]
+    return kept
+
+
+@njit(cache=True)
+def _high_keeps(hand, n, order, ranking, kickers, tables) -> int:
+    key = np.int64(0)
+    for i in range(n):
+        key |= card_bit(hand[i])
+    made = ranking == STANDARD_HIGH and n == 5
+    if made and (key_strength(key, ranking, kickers, tables) >> CATEGORY_SHIFT) & 0xF >= STRAIGHT:
+        return (1 << n) - 1
+    kept = 0
+    for i in range(n):
+        for j in range(n):
+            if i != j and hand[i] >> 2 == hand[j] >> 2:
+                kept |= 1 << i
+    if kept == 0:
+        kept = 1 << order[n - 1]  # the highest card
+    return kept
+
+
+@njit(cache=True)
+def discard_mask(
+    hand: np.ndarray, n: int, ranking: int, kickers: bool, tables: tuple, order: np.ndarray
+) -> int:
+    """Bit i set: the default policy throws away ``hand[i]`` (of ``n`` hole cards); ``order`` is scratch."""
+    _sorted_positions(hand, n, order)
+    if ranking in (DEUCE_TO_SEVEN, ACE_TO_FIVE):
+        kept = _low_keeps(hand, n, order, ranking == ACE_TO_FIVE)
+    elif ranking == BADUGI:
+        kept = _badugi_keeps(hand, n, order, ranking, kickers, tables)
+    else:
+        kept = _high_keeps(hand, n, order, ranking, kickers, tables)
+    return ((1 << n) - 1) & ~kept
+
+
+@njit(cache=True, inline="always")
+def _splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:
+    state = state + np.uint64(0x9E3779B97F4A7C15)
+    z = state
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return state, z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _next_card(stub: np.ndarray, pile: np.ndarray, at: np.ndarray) -> int:
+    """The stub's next card; an empty stub first takes the pile, shuffled. ``stub`` and ``pile`` hold a
+    deck's room; ``at``: the stub's next card and end, the cards in the pile, the reshuffles' random
+    state."""
+    if at[0] == at[1]:
+        count = at[2]
+        for i in range(count):
+            stub[i] = pile[i]
+        state = np.uint64(at[3])
+        for i in range(count - 1, 0, -1):  # Fisher-Yates
+            state, r = _splitmix(state)
+            j = np.int64(r % np.uint64(i + 1))
+            stub[i], stub[j] = stub[j], stub[i]
+        at[3] = np.int64(state)
+        at[0], at[1], at[2] = 0, count, 0
+    card = stub[at[0]]
+    at[0] += 1
+    return card
+
+
+@njit(cache=True)
+def _fresh_samples(held, n_cards, deck_size, samples, seed, unseen, draws) -> None:
+    """``draws[t, :n_cards]``: for each sample, the first cards of a fresh shuffle of the cards not in
+    ``held`` (taken in id order), from the random state ``seed``."""
+    state = np.uint64(seed)
+    for t in range(samples):
+        m = 0
+        for card in range(deck_size):
+            if not held & card_bit(card):
+                unseen[m] = card
+                m += 1
+        for i in range(n_cards):
+            state, r = _splitmix(state)
+            j = i + np.int64(r % np.uint64(m - i))
+            unseen[i], unseen[j] = unseen[j], unseen[i]
+            draws[t, i] = unseen[i]
+
+
+@njit(cache=True)
+def _rollout(kept, trial, n, thrown, sample, draws_left, ranking, kickers, tables, order) -> int:
+    """The strength a hand ends with: ``trial[:n]`` holds the kept cards first, the ``thrown`` places
+    after them take the sample's first cards, and each later draw plays the standard policy on the
+    sample's next cards."""
+    taken = 0
+    for i in range(n - thrown, n):
+        trial[i] = sample[taken]
+        taken += 1
+    for _ in range(draws_left):
+        mask = discard_mask(trial, n, ranking, kickers, tables, order)
+        for i in range(n):
+            if (mask >> i) & 1:
+                trial[i] = sample[taken]
+                taken += 1
+    key = np.int64(0)
+    for i in range(n):
+        key |= card_bit(trial[i])
+    return key_strength(key, ranking, kickers, tables)
+
+
+@njit(cache=True)
+def sampled_mask(
+    hand, n, draws_left, deck_size, ranking, kickers, tables, keys, below, samples, seed, work
+) -> int:
+    """Bit i set: throw away ``hand[i]``. Every discard is tried on the same ``samples`` sampled deals
+    of the cards the seat does not hold (``seed`` the decision's random state), the ``draws_left``
+    later draws played by the standard policy; the one whose final hands are worth most on average
+    (``keys``/``below``: the share of a standard player's final hands each strength beats) is kept;
+    ties go to the first, discards taken as bit masks over the cards in id order (standing pat
+    first)."""
+    order, trial, draws = work.order, work.trial, work.draws
+    _sorted_positions(hand, n, order)
+    sorted_cards = work.sorted_cards
+    held = np.int64(0)
+    for k in range(n):
+        sorted_cards[k] = hand[order[k]]
+        held |= card_bit(hand[k])
+    _fresh_samples(held, n * (1 + draws_left), deck_size, samples, seed, work.unseen, draws)
+    best, best_mask = -1.0, 0
+    for mask in range(1 << n):
+        total = 0.0
+        for t in range(samples):
+            kept = 0
+            for k in range(n):
+                if not (mask >> k) & 1:
+                    trial[kept] = sorted_cards[k]
+                    kept += 1
+            strength = _rollout(kept, trial, n, n - kept, draws[t], draws_left, ranking, kickers, tables,
+                                work.rollout_order)  # fmt: skip
+            total += below[np.searchsorted(keys, strength, side="right") - 1] if strength >= keys[0] else 0.0
+        if total > best:
+            best, best_mask = total, mask
+    positions = 0
+    for k in range(n):
+        if (best_mask >> k) & 1:
+            positions |= 1 << order[k]
+    return positions
+
+
+class DrawPolicy(NamedTuple):
+    """How simulated players draw: ``STANDARD`` (``discard_mask``) or ``SAMPLED`` (``sampled_mask``,
+    with its samples and the value scale of ``hand_values``)."""
+
+    code: int
+    samples: int
+    keys: np.ndarray
+    below: np.ndarray
+
+
+class DrawScratch(NamedTuple):
+    """Room a draw round works in: the stub, the pile and their counters, the policies' scratch."""
+
+    stub: np.ndarray  # (deck size,)
+    pile: np.ndarray  # (deck size,)
+    at: np.ndarray  # (4,) the stub's next card and end, the pile's count, the reshuffles' random state
+    order: np.ndarray  # (8,)
+    unseen: np.ndarray  # (deck size,)
+    draws: np.ndarray  # (samples, deck size) each sample's cards
+    trial: np.ndarray  # (8,) a hand played out
+    sorted_cards: np.ndarray  # (8,)
+    rollout_order: np.ndarray  # (8,)
+
+
+@njit(cache=True)
+def draw_scratch(deck_size: int, samples: int) -> DrawScratch:
+    """Fresh ``DrawScratch``."""
+    cards = np.zeros(deck_size, np.int8)
+    return DrawScratch(cards, cards.copy(), np.zeros(4, np.int64), np.zeros(8, np.int64), cards.copy(),
+                       np.zeros((max(samples, 1), deck_size), np.int8), np.zeros(8, np.int8),
+                       np.zeros(8, np.int8), np.zeros(8, np.int64))  # fmt: skip
+
+
+def decision_seed(hand_seed: int, street: int, seat: int) -> int:
+    """The random state of one sampled decision (the same in compiled code: ``_decision_seed``)."""
+    return (hand_seed ^ ((street * 16 + seat + 1) * 0x9E3779B97F4A7C15)) & 0xFFFFFFFFFFFFFFFF
+
+
+@njit(cache=True, inline="always")
+def _decision_seed(hand_seed, street, seat):
+    return np.uint64(hand_seed) ^ (np.uint64(street * 16 + seat + 1) * np.uint64(0x9E3779B97F4A7C15))
+
+
+@njit(cache=True)
+def draw_round(
+    hands, n_hole, burns, policy, rules, work, hand_seed, street, draws_left, drawn, thrown, received
+):
+    """One draw round: burn ``burns`` (while the stub has cards), then each seat in turn throws what
+    the policy says and is dealt as many. ``drawn[s]``: cards drawn; ``thrown[s]`` and ``received[s]``
+    the cards, in hole order and in deal order (-1 after); ``draws_left``: draw rounds after this one."""
+    stub, pile, at, order = work.stub, work.pile, work.at, work.order
+    ranking, kickers, tables = rules.ranking, rules.kickers, rules.tables
+    for _ in range(burns):
+        if at[0] < at[1]:
+            at[0] += 1
+    for s in range(hands.shape[0]):
+        if policy.code == SAMPLED:
+            seed = _decision_seed(hand_seed, street, s)
+            mask = sampled_mask(hands[s], n_hole, draws_left, stub.shape[0], ranking, kickers, tables,
+                                policy.keys, policy.below, policy.samples, seed, work)  # fmt: skip
+        else:
+            mask = discard_mask(hands[s], n_hole, ranking, kickers, tables, order)
+        count, kept = 0, 0
+        for j in range(n_hole):
+            thrown[s, j] = -1
+            received[s, j] = -1
+        for j in range(n_hole):  # the kept cards move up, in order; the cards drawn follow them
+            if (mask >> j) & 1:
+                thrown[s, count] = hands[s, j]
+                count += 1
+            else:
+                hands[s, kept] = hands[s, j]
+                kept += 1
+        for i in range(count):
+            hands[s, kept + i] = _next_card(stub, pile, at)
+            received[s, i] = hands[s, kept + i]
+        for j in range(count):  # the seat's own discards join the pile after its draw
+            pile[at[2]] = thrown[s, j]
+            at[2] += 1
+        drawn[s] = count

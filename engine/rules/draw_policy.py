@@ -1,0 +1,173 @@
+"""Which cards a simulated player throws away in a draw: the standard rules a player learns first.
+
+The reference, written to be read; ``engine.compiled.draw_kernel`` makes the same choice in compiled
+code, and the tests hold the two equal hand by hand. The choice reads the player's hole cards alone
+(never a board, an opponent or the draws to come), in order of card id, so it does not depend on the
+order the cards came in. By the game's ranking (RULINGS, "Draw": a documented default per ranking):
+
+- **a low** (deuce-to-seven, ace-to-five): five different ranks, no straight or flush where they
+  count, topped by a nine or lower stand pat; otherwise keep one card of each rank of eight or lower
+  (aces high in deuce-to-seven, low in ace-to-five), the lowest first, at most all but one, and
+  draw the rest;
+- **badugi**: a four-card badugi stands pat; otherwise keep the cards of the best partial badugi
+  (the first found, subsets in order of card id) of eight or lower, aces low, and draw the rest;
+- **a high** (standard, seven-rank): a straight or better of five cards stands pat (standard
+  ranking); otherwise keep every card whose rank is held twice or more, or, with no pair, the
+  highest card, and draw the rest.
+
+>>> from engine.hands.cards import card_list, format_cards
+>>> from engine.hands.rankings import RANKINGS
+>>> low = RANKINGS["deuce-to-seven-low"]
+>>> format_cards(standard_discards(low, card_list("2c3d4h5s6c")))  # a straight: break it
+'6c'
+>>> format_cards(standard_discards(low, card_list("9c7d4h3s2c")))  # a nine low stands pat
+''
+>>> format_cards(standard_discards(low, card_list("Ac7d7h3s2c")))  # the pair's second card, the ace
+'7hAc'
+>>> format_cards(standard_discards(RANKINGS["badugi"], card_list("As2s5dKh")))
+'2sKh'
+>>> format_cards(standard_discards(RANKINGS["standard-high"], card_list("AcKd7h7s2c")))
+'2cKdAc'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from engine.hands.rankings import Ranking
+from engine.hands.strengths import ACE_TO_FIVE, BADUGI, DEUCE_TO_SEVEN, STANDARD_HIGH
+
+PAT_TOP = 7  # deuce-to-seven's nine (deuce 0); ace-to-five's is one higher (ace 0)
+KEEP_TOP = 6  # deuce-to-seven's eight
+STRAIGHT = 4  # the standard high category a pat hand reaches
+MASK64 = (1 << 64) - 1
+
+
+def low_rank(card: int, aces_low: bool) -> int:
+    """A card's rank in low order: deuce 0 ... ace 12, or with aces low ace 0, deuce 1 ... king 12."""
+    return ((card >> 2) + 1) % 13 if aces_low else card >> 2
+
+
+def standard_discards(ranking: Ranking, hole: list[int]) -> list[int]:
+    """The cards the default policy throws away from ``hole`` (card ids), lowest id first."""
+    cards = sorted(int(card) for card in hole)
+    if ranking.code in (DEUCE_TO_SEVEN, ACE_TO_FIVE):
+        kept = _low_keeps(cards, aces_low=ranking.code == ACE_TO_FIVE)
+    elif ranking.code == BADUGI:
+        kept = _badugi_keeps(cards)
+    else:
+        kept = _high_keeps(cards, ranking)
+    return [card for card in cards if card not in kept]
+
+
+def _low_keeps(cards: list[int], aces_low: bool) -> list[int]:
+    ranks = [low_rank(card, aces_low) for card in cards]
+    shift = 1 if aces_low else 0  # the nine and the eight sit one higher with the ace below the deuce
+    if len(cards) == 5 and len(set(ranks)) == 5 and max(ranks) <= PAT_TOP + shift:
+        straight = max(ranks) - min(ranks) == 4
+        flush = len({card & 3 for card in cards}) == 1
+        if aces_low or not (straight or flush):
+            return cards
+    kept: list[int] = []
+    kept_ranks: set[int] = set()
+    for rank, card in sorted(zip(ranks, cards, strict=True)):  # the lowest first, the lower id of a pair
+        if rank <= KEEP_TOP + shift and rank not in kept_ranks and len(kept) < len(cards) - 1:
+            kept.append(card)
+            kept_ranks.add(rank)
+    return kept
+
+
+def _badugi_keeps(cards: list[int]) -> list[int]:
+    from engine.hands.draw_lows import badugi_value
+
+    best, best_cards = -1, []
+    for subset in range(1, 1 << len(cards)):
+        chosen = [card for i, card in enumerate(cards) if subset >> i & 1]
+        strength = badugi_value(chosen)  # (INVALID, below every hand, where ranks or suits repeat)
+        if strength > best:
+            best, best_cards = strength, chosen
+    if len(best_cards) == 4:
+        return cards
+    return [card for card in best_cards if low_rank(card, aces_low=True) <= KEEP_TOP + 1]
+
+
+def _high_keeps(cards: list[int], ranking: Ranking) -> list[int]:
+    if ranking.code == STANDARD_HIGH and len(cards) == 5:
+        import numpy as np
+
+        strength = int(ranking.evaluate(np.array([cards]), np.full((1, 0), -1), "any", "kickers")[0])
+        if (strength >> 20) & 0xF >= STRAIGHT:
+            return cards
+    counts = Counter(card >> 2 for card in cards)
+    paired = [card for card in cards if counts[card >> 2] >= 2]
+    return paired or [max(cards)]
+
+
+def _splitmix(state: int) -> tuple[int, int]:
+    state = (state + 0x9E3779B97F4A7C15) & MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return state, z ^ (z >> 31)
+
+
+def _samples(held: list[int], n_cards: int, count: int, seed: int, deck_size: int) -> list[list[int]]:
+    """Each sample: the first ``n_cards`` of a fresh shuffle of the cards not held (in id order)."""
+    state, samples = seed, []
+    for _ in range(count):
+        unseen = [card for card in range(deck_size) if card not in held]
+        for i in range(n_cards):
+            state, r = _splitmix(state)
+            j = i + r % (len(unseen) - i)
+            unseen[i], unseen[j] = unseen[j], unseen[i]
+        samples.append(unseen[:n_cards])
+    return samples
+
+
+def _strength(ranking: Ranking, cards: list[int]) -> int:
+    from engine.hands.draw_lows import badugi, deuce_to_seven
+
+    if ranking.code == BADUGI:
+        return badugi(cards)
+    if ranking.code == DEUCE_TO_SEVEN:
+        return deuce_to_seven(cards)
+    import numpy as np
+
+    return int(ranking.evaluate(np.array([cards]), np.full((1, 0), -1), "any", "kickers")[0])
+
+
+def sampled_discards(ranking: Ranking, hole: list[int], draws_left: int, scale: tuple, samples: int,
+                     seed: int, deck_size: int = 52) -> list[int]:  # fmt: skip
+    """The sampled policy's discards (the reference of ``engine.compiled.draw_kernel.sampled_mask``):
+    every discard (bit masks over the cards in id order, standing pat first) is tried on the same
+    ``samples`` deals of the cards not held, the ``draws_left`` later draws played by the standard
+    policy; the first whose final hands are worth most on average on ``scale`` (strengths sorted, and
+    the share of a standard player's final hands each beats) is kept."""
+    from bisect import bisect_right
+
+    keys, below = [int(k) for k in scale[0]], [float(b) for b in scale[1]]
+    cards = sorted(int(card) for card in hole)
+    n = len(cards)
+    deals = _samples(cards, n * (1 + draws_left), samples, seed, deck_size)
+    best, best_mask = -1.0, 0
+    for mask in range(1 << n):
+        kept = [card for k, card in enumerate(cards) if not mask >> k & 1]
+        total = 0.0
+        for deal in deals:
+            hand = kept + deal[: n - len(kept)]
+            taken = n - len(kept)
+            for _ in range(draws_left):
+                thrown = set(standard_discards(ranking, hand))
+                replaced = []
+                for card in hand:
+                    if card in thrown:
+                        replaced.append(deal[taken])
+                        taken += 1
+                    else:
+                        replaced.append(card)
+                hand = replaced
+            place = bisect_right(keys, _strength(ranking, hand)) - 1
+            total += below[place] if place >= 0 else 0.0
+        if total > best:
+            best, best_mask = total, mask
+    return [card for k, card in enumerate(cards) if best_mask >> k & 1]
