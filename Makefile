@@ -39,14 +39,20 @@ soak: setup browser
 DEMO_HANDS ?= 2000000
 DEMO_BETTING_HANDS ?= 50000
 # every built-in game the compiled core simulates (one description file each in engine/variants/;
-# today all of them, stud included)
+# today all of them, stud and the draw games included)
 SIMULATED_GAMES = from engine.rules.games import GAMES; print(*sorted(n for n, g in GAMES.items() if not g.compiled_gaps))
+# and those it simulates in betting mode too (draw games: showdown mode only, for now)
+BETTING_GAMES = from engine.rules.games import GAMES; print(*sorted(n for n, g in GAMES.items() if not g.compiled_gaps and not g.betting_gaps))
 
 demo: setup
-	@for game in $${DEMO_GAMES:-$$($(BIN)/python -c "$(SIMULATED_GAMES)")}; do \
+	@betting=" $$($(BIN)/python -c "$(BETTING_GAMES)") "; \
+	for game in $${DEMO_GAMES:-$$($(BIN)/python -c "$(SIMULATED_GAMES)")}; do \
 	  $(BIN)/scooplab simulate --variant $$game --hands $(DEMO_HANDS) --seed 2026 --run-id demo-$$game || exit 1; \
-	  $(BIN)/scooplab simulate --variant $$game --mode betting --hands $(DEMO_BETTING_HANDS) --seed 2026 \
-	    --policy tag --policy random --policy station --run-id demo-betting-$$game-$(DEMO_BETTING_HANDS) || exit 1; \
+	  case "$$betting" in *" $$game "*) \
+	    $(BIN)/scooplab simulate --variant $$game --mode betting --hands $(DEMO_BETTING_HANDS) --seed 2026 \
+	      --policy tag --policy random --policy station --run-id demo-betting-$$game-$(DEMO_BETTING_HANDS) \
+	      || exit 1;; \
+	  esac; \
 	done
 	@# a rule-option pair with one seed (the same deals), so Compare shows what the option does
 	$(BIN)/scooplab simulate --variant scarney --hands $(DEMO_HANDS) --seed 2026 --rule must_use_hole_card=on \
