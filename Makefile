@@ -41,7 +41,7 @@ DEMO_BETTING_HANDS ?= 50000
 # every built-in game the compiled core simulates (one description file each in engine/variants/;
 # today all of them, stud and the draw games included)
 SIMULATED_GAMES = from engine.rules.games import GAMES; print(*sorted(n for n, g in GAMES.items() if not g.compiled_gaps))
-# and those it simulates in betting mode too (draw games: showdown mode only, for now)
+# and those it simulates in betting mode too
 BETTING_GAMES = from engine.rules.games import GAMES; print(*sorted(n for n, g in GAMES.items() if not g.compiled_gaps and not g.betting_gaps))
 
 demo: setup

@@ -11,7 +11,7 @@ from typing import Any
 
 RATE_KEYS = {"count", "n", "rate", "ci95"}
 LABEL_KEYS = (
-    "category", "low_points", "cards", "river_rank", "best_fan_card", "rank", "pairs_held", "player",
+    "draw", "category", "low_points", "cards", "river_rank", "best_fan_card", "rank", "pairs_held", "player",
     "street",
 )  # fmt: skip
 

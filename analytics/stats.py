@@ -325,6 +325,8 @@ def game_stats(
         stats |= _halves(overview, showdowns, game.low_hands)
     if game.draws:
         stats["draws_by_street"] = _draws(counts, game)
+        if improvement := _draw_improvement(counts, game):
+            stats["draw_improvement"] = improvement
     if game.bring_in and not all_showdown_mode:  # (showdown mode posts no bring-in: everyone is all in)
         stats |= _bring_ins(counts)
     opened_by_cards = [s.name for s in game.streets[1:] if s.opener.value != "position"]
@@ -500,6 +502,20 @@ def _draws(counts: Counts, game: GameSpec) -> list[dict[str, Any]]:
         drawn = {"mean": mean, "ci95": [mean - spread, mean + spread]}
         rows.append({"street": street, "draws": n, "cards_drawn": drawn,
                      "stand_pat_rate": rate(int(row["stood_pat"]), n)})  # fmt: skip
+    return rows
+
+
+def _draw_improvement(counts: Counts, game: GameSpec) -> list[dict[str, Any]]:
+    """A draw game of hole cards alone, showdown mode (summaries only): each draw street and number
+    of cards drawn, how often the hand after the draw beat the hand before it."""
+    found = {r["draw"]: r for r in counts.rows("draw_improvement", key="draw", sql=False)}
+    rows = []
+    for street in (s.name for s in game.streets if s.draw):
+        for cards in range(1, 9):
+            row = found.get(f"{street}|{cards}")
+            if row and row.get("draws"):
+                rows.append({"draw": f"{street}, {cards} drawn", "street": street, "cards_drawn": cards}
+                            | rate(int(row.get("improved", 0)), int(row["draws"])))  # fmt: skip
     return rows
 
 

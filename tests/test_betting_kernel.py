@@ -11,7 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.compiled.simulate import final_hand_scale
 from engine.hands.cards import parse_cards
+from engine.hands.rankings import RANKINGS
+from engine.rules.draw_policy import standard_discards
 from engine.rules.games import GAMES
 from engine.rules.games.base import Structure
 from engine.rules.policies import POLICIES
@@ -32,6 +35,8 @@ CASES = [
     ("scarney", 2, {}, ("random", "tag")),
     ("skoejarth", 6, {}, ("tag", "random", "station")),
     ("skoejarth", 5, {"raises_per_round": 2, "tiebreak": "kickers"}, ("random", "tag")),
+    ("deuce-to-seven-single-draw", 6, {}, ("tag", "random", "station")),
+    ("deuce-to-seven-single-draw", 3, {"draw_policy": "sampled"}, ("random", "tag")),
 ]
 
 
@@ -44,7 +49,7 @@ def _rows(table, start, stop):
     return table.slice(start, stop - start).to_pylist()
 
 
-def _assert_replays_to_the_same_rows(
+def assert_replays_to_the_same_rows(
     game, players, options, policies, seed, count, stake, pick=None, decks=None, structure=Structure.NO_LIMIT
 ):
     options = game.resolve_options(options)  # as a run stores them: defaults included
@@ -74,7 +79,7 @@ def _assert_replays_to_the_same_rows(
 def test_kernel_hands_replay_to_the_same_rows(name, players, given, policies):
     game = GAMES[name]
     options = _options(game, given)
-    hands, _ = _assert_replays_to_the_same_rows(game, players, options, policies, len(name) * 7 + players,
+    hands, _ = assert_replays_to_the_same_rows(game, players, options, policies, len(name) * 7 + players,
                                                 count=300, stake=1_000)  # fmt: skip
     endings = set(hands.column("ending").to_pylist())
     assert "showdown" in endings
@@ -92,6 +97,10 @@ STRUCTURE_CASES = [
     ("seven-card-stud", 8, Structure.FIXED_LIMIT, ("station", "random", "tag")),
     ("stud-hi-lo", 7, Structure.FIXED_LIMIT, ("station", "tag", "random")),
     ("razz", 4, Structure.FIXED_LIMIT, ("tag", "random", "station")),
+    # draws: eight stations in to the third draw run the stub out, and the discards are reshuffled
+    ("deuce-to-seven-triple-draw", 8, Structure.FIXED_LIMIT, ("station", "random", "tag")),
+    ("badugi", 6, Structure.FIXED_LIMIT, ("tag", "station", "random")),
+    ("badugi", 10, Structure.FIXED_LIMIT, ("station",)),
 ]
 
 
@@ -100,7 +109,7 @@ STRUCTURE_CASES = [
 def test_pot_limit_and_fixed_limit_hands_replay_to_the_same_rows(name, players, structure, policies, stake):
     """Betting mode in every structure; with 30 chips (15 big blinds) fixed-limit all-ins abound."""
     game = GAMES[name]
-    hands, _ = _assert_replays_to_the_same_rows(game, players, game.resolve_options({}), policies, players,
+    hands, _ = assert_replays_to_the_same_rows(game, players, game.resolve_options({}), policies, players,
                                                 count=300, stake=stake, structure=structure)  # fmt: skip
     assert set(hands.column("structure").to_pylist()) == {structure.value}
     assert "showdown" in set(hands.column("ending").to_pylist())
@@ -108,7 +117,7 @@ def test_pot_limit_and_fixed_limit_hands_replay_to_the_same_rows(name, players, 
 
 def test_scarney_hands_that_die_replay_to_the_same_rows():
     game = GAMES["scarney"]
-    _, chosen = _assert_replays_to_the_same_rows(
+    _, chosen = assert_replays_to_the_same_rows(
         game, 6, game.resolve_options({}), ["random"], 1, count=30_000, stake=1_000,
         pick=lambda batch: batch.hands.dead.any(axis=1),
     )  # fmt: skip
@@ -123,7 +132,7 @@ def test_scarney_players_who_die_together_share_the_pot_as_the_state_machine_say
     hole = [card for pair in zip(first, second, strict=True) for card in pair]  # dealt round-robin
     boards = parse_cards("3c4c5cAcKcQc" + "6cJc" + "7c2c", deck).tolist()  # flop top/bottom, turn, river
     rest = [c for c in range(deck.size) if c not in hole + boards]
-    hands, _ = _assert_replays_to_the_same_rows(
+    hands, _ = assert_replays_to_the_same_rows(
         game, 2, game.resolve_options({}), ["station"], 0, count=1, stake=1_001,
         decks=np.array([hole + boards + rest]),
     )  # fmt: skip
@@ -134,9 +143,13 @@ def test_scarney_players_who_die_together_share_the_pot_as_the_state_machine_say
     ("name", "structure"),
     [(n, Structure.NO_LIMIT) for n in ("holdem", "scarney", "cry-me-a-river", "skoejarth")]
     + [("holdem", Structure.FIXED_LIMIT), ("cry-me-a-river", Structure.POT_LIMIT)]
-    + [(n, Structure.FIXED_LIMIT) for n in ("seven-card-stud", "stud-hi-lo", "razz")],
+    + [(n, Structure.FIXED_LIMIT) for n in ("seven-card-stud", "stud-hi-lo", "razz")]
+    + [(n, Structure.FIXED_LIMIT) for n in ("deuce-to-seven-triple-draw", "badugi")]
+    + [("deuce-to-seven-single-draw", Structure.NO_LIMIT)],
 )
 def test_station_and_tag_seats_decide_like_the_python_policies(name, structure):
+    """Bets as the reference policies decide them (tag reading opponents' draws too), and every
+    seat's draw the reference standard drawing policy's."""
     game = GAMES[name]
     options = game.resolve_options({})
     policies = ["tag", "station", "random"]
@@ -145,7 +158,8 @@ def test_station_and_tag_seats_decide_like_the_python_policies(name, structure):
     hands, _, _ = batch_tables(game, batch, run_id="k", shard=0, first=0, stake=10_000, options=options,
                                policies=policies, structure=structure)  # fmt: skip
     rng = np.random.default_rng(0)
-    checked = 0
+    checked = draws = 0
+    scored = {"scale": final_hand_scale(game, options)} if game.draws else {}  # (tag's, in a draw game)
     for text in hands.column("phh").to_pylist():
         fields = parse_hand_text(text, "kernel.phh", 0).fields
         state, _, _ = build_state(fields)
@@ -155,7 +169,7 @@ def test_station_and_tag_seats_decide_like_the_python_policies(name, structure):
                 seat = int(parts[0][1:]) - 1
                 policy = policies[seat % len(policies)]
                 if policy != "random":
-                    decision = POLICIES[policy](state, seat, rng)
+                    decision = POLICIES[policy](state, seat, rng, **(scored if policy == "tag" else {}))
                     expected = {"fold": "f", "call": "cc", "raise": "cbr"}[decision[0]]
                     if state.bring_in_due and expected != "cbr":  # (a bring-in is due: it is posted)
                         expected = "pb"
@@ -163,8 +177,14 @@ def test_station_and_tag_seats_decide_like_the_python_policies(name, structure):
                     if expected == "cbr":
                         assert int(parts[2]) == decision[1], (text, action)
                     checked += 1
+            if game.draws and parts[0] != "d" and parts[1] == "sd":  # (cards in id order, as the policy)
+                seat = int(parts[0][1:]) - 1
+                thrown = sorted(parse_cards(parts[2] if len(parts) > 2 else "", game.deck).tolist())
+                assert thrown == standard_discards(RANKINGS[game.ranking], state.hole[seat]), (text, action)
+                draws += 1
             apply_action(state, action)
     assert checked > 1_000
+    assert draws > 500 or not game.draws
 
 
 def test_the_same_seed_words_give_the_same_hands_in_any_chunking():
@@ -187,4 +207,5 @@ def test_compiled_showdowns_equal_the_python_rules(name, players, given, policie
     compiled, python = settle(game, batch.hands, options), settle(game, batch.hands, options, compiled=False)
     for name_ in vars(compiled):
         assert np.array_equal(getattr(compiled, name_), getattr(python, name_)), name_
-    assert compiled.split.any()
+    assert (compiled.strength >= 0).any()  # seats at showdowns
+    assert compiled.split.any() or game.draws  # (a tie of five deuce-to-seven ranks is rare)

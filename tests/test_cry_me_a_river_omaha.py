@@ -16,7 +16,7 @@ from engine.rules.games import GAMES
 from ingest.histories.phh import iter_hands
 from ingest.histories.replay import replay
 from scooplab.cli import app
-from tests.test_betting_kernel import _assert_replays_to_the_same_rows
+from tests.test_betting_kernel import assert_replays_to_the_same_rows
 from tests.test_described_game import assert_board_shares_agree_with_the_state_machine
 from tests.test_simulate_agreement import play_through_state_machine
 
@@ -82,7 +82,7 @@ def test_ultimate_hi_lo_agrees_with_the_state_machine_hand_by_hand(options, play
 @pytest.mark.parametrize("options", [{}, {"hole_cards": 5}, ULTIMATE])
 def test_betting_mode_replays_its_own_phh_to_the_same_rows(options):
     policies, resolved = ("tag", "random", "station"), GAME.resolve_options(options)
-    hands, _ = _assert_replays_to_the_same_rows(GAME, 6, resolved, policies, 5, count=150, stake=1_000,
+    hands, _ = assert_replays_to_the_same_rows(GAME, 6, resolved, policies, 5, count=150, stake=1_000,
                                                 structure=GAME.structure)  # fmt: skip
     assert "showdown" in set(hands.column("ending").to_pylist())
     assert set(hands.column("structure").to_pylist()) == {"pot-limit"}

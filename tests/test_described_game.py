@@ -22,7 +22,7 @@ from ingest.generation.betting_sim import play_batch
 from ingest.storage.array_rows import settle
 from scooplab.cli import app
 from tests.patience import PAGE_RUN_SECONDS
-from tests.test_betting_kernel import _assert_replays_to_the_same_rows
+from tests.test_betting_kernel import assert_replays_to_the_same_rows
 from tests.test_simulate_agreement import play_through_state_machine
 
 DESCRIPTION = Path(__file__).parent / "fixtures" / "variants" / "double-board-holdem.toml"
@@ -67,7 +67,7 @@ def test_showdown_mode_agrees_with_the_state_machine_hand_by_hand(game, players)
 
 def assert_betting_mode_replays_and_settles_as_the_reference(game, seed: int, count: int):
     """Betting-mode hands of ``game`` replay to their rows, and compiled settlement equals the reference's."""
-    hands, _ = _assert_replays_to_the_same_rows(game, 6, {}, ("tag", "random", "station"), 5, count=count,
+    hands, _ = assert_replays_to_the_same_rows(game, 6, {}, ("tag", "random", "station"), 5, count=count,
                                                 stake=1_000)  # fmt: skip
     assert "showdown" in set(hands.column("ending").to_pylist())
     words = np.random.default_rng(seed).integers(0, 2**64, size=4, dtype=np.uint64)

@@ -2,7 +2,7 @@
 river-draw-holdem.toml, written from docs/variants.md alone), hold'em whose players may replace
 their hole cards after the river card. With no code of its own it simulates (compiled against the
 reference, hand by hand), its hand histories replay to their finishing stacks, and its dashboard
-page shows."""
+page shows, and betting mode plays it (replayed to the same rows)."""
 
 from __future__ import annotations
 
@@ -15,14 +15,14 @@ import pytest
 from typer.testing import CliRunner
 
 from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
-from engine.hands.rankings import RANKINGS
-from engine.rules.draw_policy import standard_discards
+from engine.rules.dealer import Deck, deal_due
 from engine.rules.games import get_game
 from engine.rules.games.base import Structure
 from engine.rules.state import HandState
 from ingest.histories.phh import write_hand
 from ingest.histories.record import hand_fields
 from scooplab.cli import app
+from tests.test_betting_kernel import assert_replays_to_the_same_rows
 from tests.test_simulate_agreement import play_through_state_machine
 
 DESCRIPTION = Path(__file__).parent / "fixtures" / "variants" / "river-draw-holdem.toml"
@@ -36,7 +36,7 @@ def game():
 
 def test_what_the_game_has(game):
     assert game.draws and [s.name for s in game.streets if s.draw] == ["river"]
-    assert game.compiled_gaps == () and "draws" in game.betting_gaps[0]
+    assert game.compiled_gaps == () and game.betting_gaps == ()
     option = next(o for o in game.options if o.name == "draw_policy")
     assert option.choices == ("standard",)  # sampled: a hand of hole cards alone, no board
 
@@ -60,25 +60,10 @@ def play_a_hand(game, rnd: random.Random) -> HandState:
     n = rnd.randint(2, 6)
     state = HandState(game, Structure.NO_LIMIT, [rnd.choice([50, 400, 3000]) for _ in range(n)],
                       blinds=[1, 2] + [0] * (n - 2), min_bet=2)  # fmt: skip
-    deck = list(range(52))
-    rnd.shuffle(deck)
-    ranking = RANKINGS[game.ranking]
+    deck = Deck(52, np.random.default_rng(rnd.getrandbits(32)))
     while not state.is_over and state.phase != "showdown":
-        if state.phase == "deal":
-            due = [state.hole_due(s) for s in range(n)]
-            if any(due):
-                for seat in range(n):
-                    if due[seat]:
-                        state.deal_hole(seat, [deck.pop() for _ in range(due[seat])])
-            else:
-                deck.pop()  # the burn
-                state.deal_board([[deck.pop() for _ in range(state.board_due)]])
-        elif state.phase == "draw":
-            seat = state.drawers[0]
-            thrown = standard_discards(ranking, state.hole[seat])
-            state.discard(seat, thrown)
-            if thrown:
-                state.deal_hole(seat, [deck.pop() for _ in thrown])
+        if state.phase in ("deal", "draw"):
+            deal_due(state, deck)  # (standard draws)
         else:
             seat, options = state.next_seat, state.options_for(state.next_seat)
             roll = rnd.random()
@@ -93,6 +78,14 @@ def play_a_hand(game, rnd: random.Random) -> HandState:
             state.show_or_muck(seat, list(state.hole[seat]))
         state.finish()
     return state
+
+
+@pytest.mark.parametrize(("players", "policies"), [(6, ("tag", "random", "station")), (2, ("tag",))])
+def test_betting_mode_replays_to_the_same_rows(game, players, policies):
+    hands, _ = assert_replays_to_the_same_rows(game, players, game.resolve_options({}), policies, players,
+                                               count=200, stake=1_000)  # fmt: skip
+    actions = [line for text in hands.column("phh").to_pylist() for line in text.splitlines()]
+    assert any(" sd " in line for line in actions) and any(line.endswith(' sd",') for line in actions)
 
 
 def test_hand_histories_replay_to_their_stacks_and_the_page_shows(game, tmp_path):

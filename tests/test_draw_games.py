@@ -257,3 +257,39 @@ def test_a_second_draw_in_one_round_is_refused_not_a_crash() -> None:
         state.discard(seat, [] if seat else [0])
     with pytest.raises(IllegalAction, match="every seat has drawn"):
         state.discard(1, [5])
+
+
+@pytest.mark.parametrize("name", ["deuce-to-seven-triple-draw", "badugi"])
+def test_draw_improvement_counts_what_the_readable_rankings_say(name: str) -> None:
+    """Showdown mode's per-draw improvement counts equal those of the hands replayed through the state
+    machine, each hand before and after each draw ranked by the readable reference."""
+    import numpy as np
+
+    from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
+    from engine.hands.draw_lows import badugi, deuce_to_seven
+    from ingest.generation.sim_summary import summarize
+    from tests.test_simulate_agreement import play_through_state_machine
+
+    game = GAMES[name]
+    strength = badugi if game.ranking == "badugi" else deuce_to_seven
+    u = random_words(np.random.default_rng(7), 150, words_per_hand(game, 4, {}))
+    batch = simulate_chunk(game, 4, 100, game.resolve_options({}), u)
+    expected: dict[tuple[str, str, str], int] = {}
+    for h in range(len(batch)):
+        state, _ = play_through_state_machine(batch, h)
+        held: dict[int, list[int]] = {}
+        for i, action in enumerate(state.actions):
+            if action.kind == "deal" and action.seat is not None and action.seat not in held:
+                held[action.seat] = list(action.cards)
+            elif action.kind == "draw" and action.cards:
+                dealt = next(a for a in state.actions[i + 1 :] if a.kind == "deal" and a.seat == action.seat)
+                after = [c for c in held[action.seat] if c not in action.cards] + list(dealt.cards)
+                key = f"{action.street}|{len(action.cards)}"
+                better = strength(after) > strength(held[action.seat])
+                for column, count in (("draws", 1), ("improved", better)):
+                    where = ("draw_improvement", key, column)
+                    expected[where] = expected.get(where, 0) + int(count)
+                held[action.seat] = after
+    found = {where: n for where, n in summarize(batch).items() if where[0] == "draw_improvement"}
+    assert found == {where: n for where, n in expected.items() if n}
+    assert sum(n for (_, _, column), n in found.items() if column == "improved") > 100

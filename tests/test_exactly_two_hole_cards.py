@@ -171,10 +171,10 @@ def test_hole_cards_set_by_an_option_deal_play_and_settle_as_the_reference(four_
 
 
 def test_hole_cards_set_by_an_option_replay_in_betting_mode(four_or_five):
-    from tests.test_betting_kernel import _assert_replays_to_the_same_rows
+    from tests.test_betting_kernel import assert_replays_to_the_same_rows
 
     game = get_game(str(four_or_five))
-    hands, _ = _assert_replays_to_the_same_rows(game, 6, {"hole_cards": 5}, ("tag", "random", "station"), 5,
+    hands, _ = assert_replays_to_the_same_rows(game, 6, {"hole_cards": 5}, ("tag", "random", "station"), 5,
                                                 count=120, stake=1_000)  # fmt: skip
     assert "showdown" in set(hands.column("ending").to_pylist())
     assert all("_options = { hole_cards = 5 }" in text for text in hands.column("phh").to_pylist())

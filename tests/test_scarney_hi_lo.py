@@ -18,7 +18,7 @@ from engine.rules.games.base import Structure
 from ingest.histories.phh import iter_hands
 from ingest.histories.replay import replay
 from scooplab.cli import app
-from tests.test_betting_kernel import _assert_replays_to_the_same_rows
+from tests.test_betting_kernel import assert_replays_to_the_same_rows
 from tests.test_discard_streets import assert_discards_agree_with_the_state_machine
 
 NAME = "scarney-hi-lo"
@@ -62,7 +62,7 @@ def test_showdown_mode_agrees_with_the_state_machine_hand_by_hand(options, playe
      (2, Structure.POT_LIMIT, ("random", "tag"))],
 )  # fmt: skip
 def test_betting_mode_replays_its_own_phh_to_the_same_rows(players, structure, policies):
-    hands, _ = _assert_replays_to_the_same_rows(GAME, players, {}, policies, players, count=150, stake=1_000,
+    hands, _ = assert_replays_to_the_same_rows(GAME, players, {}, policies, players, count=150, stake=1_000,
                                                 structure=structure)  # fmt: skip
     assert "showdown" in set(hands.column("ending").to_pylist())
     assert set(hands.column("structure").to_pylist()) == {structure.value}

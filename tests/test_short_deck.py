@@ -21,7 +21,7 @@ from engine.rules.games import GAMES
 from ingest.histories.phh import iter_hands
 from ingest.histories.replay import replay
 from scooplab.cli import app
-from tests.test_betting_kernel import _assert_replays_to_the_same_rows
+from tests.test_betting_kernel import assert_replays_to_the_same_rows
 
 NAME = "short-deck"
 GAME = GAMES[NAME]
@@ -163,7 +163,7 @@ def test_the_option_decides_showdowns_of_the_same_deals():
 
 @pytest.mark.parametrize("options", [ON, OFF])
 def test_betting_mode_replays_its_own_phh_to_the_same_rows(options):
-    hands, _ = _assert_replays_to_the_same_rows(GAME, 6, options, ("tag", "random", "station"), 5, count=150,
+    hands, _ = assert_replays_to_the_same_rows(GAME, 6, options, ("tag", "random", "station"), 5, count=150,
                                                 stake=1_000)  # fmt: skip
     assert "showdown" in set(hands.column("ending").to_pylist())
     wanted = "_options = { trips_beat_straight = false }"

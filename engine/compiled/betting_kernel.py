@@ -33,6 +33,8 @@ from engine.compiled.betting_moves import (
     raise_window,
     round_min_of,
 )
+from engine.compiled.draw_kernel import DrawPolicy, decision_seed_of, draw_scratch, hand_worth
+from engine.compiled.draw_play import draw_signal, play_draw_round
 from engine.compiled.hand_state import (  # noqa: F401 (re-exported: the record's layout, for callers)
     ACTION_KINDS,
     BET,
@@ -45,6 +47,7 @@ from engine.compiled.hand_state import (  # noqa: F401 (re-exported: the record'
     DEAD,
     DEAL,
     DISCARD,
+    DRAW_ROUND,
     FIXED_LIMIT,
     FOLD,
     FOLDED,
@@ -89,6 +92,7 @@ from engine.compiled.showing_kernel import open_by_cards, shown_a_better_hand
 from engine.compiled.sim_kernels import EVERYONE_DEAD, SHOWDOWN, UNCONTESTED
 from engine.hands.borrowed import borrowed
 from engine.hands.kernels import PLACE_SHIFT, card_bit, category_of, key_strength
+from engine.rules.draw_policy import WORTH_SAMPLES
 from engine.rules.games.base import Structure
 from engine.rules.pushfold_play import CALL_SPOT, NO_SPOT, PUSH_SPOT
 from engine.rules.showing import THREAT
@@ -105,7 +109,8 @@ CHOOSE_FOLD, CHOOSE_CALL, CHOOSE_RAISE = 0, 1, 2  # a policy's choice
 
 class Players(NamedTuple):
     """How each seat plays: its policy, what ``TAG`` scores hands with, and the push/fold chart
-    ``PUSHFOLD`` seats follow where ``chart_on`` and the spot is the chart's."""
+    ``PUSHFOLD`` seats follow where ``chart_on`` and the spot is the chart's; ``draw``: how every
+    seat draws."""
 
     policies: np.ndarray  # (seats,) STATION, RANDOM, TAG or PUSHFOLD
     ranking: int
@@ -121,6 +126,10 @@ class Players(NamedTuple):
     call_prob: np.ndarray
     categories: int  # a lowball ranking's categories (razz: TAG scores lows), 0 for a high one
     reads_up_cards: bool  # cards are dealt face up: TAG reads the opponents' showing hands
+    min_cards: int  # the fewest cards the ranking evaluates (fewer: TAG scores starting cards)
+    draw: DrawPolicy  # how seats draw, in a game with draws
+    reads_draws: bool  # the game has draws: TAG reads how many cards each opponent drew
+    scores_worth: bool  # a draw game of hole cards alone: TAG scores a hand by its worth (hand_worth)
 
 
 class PlayedHands(NamedTuple):
@@ -230,11 +239,11 @@ def _starting_low_score(hole, n_hole, n_ranks):
 
 
 @njit(cache=True)
-def hand_score(hole, n_hole, board, n_board, ranking, kickers, tables, n_ranks, categories):
-    """``engine.rules.policies.hand_score`` before the up cards: 0 (hopeless) to 1 (the nuts), from
-    hole cards and one board (``categories``: 0 for a high ranking, scored out of 9 whatever its
-    order; else a lowball ranking's count)."""
-    if n_hole + n_board < 5:
+def hand_score(hole, n_hole, board, n_board, ranking, kickers, tables, n_ranks, categories, min_cards):
+    """``engine.rules.policies.hand_score`` before the up cards and draws: 0 (hopeless) to 1 (the
+    nuts), from hole cards and one board (``categories``: 0 for a high ranking, scored out of 9
+    whatever its order; else a lowball ranking's count; ``min_cards``: fewer are starting cards)."""
+    if n_hole + n_board < min_cards:
         if categories:
             return _starting_low_score(hole, n_hole, n_ranks)
         return _starting_score(hole, n_hole, n_ranks)
@@ -472,7 +481,43 @@ def _scored_choice(score, window, call, current, pot) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def _betting_round(table, streets, players, rng_state, hand, row, cards) -> int:
+def _tag_score(table, streets, players, hand, scored_board, seat, draw_work) -> float:
+    """What ``TAG`` scores the seat's hand (``engine.rules.policies.hand_score``): by its cards and
+    the board it is scored on (``scored_board``: the cards and their count), less ``THREAT`` where an
+    opponent shows a better hand; in a draw game of hole cards alone by ``hand_worth``
+    (``WORTH_SAMPLES`` deals, seeded by the hole cards, the street and the seat) to the power of the
+    live opponents; in any game with draws moved by ``THREAT`` by the latest draw."""
+    seats, at = hand.seats, hand.at
+    board, n_board = scored_board
+    n_ranks = streets.deck_size // 4
+    if players.scores_worth:
+        n_hole, key = seats[N_HOLE, seat], np.int64(0)
+        for i in range(n_hole):
+            key |= card_bit(hand.hole[seat, i])
+        draws_left = 0
+        for later in range(at[STREET] + 1, streets.plan.shape[1]):
+            draws_left += streets.plan[DRAW_ROUND, later]
+        policy = players.draw
+        score = hand_worth(hand.hole[seat], n_hole, draws_left, streets.deck_size, players.ranking,
+                           players.kickers, players.tables, policy.keys, policy.below, WORTH_SAMPLES,
+                           decision_seed_of(key, at[STREET], seat), draw_work)  # fmt: skip
+        beats_all = 1.0
+        for _ in range(at[N_LIVE] - 1):  # the chance of beating every live opponent
+            beats_all *= score
+        return min(1.0, max(0.0, beats_all + THREAT * draw_signal(seats, at, table.n, seat)))
+    score = hand_score(hand.hole[seat], seats[N_HOLE, seat], board, n_board, players.ranking, players.kickers,
+                       players.tables, n_ranks, players.categories, players.min_cards)  # fmt: skip
+    lowball = players.categories > 0
+    if players.reads_up_cards and shown_a_better_hand(hand.hole, seats, streets.up, table.n, seat, lowball,
+                                                      n_ranks):  # fmt: skip
+        score = max(0.0, score - THREAT)
+    if players.reads_draws:
+        score = min(1.0, max(0.0, score + THREAT * draw_signal(seats, at, table.n, seat)))
+    return score
+
+
+@njit(cache=True)
+def _betting_round(table, streets, players, rng_state, hand, row, cards, draw_work) -> int:
     """Seats act in turn until the round closes (-1: the hand goes on) or one seat is left. Each
     seat's policy decides: ``CHOOSE_FOLD``, ``CHOOSE_CALL`` (or check) or ``CHOOSE_RAISE`` an amount
     (``TAG`` scores hands on the board ``players.score_board``). The choice is made here, each policy
@@ -506,13 +551,7 @@ def _betting_round(table, streets, players, rng_state, hand, row, cards) -> int:
             elif spot != NO_SPOT:
                 choice, to = _chart_choice(players, rng_state, hand.hole[seat], spot, window[0], window[2])
             else:  # TAG, and PUSHFOLD away from its chart
-                n_ranks = streets.deck_size // 4
-                score = hand_score(hand.hole[seat], seats[N_HOLE, seat], board, n_board, players.ranking,
-                                   players.kickers, players.tables, n_ranks, players.categories)  # fmt: skip
-                lowball = players.categories > 0
-                if players.reads_up_cards and shown_a_better_hand(hand.hole, seats, streets.up, table.n, seat,
-                                                                  lowball, n_ranks):  # fmt: skip
-                    score = max(0.0, score - THREAT)
+                score = _tag_score(table, streets, players, hand, (board, n_board), seat, draw_work)
                 choice, to = _scored_choice(score, window, call, current, pot_of(seats))
         if due and choice != CHOOSE_RAISE:  # nothing bet: a call (or fold) brings in
             post_bring_in(table, hand, seat, cards)
@@ -533,8 +572,9 @@ def _betting_round(table, streets, players, rng_state, hand, row, cards) -> int:
 
 
 @njit(cache=True)
-def _play_hand(table, streets, players, rng_state, deck, hand, row, cards) -> int:
-    """Play a hand to where ``HandState.finish`` starts; returns its ending."""
+def _play_hand(table, streets, players, rng_state, deck, hand, row, cards, draw_work) -> int:
+    """Play a hand to where ``HandState.finish`` starts; returns its ending (``draw_work``: a
+    ``DrawScratch``, the stub and the drawing policy's room)."""
     at = hand.at
     n_streets = streets.plan.shape[1]
     post_forced_bets(table, hand, cards)
@@ -543,6 +583,8 @@ def _play_hand(table, streets, players, rng_state, deck, hand, row, cards) -> in
         _deal_street(table, streets, hand, deck, row, cards)
         if at[N_LIVE] <= 1:
             return UNCONTESTED
+        if streets.plan[DRAW_ROUND, at[STREET]]:
+            play_draw_round(streets, players, hand, row, cards, draw_work, deck, next_word(rng_state))
         dealt_board = streets.plan[BOARD_DEALT, at[STREET]] > 0
         betting = _open_street(table, streets, hand)
         if streets.discard_board >= 0 and dealt_board:
@@ -550,7 +592,7 @@ def _play_hand(table, streets, players, rng_state, deck, hand, row, cards) -> in
             if result >= 0:
                 return result
         if betting:
-            result = _betting_round(table, streets, players, rng_state, hand, row, cards)
+            result = _betting_round(table, streets, players, rng_state, hand, row, cards, draw_work)
         if result < 0 and at[STREET] >= n_streets:
             result = SHOWDOWN
     return result
@@ -578,16 +620,17 @@ def play_hands(n_hands, stake, table, streets, players, rng_state, fixed_decks, 
     ``R_*`` columns).
     """
     room = (new_hand(table.n), np.empty(streets.deck_size, np.int8), np.empty(MAX_CARDS, np.int8),
-            np.empty(4, np.uint64), np.full(table.n, stake))  # fmt: skip
+            np.empty(4, np.uint64), np.full(table.n, stake),
+            draw_scratch(streets.deck_size, max(players.draw.samples, WORTH_SAMPLES)))  # fmt: skip
     return _play_hands(n_hands, (table, streets, players, rng_state, fixed_decks, out), room)
 
 
 @njit(cache=True)
 def _play_hands(n_hands, given, room) -> int:
     """``play_hands`` with its arguments and its room (the hand, the deck, a street's cards, the
-    generator's saved state, the stacks) borrowed: the caller holds them."""
+    generator's saved state, the stacks, the draws' room) borrowed: the caller holds them."""
     table, streets, players, rng_state, fixed_decks, out = borrowed(given)
-    hand, deck, cards, saved, stakes = borrowed(room)
+    hand, deck, cards, saved, stakes, draw_work = borrowed(room)
     position = out.hand_start[0]
     for h in range(n_hands):
         saved[:] = rng_state
@@ -599,7 +642,7 @@ def _play_hands(n_hands, given, room) -> int:
         row.board_n[:] = 0
         row.won[:] = 0
         _shuffle(h, deck, rng_state, fixed_decks)
-        result = _play_hand(table, streets, players, rng_state, deck, hand, row, cards)
+        result = _play_hand(table, streets, players, rng_state, deck, hand, row, cards, draw_work)
         refund_uncalled(hand, table.n)
         k = hand.at[COUNT]
         if k > HAND_ACTIONS:

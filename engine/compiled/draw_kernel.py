@@ -18,6 +18,7 @@ from numba import njit
 from engine.hands.kernels import card_bit, key_strength
 from engine.hands.low_kernel import bit_count
 from engine.hands.strengths import ACE_TO_FIVE, BADUGI, CATEGORY_SHIFT, DEUCE_TO_SEVEN, STANDARD_HIGH
+from engine.rules.draw_policy import decision_seed  # noqa: F401 (the reference of decision_seed_of)
 
 PAT_TOP, KEEP_TOP, STRAIGHT = 7, 6, 4  # as engine.rules.draw_policy
 STANDARD, SAMPLED = 0, 1  # drawing policies (the rule option draw_policy)
@@ -68,22 +69,25 @@ def _low_keeps(hand, n, order, aces_low) -> int:
 
 
 @njit(cache=True)
-def _badugi_keeps(hand, n, order, ranking, kickers, tables) -> int:
-    best, best_subset = np.int64(-1), 0
+def _badugi_keeps(hand, n, order) -> int:
+    """The best partial badugi's cards (the first found, subsets over the cards in id order), or every
+    card on a badugi. A subset of different ranks and suits is its own best badugi, so it is ranked
+    here at once: more cards first, then the lower rank mask (aces low), which orders the ranks high
+    card first as ``badugi_strength`` does."""
+    best, best_subset = -1, 0
     for subset in range(1, 1 << n):
-        key, ranks, suits, size = np.int64(0), 0, 0, 0
+        ranks, suits, size = 0, 0, 0
         for k in range(n):
             if (subset >> k) & 1:
                 card = hand[order[k]]
-                key |= card_bit(card)
-                ranks |= 1 << (card >> 2)
+                ranks |= 1 << _low_rank(card, True)
                 suits |= 1 << (card & 3)
                 size += 1
         if size > 4 or bit_count(ranks) < size or bit_count(suits) < size:
             continue
-        strength = key_strength(key, ranking, kickers, tables)
-        if strength > best:
-            best, best_subset = strength, subset
+        value = (size << 13) | (0x1FFF - ranks)
+        if value > best:
+            best, best_subset = value, subset
     if bit_count(best_subset) == 4:  # a badugi stands pat
         return (1 << n) - 1
     kept = 0
@@ -120,10 +124,26 @@ def discard_mask(
     if ranking in (DEUCE_TO_SEVEN, ACE_TO_FIVE):
         kept = _low_keeps(hand, n, order, ranking == ACE_TO_FIVE)
     elif ranking == BADUGI:
-        kept = _badugi_keeps(hand, n, order, ranking, kickers, tables)
+        kept = _badugi_keeps(hand, n, order)
     else:
         kept = _high_keeps(hand, n, order, ranking, kickers, tables)
     return ((1 << n) - 1) & ~kept
+
+
+@njit(cache=True)
+def standard_draws(hands, ranking, kickers, tables, aces_low, drawn, top) -> None:
+    """Each row of ``hands`` (rows, cards) under the default policy: ``drawn`` the cards it draws,
+    ``top`` its highest kept card in low order (aces low where ``aces_low``; -1: it keeps none)."""
+    n = hands.shape[1]
+    order = np.zeros(8, np.int64)
+    for i in range(hands.shape[0]):
+        mask = discard_mask(hands[i], n, ranking, kickers, tables, order)
+        drawn[i], top[i] = 0, -1
+        for j in range(n):
+            if (mask >> j) & 1:
+                drawn[i] += 1
+            else:
+                top[i] = max(top[i], _low_rank(hands[i, j], aces_low))
 
 
 @njit(cache=True, inline="always")
@@ -195,6 +215,11 @@ def _rollout(kept, trial, n, thrown, sample, draws_left, ranking, kickers, table
     return key_strength(key, ranking, kickers, tables)
 
 
+@njit(cache=True, inline="always")
+def _worth(keys, below, strength) -> float:
+    return below[np.searchsorted(keys, strength, side="right") - 1] if strength >= keys[0] else 0.0
+
+
 @njit(cache=True)
 def sampled_mask(
     hand, n, draws_left, deck_size, ranking, kickers, tables, keys, below, samples, seed, work
@@ -224,7 +249,7 @@ def sampled_mask(
                     kept += 1
             strength = _rollout(kept, trial, n, n - kept, draws[t], draws_left, ranking, kickers, tables,
                                 work.rollout_order)  # fmt: skip
-            total += below[np.searchsorted(keys, strength, side="right") - 1] if strength >= keys[0] else 0.0
+            total += _worth(keys, below, strength)
         if total > best:
             best, best_mask = total, mask
     positions = 0
@@ -232,6 +257,31 @@ def sampled_mask(
         if (best_mask >> k) & 1:
             positions |= 1 << order[k]
     return positions
+
+
+@njit(cache=True)
+def hand_worth(
+    hand, n, draws_left, deck_size, ranking, kickers, tables, keys, below, samples, seed, work
+) -> float:
+    """``engine.rules.draw_policy.hand_worth``: the share of a standard player's final hands
+    (``keys``/``below``) the hand's final hand beats, ``draws_left`` standard draws to come, averaged
+    over ``samples`` deals of the cards not held (``seed`` their random state); exact with none to come."""
+    order, trial = work.order, work.trial
+    _sorted_positions(hand, n, order)
+    held = np.int64(0)
+    for k in range(n):
+        held |= card_bit(hand[k])
+    if draws_left == 0:
+        return _worth(keys, below, key_strength(held, ranking, kickers, tables))
+    _fresh_samples(held, n * draws_left, deck_size, samples, seed, work.unseen, work.draws)
+    total = 0.0
+    for t in range(samples):
+        for k in range(n):
+            trial[k] = hand[order[k]]
+        strength = _rollout(n, trial, n, 0, work.draws[t], draws_left, ranking, kickers, tables,
+                            work.rollout_order)  # fmt: skip
+        total += _worth(keys, below, strength)
+    return total / samples
 
 
 class DrawPolicy(NamedTuple):
@@ -267,14 +317,53 @@ def draw_scratch(deck_size: int, samples: int) -> DrawScratch:
                        np.zeros(8, np.int8), np.zeros(8, np.int64))  # fmt: skip
 
 
-def decision_seed(hand_seed: int, street: int, seat: int) -> int:
-    """The random state of one sampled decision (the same in compiled code: ``_decision_seed``)."""
-    return (hand_seed ^ ((street * 16 + seat + 1) * 0x9E3779B97F4A7C15)) & 0xFFFFFFFFFFFFFFFF
-
-
 @njit(cache=True, inline="always")
-def _decision_seed(hand_seed, street, seat):
+def decision_seed_of(hand_seed, street, seat):
     return np.uint64(hand_seed) ^ (np.uint64(street * 16 + seat + 1) * np.uint64(0x9E3779B97F4A7C15))
+
+
+@njit(cache=True)
+def burn_stub(work: DrawScratch, burns: int) -> None:
+    """Burn ``burns`` cards off the stub, while it has cards (a reshuffle burns none)."""
+    for _ in range(burns):
+        if work.at[0] < work.at[1]:
+            work.at[0] += 1
+
+
+@njit(cache=True)
+def choose_discards(hand, n_hole, policy, ranking, kickers, tables, work, seed, draws_left) -> int:
+    """Bit j set: the seat holding ``hand[:n_hole]`` throws ``hand[j]`` (``policy`` a ``DrawPolicy``;
+    ``seed``: the decision's random state, read by ``SAMPLED``)."""
+    if policy.code == SAMPLED:
+        return sampled_mask(hand, n_hole, draws_left, work.stub.shape[0], ranking, kickers, tables,
+                            policy.keys, policy.below, policy.samples, seed, work)  # fmt: skip
+    return discard_mask(hand, n_hole, ranking, kickers, tables, work.order)
+
+
+@njit(cache=True)
+def seat_draws(hand, n_hole, mask, work, thrown, received) -> int:
+    """The seat throws the cards of ``mask`` and is dealt as many from the stub: its kept cards move
+    up, in order, and the cards drawn follow. ``thrown`` and ``received`` get the cards, in hole
+    order and in deal order (-1 after); returns how many."""
+    stub, pile, at = work.stub, work.pile, work.at
+    count, kept = 0, 0
+    for j in range(n_hole):
+        thrown[j] = -1
+        received[j] = -1
+    for j in range(n_hole):
+        if (mask >> j) & 1:
+            thrown[count] = hand[j]
+            count += 1
+        else:
+            hand[kept] = hand[j]
+            kept += 1
+    for i in range(count):
+        hand[kept + i] = _next_card(stub, pile, at)
+        received[i] = hand[kept + i]
+    for j in range(count):  # the seat's own discards join the pile after its draw
+        pile[at[2]] = thrown[j]
+        at[2] += 1
+    return count
 
 
 @njit(cache=True)
@@ -284,33 +373,9 @@ def draw_round(
     """One draw round: burn ``burns`` (while the stub has cards), then each seat in turn throws what
     the policy says and is dealt as many. ``drawn[s]``: cards drawn; ``thrown[s]`` and ``received[s]``
     the cards, in hole order and in deal order (-1 after); ``draws_left``: draw rounds after this one."""
-    stub, pile, at, order = work.stub, work.pile, work.at, work.order
-    ranking, kickers, tables = rules.ranking, rules.kickers, rules.tables
-    for _ in range(burns):
-        if at[0] < at[1]:
-            at[0] += 1
+    burn_stub(work, burns)
     for s in range(hands.shape[0]):
-        if policy.code == SAMPLED:
-            seed = _decision_seed(hand_seed, street, s)
-            mask = sampled_mask(hands[s], n_hole, draws_left, stub.shape[0], ranking, kickers, tables,
-                                policy.keys, policy.below, policy.samples, seed, work)  # fmt: skip
-        else:
-            mask = discard_mask(hands[s], n_hole, ranking, kickers, tables, order)
-        count, kept = 0, 0
-        for j in range(n_hole):
-            thrown[s, j] = -1
-            received[s, j] = -1
-        for j in range(n_hole):  # the kept cards move up, in order; the cards drawn follow them
-            if (mask >> j) & 1:
-                thrown[s, count] = hands[s, j]
-                count += 1
-            else:
-                hands[s, kept] = hands[s, j]
-                kept += 1
-        for i in range(count):
-            hands[s, kept + i] = _next_card(stub, pile, at)
-            received[s, i] = hands[s, kept + i]
-        for j in range(count):  # the seat's own discards join the pile after its draw
-            pile[at[2]] = thrown[s, j]
-            at[2] += 1
-        drawn[s] = count
+        seed = decision_seed_of(hand_seed, street, s)
+        mask = choose_discards(hands[s], n_hole, policy, rules.ranking, rules.kickers, rules.tables, work,
+                               seed, draws_left)  # fmt: skip
+        drawn[s] = seat_draws(hands[s], n_hole, mask, work, thrown[s], received[s])

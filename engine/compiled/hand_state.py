@@ -20,10 +20,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-# action kinds, in the order of ``ACTION_KINDS`` (replay alone records SHOW and MUCK)
-POST, FOLD, CHECK, CALL, BET, RAISE, DISCARD, DEAL, SHOW, MUCK, BRING_IN = range(11)
+# action kinds, in the order of ``ACTION_KINDS`` (replay alone records SHOW and MUCK; betting mode
+# alone DRAW: the cards a seat throws in a draw, none when it stands pat)
+POST, FOLD, CHECK, CALL, BET, RAISE, DISCARD, DEAL, SHOW, MUCK, BRING_IN, DRAW = range(12)
 ACTION_KINDS = (
-    "post", "fold", "check", "call", "bet", "raise", "discard", "deal", "show", "muck", "bring_in"
+    "post", "fold", "check", "call", "bet", "raise", "discard", "deal", "show", "muck", "bring_in", "draw"
 )  # fmt: skip
 NO_LIMIT, POT_LIMIT, FIXED_LIMIT = 0, 1, 2  # betting structures
 MAX_CARDS = 7  # hole cards per seat, and cards per recorded action
@@ -34,8 +35,9 @@ R_STREET, R_SEAT, R_KIND, R_AMOUNT, R_BOARD, R_AUTOMATIC, R_CARDS, R_STACK, R_PO
 RECORD_WIDTH = 9
 # the round's numbers (``Hand.at``)
 STREET, LABEL, N_LIVE, NEXT, RAISES, LAST_INC, COUNT, PHASE, BOARD_DUE, ENDING, TOP = range(11)
-COMPLETION_DUE = 11
-AT_SIZE = 12  # COMPLETION_DUE: a bring-in is due or posted and nobody has completed it (stud)
+COMPLETION_DUE, DRAWS_DONE = 11, 12
+AT_SIZE = 13  # COMPLETION_DUE: a bring-in is due or posted and nobody has completed it (stud);
+# DRAWS_DONE: draw rounds played so far
 # what ``after_action`` leaves to the caller
 NEXT_SEAT, ROUND_OVER, ONE_LEFT = 0, 1, 2
 
@@ -57,14 +59,15 @@ class Table(NamedTuple):
 
 
 # what a street does (rows of ``Streets.plan``; flags are 0 or 1)
-HOLE_DEALT, BOARD_DEALT, BURNED, BETTING_ROUND, CALL_ONLY, BIG_BET = range(6)
-STREET_FIELDS = 6
+HOLE_DEALT, BOARD_DEALT, BURNED, BETTING_ROUND, CALL_ONLY, BIG_BET, DRAW_ROUND = range(7)
+STREET_FIELDS = 7
 
 
 class Streets(NamedTuple):
     """What each street deals and how it bets (``plan[FIELD, street]``: hole cards per seat, cards
     per board, cards burned before the boards, whether a betting round follows, whether nobody may
-    bet or raise in it, whether fixed limit bets the big bet), and the boards and deck of the game."""
+    bet or raise in it, whether fixed limit bets the big bet, whether the live seats draw after its
+    cards), and the boards and deck of the game."""
 
     plan: np.ndarray  # (STREET_FIELDS, streets) int64
     n_boards: int
@@ -82,10 +85,12 @@ OPEN_BY_POSITION, OPEN_LOW_CARD, OPEN_HIGH_CARD, OPEN_HIGH_HAND, OPEN_LOW_HAND =
 def street_plan(hole: list[int], board: list[int], burns: list[int], betting: list[bool],
                 call_only: list[bool], big_bet: list[bool], n_boards: int, discard_board: int,
                 deck_size: int, opener: list[int] | None = None, up: tuple[bool, ...] = (),
-                deck_runs_short: bool = False) -> Streets:  # fmt: skip
+                deck_runs_short: bool = False, draws: list[bool] | None = None) -> Streets:  # fmt: skip
     """``Streets`` from one value per street for each of its rows (``opener`` by default: position;
-    ``up``: each hole card's face, in deal order; by default every card down)."""
-    plan = np.array([hole, board, burns, betting, call_only, big_bet], np.int64).reshape(
+    ``up``: each hole card's face, in deal order, by default every card down; ``draws``: by default
+    none)."""
+    draw = draws if draws is not None else [False] * len(hole)
+    plan = np.array([hole, board, burns, betting, call_only, big_bet, draw], np.int64).reshape(
         STREET_FIELDS, len(hole)
     )
     openers = np.array(opener if opener is not None else [OPEN_BY_POSITION] * len(hole), np.int64)
@@ -108,18 +113,20 @@ def game_streets(game, options) -> Streets:
         [s.betting for s in dealt], [s.call_only for s in dealt], [s.big_bet for s in dealt],
         len(game.board_names), -1 if game.discard_board is None else game.discard_board, game.deck.size,
         [openers.index(s.opener) for s in dealt], up_pattern(dealt), game.deck_runs_short is not None,
+        [s.draw for s in dealt],
     )  # fmt: skip
 
 
 # a seat's numbers in the hand in play (rows of ``Hand.seats``; flags are 0 or 1)
 STACK, ROUND_BET, CONTRIBUTED, ANTES_PAID, FOLDED, DEAD, MUCKED = range(7)
-PENDING, HAS_ACTED, ACTED_AT, DUE, N_HOLE, N_DEALT = range(7, 13)
-SEAT_FIELDS = 13
+PENDING, HAS_ACTED, ACTED_AT, DUE, N_HOLE, N_DEALT, DREW = range(7, 14)
+SEAT_FIELDS = 14
 # STACK: chips behind; ROUND_BET: this round's live bet; CONTRIBUTED: everything put in, antes
 # included; ANTES_PAID; FOLDED; DEAD: lost every hole card to forced discards; MUCKED: 0, or k
 # for the k-th muck; PENDING: still to act this round; HAS_ACTED: acted since the last full
 # raise; ACTED_AT: the bet it last acted on; DUE: hole cards still to be dealt this street;
-# N_HOLE: hole cards held; N_DEALT: hole cards dealt, discarded ones too
+# N_HOLE: hole cards held; N_DEALT: hole cards dealt, discarded ones too; DREW: cards drawn at the
+# latest draw
 
 
 class Hand(NamedTuple):

@@ -389,6 +389,14 @@ def evaluate_rows(cards: np.ndarray, out: np.ndarray, ranking: int, kickers: boo
 
 
 @njit(cache=True)
+def key_strength_rows(keys: np.ndarray, out: np.ndarray, ranking: int, kickers: bool, tables: tuple) -> None:
+    """``key_strength`` of each key (a hand as card bits) into ``out``."""
+    tables = borrowed(tables)  # the caller holds them
+    for i in range(keys.shape[0]):
+        out[i] = key_strength(keys[i], ranking, kickers, tables)
+
+
+@njit(cache=True)
 def evaluate_high_hole_rows(hole: np.ndarray, board: np.ndarray, out: np.ndarray, ranking: int, tables: tuple,
                             deck_size: int) -> None:  # fmt: skip
     """Best hand of each row that uses at least one hole card.

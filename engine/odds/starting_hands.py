@@ -20,7 +20,11 @@ from typing import Any
 
 import numpy as np
 
+from engine.compiled.core import compile_rules
+from engine.compiled.draw_kernel import standard_draws
 from engine.compiled.simulate import simulate_chunk
+from engine.hands.rankings import RANKINGS
+from engine.hands.strengths import ACE_TO_FIVE, BADUGI
 from engine.odds.equity import CHUNK, STAKE, outcomes, sample_into, settle_situations
 from engine.odds.intervals import mean_interval, ratio_intervals, wilson
 from engine.rules.games.base import GameSpec
@@ -39,6 +43,8 @@ FEATURES = {
     "ranks_exposed": "distinct ranks held: each is a rank the discard board can turn up",
     "low_points": "points of all the hole cards, as the low share counts them",
     "low_cards": "cards worth 2 to 6 points",
+    "draw_cards": "cards the standard drawing policy draws to the hand (0: it stands pat)",
+    "draw_top": "a low draw game: the highest card the standard drawing policy keeps (none: it keeps none)",
 }
 
 
@@ -89,12 +95,46 @@ def hand_features(game: GameSpec, options: Mapping[str, Any], hole: np.ndarray) 
     }
     if game.discard_board is not None:
         out["ranks_exposed"] = present.sum(axis=-1)
+    if game.hole_cards_alone:
+        out |= _draw_features(game, options, hole)
     points = next((share.points for share in game.under(options).shares if share.points), ())
     if points:
         worth = np.asarray(points, dtype=np.int64)[rank]
         out["low_points"] = worth.sum(axis=-1)
         out["low_cards"] = ((worth >= 2) & (worth <= 6)).sum(axis=-1)
     return out
+
+
+def _draw_features(game: GameSpec, options: Mapping[str, Any], hole: np.ndarray) -> dict[str, np.ndarray]:
+    """A draw game of hole cards alone: what the standard drawing policy draws to each hand, and (a
+    lowball ranking) the top card it keeps, in low order (``draw_top_name`` names it)."""
+    rules = compile_rules(game, options)
+    rows = np.ascontiguousarray(hole.reshape(-1, hole.shape[-1]), dtype=np.int8)
+    drawn, top = np.empty(len(rows), np.int64), np.empty(len(rows), np.int64)
+    aces_low = _aces_low(game)
+    standard_draws(rows, rules.ranking, rules.kickers, rules.tables, aces_low, drawn, top)
+    out = {"draw_cards": drawn.reshape(hole.shape[:-1])}
+    if RANKINGS[game.ranking].lowball:
+        none = len(game.deck.ranks)  # (keeps no card)
+        out["draw_top"] = np.where(top < 0, none, top).reshape(hole.shape[:-1])
+    return out
+
+
+def _aces_low(game: GameSpec) -> bool:
+    return RANKINGS[game.ranking].code in (ACE_TO_FIVE, BADUGI)  # (deuce-to-seven: aces high)
+
+
+def draw_top_name(game: GameSpec, value: int) -> str:
+    """The rank a ``draw_top`` value stands for ("none": no card kept).
+
+    >>> from engine.rules.games import GAMES
+    >>> draw_top_name(GAMES["badugi"], 0), draw_top_name(GAMES["deuce-to-seven-triple-draw"], 5)
+    ('A', '7')
+    """
+    ranks = game.deck.ranks
+    if value >= len(ranks):
+        return "none"
+    return ranks[(value - 1) % len(ranks)] if _aces_low(game) else ranks[value]
 
 
 def default_samples(game: GameSpec, options: Mapping[str, Any]) -> int:
@@ -209,7 +249,8 @@ def _feature_table(game, players, options, deals, seed, progress) -> HandTable:
         for value in counted.tolist():
             figures = {k: tuple(float(part[value]) for part in estimates[k]) for k in names}
             seats = int(sums["count"][value])
-            rows.append(HandRow(name, str(value), value, seats, seats / (deals * players), seats, figures))
+            group = draw_top_name(game, value) if name == "draw_top" else str(value)
+            rows.append(HandRow(name, group, value, seats, seats / (deals * players), seats, figures))
     rows = _ranked(rows)
     rows.sort(key=lambda r: (list(FEATURES).index(r.kind), r.value))
     method = (f"{deals:,} sampled deals of {players} hands, every seat's hand counted by its features, "

@@ -34,6 +34,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
+
 from engine.hands.rankings import Ranking
 from engine.hands.strengths import ACE_TO_FIVE, BADUGI, DEUCE_TO_SEVEN, STANDARD_HIGH
 
@@ -41,6 +43,7 @@ PAT_TOP = 7  # deuce-to-seven's nine (deuce 0); ace-to-five's is one higher (ace
 KEEP_TOP = 6  # deuce-to-seven's eight
 STRAIGHT = 4  # the standard high category a pat hand reaches
 MASK64 = (1 << 64) - 1
+WORTH_SAMPLES = 32  # deals ``hand_worth`` averages over (the tag betting policy's score in a draw game)
 
 
 def low_rank(card: int, aces_low: bool) -> int:
@@ -93,14 +96,17 @@ def _badugi_keeps(cards: list[int]) -> list[int]:
 
 def _high_keeps(cards: list[int], ranking: Ranking) -> list[int]:
     if ranking.code == STANDARD_HIGH and len(cards) == 5:
-        import numpy as np
-
         strength = int(ranking.evaluate(np.array([cards]), np.full((1, 0), -1), "any", "kickers")[0])
         if (strength >> 20) & 0xF >= STRAIGHT:
             return cards
     counts = Counter(card >> 2 for card in cards)
     paired = [card for card in cards if counts[card >> 2] >= 2]
     return paired or [max(cards)]
+
+
+def decision_seed(hand_seed: int, street: int, seat: int) -> int:
+    """The random state of one sampled decision (``engine.compiled.draw_kernel.decision_seed_of``)."""
+    return (hand_seed ^ ((street * 16 + seat + 1) * 0x9E3779B97F4A7C15)) & MASK64
 
 
 def _splitmix(state: int) -> tuple[int, int]:
@@ -131,9 +137,29 @@ def _strength(ranking: Ranking, cards: list[int]) -> int:
         return badugi(cards)
     if ranking.code == DEUCE_TO_SEVEN:
         return deuce_to_seven(cards)
-    import numpy as np
-
     return int(ranking.evaluate(np.array([cards]), np.full((1, 0), -1), "any", "kickers")[0])
+
+
+def _played_out(ranking: Ranking, hand: list[int], deal: list[int], taken: int, draws_left: int) -> list[int]:
+    """``hand`` after ``draws_left`` standard draws, the cards drawn taken from ``deal[taken:]``."""
+    for _ in range(draws_left):
+        thrown = set(standard_discards(ranking, hand))
+        replaced = []
+        for card in hand:
+            if card in thrown:
+                replaced.append(deal[taken])
+                taken += 1
+            else:
+                replaced.append(card)
+        hand = replaced
+    return hand
+
+
+def _worth(scale: tuple, strength: int) -> float:
+    """The share of a standard player's final hands a final strength beats (``scale``: strengths
+    sorted, and that share for each)."""
+    place = int(np.searchsorted(scale[0], strength, side="right")) - 1
+    return float(scale[1][place]) if place >= 0 else 0.0
 
 
 def sampled_discards(ranking: Ranking, hole: list[int], draws_left: int, scale: tuple, samples: int,
@@ -143,9 +169,6 @@ def sampled_discards(ranking: Ranking, hole: list[int], draws_left: int, scale: 
     ``samples`` deals of the cards not held, the ``draws_left`` later draws played by the standard
     policy; the first whose final hands are worth most on average on ``scale`` (strengths sorted, and
     the share of a standard player's final hands each beats) is kept."""
-    from bisect import bisect_right
-
-    keys, below = [int(k) for k in scale[0]], [float(b) for b in scale[1]]
     cards = sorted(int(card) for card in hole)
     n = len(cards)
     deals = _samples(cards, n * (1 + draws_left), samples, seed, deck_size)
@@ -154,20 +177,22 @@ def sampled_discards(ranking: Ranking, hole: list[int], draws_left: int, scale: 
         kept = [card for k, card in enumerate(cards) if not mask >> k & 1]
         total = 0.0
         for deal in deals:
-            hand = kept + deal[: n - len(kept)]
-            taken = n - len(kept)
-            for _ in range(draws_left):
-                thrown = set(standard_discards(ranking, hand))
-                replaced = []
-                for card in hand:
-                    if card in thrown:
-                        replaced.append(deal[taken])
-                        taken += 1
-                    else:
-                        replaced.append(card)
-                hand = replaced
-            place = bisect_right(keys, _strength(ranking, hand)) - 1
-            total += below[place] if place >= 0 else 0.0
+            hand = _played_out(ranking, kept + deal[: n - len(kept)], deal, n - len(kept), draws_left)
+            total += _worth(scale, _strength(ranking, hand))
         if total > best:
             best, best_mask = total, mask
     return [card for k, card in enumerate(cards) if best_mask >> k & 1]
+
+
+def hand_worth(ranking: Ranking, hole: list[int], draws_left: int, scale: tuple, samples: int, seed: int,
+               deck_size: int = 52) -> float:  # fmt: skip
+    """What a hand is worth with ``draws_left`` draws to come, all played by the standard policy: the
+    share of a standard player's final hands (``scale``, as ``sampled_discards``) its final hand
+    beats, averaged over ``samples`` deals of the cards not held (exact with no draw to come)."""
+    cards = sorted(int(card) for card in hole)
+    if draws_left == 0:
+        return _worth(scale, _strength(ranking, cards))
+    total = 0.0
+    for deal in _samples(cards, len(cards) * draws_left, samples, seed, deck_size):
+        total += _worth(scale, _strength(ranking, _played_out(ranking, list(cards), deal, 0, draws_left)))
+    return total / samples

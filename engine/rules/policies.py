@@ -11,7 +11,12 @@ choose among legal actions (``HandState.options_for``).
   before any board card); under a lowball ranking (razz) the lowest hands are
   the strong ones; where cards are dealt face up it reads the opponents' up
   cards: a live opponent showing a better hand than its own up cards costs its
-  score 0.15.
+  score 0.15. In a draw game of hole cards alone the score is what the hand is worth: the share of a
+  standard player's final hands its own final hand beats, the draws to come played by the
+  standard drawing policy, averaged over 32 sampled deals, to the power of the live
+  opponents (the chance of beating every one); in any game with draws, after a draw it reads how many
+  cards each live opponent drew: one who drew fewer than it did costs its score 0.15, and
+  when every one drew more it gains 0.15.
 - ``pushfold``: heads-up with short stacks, the push/fold equilibrium of a ``PushFoldChart``
   (``engine.rules.pushfold_play`` says where); everywhere else ``tag``.
 
@@ -29,6 +34,7 @@ from engine.hands.cards import UNKNOWN_CARD
 from engine.hands.kernels import key_strength
 from engine.hands.rankings import RANKINGS
 from engine.hands.strengths import PLACE_SHIFT, category_of
+from engine.rules.draw_policy import WORTH_SAMPLES, decision_seed, hand_worth
 from engine.rules.pushfold_play import NO_SPOT, PUSH_SPOT, PushFoldChart, spot_of
 from engine.rules.showing import THREAT, showing_key
 from engine.rules.state import HandState
@@ -45,15 +51,18 @@ def _key(cards: list[int]) -> int:
     return key
 
 
-def hand_score(state: HandState, seat: int) -> float:
-    """How good a seat's hand is now, 0 (hopeless) to 1 (the nuts), from its category's place and ranks."""
+def hand_score(state: HandState, seat: int, scale: tuple | None = None) -> float:
+    """How good a seat's hand is now, 0 (hopeless) to 1 (the nuts), from its category's place and
+    ranks; in a draw game of hole cards alone, its ``draw_worth`` on ``scale``."""
     game = state.game
     hole = [c for c in state.hole[seat] if c >= 0]
+    if game.hole_cards_alone:
+        return draw_worth(state, seat, hole, scale)
     board = [c for c in state.boards[game.community_boards[0]] if c >= 0]
     cards = hole + board
     n_ranks = len(game.deck.ranks)
     ranking = RANKINGS[game.ranking]
-    if len(cards) < 5:
+    if len(cards) < ranking.min_cards:
         score = _starting_low_score(hole, n_ranks) if ranking.lowball else _starting_score(hole, n_ranks)
     else:
         places = game.category_places(state.options)
@@ -63,7 +72,48 @@ def hand_score(state: HandState, seat: int) -> float:
         score = strength_score(int(strength), n_ranks, len(ranking.categories) if ranking.lowball else 9)
     if any(street.up_cards for street in game.streets) and _shown_a_better_hand(state, seat, ranking.lowball):
         score = max(0.0, score - THREAT)
+    if game.draws:
+        score = min(1.0, max(0.0, score + THREAT * draw_signal(latest_draws(state), seat, state.live_seats)))
     return score
+
+
+def draw_worth(state: HandState, seat: int, hole: list[int], scale: tuple | None) -> float:
+    """A draw game's score: ``engine.rules.draw_policy.hand_worth`` of the hole cards, the draws to
+    come played by the standard policy, on ``scale`` (the share of a standard player's final hands
+    each final strength beats: ``engine.compiled.simulate.final_hand_scale``), over ``WORTH_SAMPLES``
+    deals seeded by the hole cards, the street and the seat, to the power of the live opponents (the
+    chance of beating them all, were they standard players); then ``THREAT`` times ``draw_signal``."""
+    if scale is None:
+        raise ValueError(f"tag scores {state.game.title}'s hands on a final-hand scale: give it one")
+    streets = state.game.streets_under(state.options)
+    draws_left = sum(street.draw for street in streets[state.street_index + 1 :])
+    seed = decision_seed(_key(hole), state.street_index, seat)
+    worth = hand_worth(RANKINGS[state.game.ranking], hole, draws_left, scale, WORTH_SAMPLES, seed,
+                       state.game.deck.size)  # fmt: skip
+    beats_all = 1.0
+    for _ in range(len(state.live_seats) - 1):  # (a product, as compiled code takes it)
+        beats_all *= worth
+    return min(1.0, max(0.0, beats_all + THREAT * draw_signal(latest_draws(state), seat, state.live_seats)))
+
+
+def latest_draws(state: HandState) -> dict[int, int]:
+    """How many cards each seat drew at its latest draw (seats that have not drawn are left out)."""
+    return {a.seat: len(a.cards) for a in state.actions if a.kind == "draw" and a.seat is not None}
+
+
+def draw_signal(drew: dict[int, int], seat: int, live: list[int]) -> int:
+    """-1 when a live opponent drew fewer cards than ``seat`` at the latest draw, +1 when every live
+    opponent drew more, else 0 (and 0 before any draw).
+
+    >>> draw_signal({0: 2, 1: 0}, 0, [0, 1]), draw_signal({0: 0, 1: 3}, 0, [0, 1]), draw_signal({}, 0, [0, 1])
+    (-1, 1, 0)
+    """
+    if seat not in drew:
+        return 0
+    others = [drew[o] for o in live if o != seat and o in drew]
+    if any(n < drew[seat] for n in others):
+        return -1
+    return 1 if others and all(n > drew[seat] for n in others) else 0
 
 
 def _shown_a_better_hand(state: HandState, seat: int, lowball: bool) -> bool:
@@ -132,9 +182,10 @@ def random_policy(state: HandState, seat: int, rng: np.random.Generator) -> Deci
     return (choice,)
 
 
-def tag(state: HandState, seat: int, rng: np.random.Generator) -> Decision:
+def tag(state: HandState, seat: int, rng: np.random.Generator, scale: tuple | None = None) -> Decision:
+    """Raise from a score of 0.42, call from 0.25, else check or fold (``scale``: a draw game's)."""
     options = state.options_for(seat)
-    score = hand_score(state, seat)
+    score = hand_score(state, seat, scale)
     facing = options["call"] > 0
     if score >= 0.42 and options["can_raise"]:
         target = max(options["min_to"], max(state.bets) + state.pot // 2)
@@ -144,8 +195,8 @@ def tag(state: HandState, seat: int, rng: np.random.Generator) -> Decision:
     return ("fold",)
 
 
-def pushfold(state: HandState, seat: int, rng: np.random.Generator, chart: PushFoldChart | None = None
-             ) -> Decision:  # fmt: skip
+def pushfold(state: HandState, seat: int, rng: np.random.Generator, chart: PushFoldChart | None = None,
+             scale: tuple | None = None) -> Decision:  # fmt: skip
     """The chart's push or call, by one uniform draw, where the chart decides; else ``tag``.
 
     Without a chart (a table push/fold does not fit: ``why_not_played``) it is ``tag``.
@@ -164,7 +215,7 @@ def pushfold(state: HandState, seat: int, rng: np.random.Generator, chart: PushF
             if spot == PUSH_SPOT and options["can_raise"]:
                 return ("raise", int(options["max_to"]))
             return ("call",)
-    return tag(state, seat, rng)
+    return tag(state, seat, rng, scale)
 
 
 POLICIES: dict[str, Policy] = {"station": station, "random": random_policy, "tag": tag, "pushfold": pushfold}

@@ -21,6 +21,8 @@ import pyarrow as pa
 from engine.compiled import betting_kernel as bk
 from engine.compiled import hand_state as hs
 from engine.compiled.core import compile_rules
+from engine.compiled.draw_kernel import DrawPolicy
+from engine.compiled.simulate import draw_policy, final_hand_scale
 from engine.hands.rankings import RANKINGS
 from engine.rules.betting import blinds_of
 from engine.rules.games import variant_code
@@ -106,8 +108,20 @@ def kernel_inputs(game: GameSpec, players: int, reference: HandState, structure:
     lows = len(ranking.categories) if ranking.lowball else 0  # the tag policy scores lows out of these
     how_seats_play = bk.Players(seat_policies, rules.ranking, game.community_boards[0], rules.kickers,
                                 rules.tables, *chart_arrays(chart, reference, game.deck.size), lows,
-                                any(s.up_cards for s in game.streets))  # fmt: skip
+                                any(s.up_cards for s in game.streets), ranking.min_cards,
+                                seat_draws(game, reference.options), game.draws,
+                                game.hole_cards_alone)  # fmt: skip
     return table, streets, how_seats_play
+
+
+def seat_draws(game: GameSpec, options: dict) -> DrawPolicy:
+    """How a run's seats draw (its ``draw_policy`` option), with the final-hand scale the ``tag``
+    policy scores a draw game's hands on."""
+    policy = draw_policy(game, options)
+    if not game.hole_cards_alone:  # (tag scores other hands by their cards)
+        return policy
+    keys, below = final_hand_scale(game, options)
+    return policy._replace(keys=keys, below=below)
 
 
 def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies: list[str],
@@ -122,7 +136,8 @@ def play_batch(game: GameSpec, players: int, stake: int, options: dict, policies
     fixed = np.zeros((0, game.deck.size), np.int8) if decks is None else np.asarray(decks, np.int8)
     reference = new_hand(game, players, stake, options, structure, big_blind)  # the state machine's bets
     width = bk.MAX_CARDS
-    hands = Hands.empty(count, players, len(game.board_names))
+    draw_rounds = sum(s.draw for s in game.streets_under(options))
+    hands = Hands.empty(count, players, len(game.board_names), bk.MAX_CARDS * (1 + draw_rounds))
     hand_start = np.zeros(count + 1, np.int64)
     records = np.zeros((count * 48 + bk.HAND_ACTIONS, bk.RECORD_WIDTH), np.int64)
     record_cards = np.full((len(records), width), -1, np.int8)

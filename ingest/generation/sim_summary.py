@@ -14,7 +14,9 @@ from collections import Counter
 import numpy as np
 
 from engine.compiled import sim_kernels as k
+from engine.compiled.core import compile_rules
 from engine.compiled.simulate import SimBatch
+from engine.hands.kernels import key_strength_rows
 from engine.hands.rankings import RANKINGS
 from engine.hands.strengths import category_of
 
@@ -113,6 +115,51 @@ def _draws(counts: Counts, batch: SimBatch) -> None:
             _add(counts, "draws", spec.name, "cards_drawn", cards.sum())
             _add(counts, "draws", spec.name, "cards_drawn_squares", (cards * cards).sum())
             _add(counts, "draws", spec.name, "stood_pat", (cards == 0).sum())
+    if batch.game.hole_cards_alone:
+        _draw_improvement(counts, batch)
+
+
+def card_keys(cards: np.ndarray) -> np.ndarray:
+    """Each row of card ids (-1: none) as one int64 of card bits (``engine.hands.kernels.card_bit``).
+
+    >>> card_keys(np.array([[0, 5, -1]])).tolist()  # 2c, 3d
+    [131073]
+    """
+    ids = cards.astype(np.int64)
+    bits = np.where(ids >= 0, np.left_shift(1, ((ids & 3) * 16 + (ids >> 2)) * (ids >= 0)), 0)
+    return np.bitwise_or.reduce(bits, axis=-1)
+
+
+def _draw_improvement(counts: Counts, batch: SimBatch) -> None:
+    """Each draw that took cards, by street and cards drawn: whether the hand after it beats the hand
+    before (a draw game of hole cards alone, where the hole cards are the hand)."""
+    rules = compile_rules(batch.game, batch.options)
+    extra = batch.extra
+
+    def strengths(keys: np.ndarray) -> np.ndarray:
+        out = np.empty(keys.size, np.int64)
+        key_strength_rows(keys.ravel(), out, rules.ranking, rules.kickers, rules.tables)
+        return out.reshape(keys.shape)
+
+    keys = card_keys(batch.hole)  # (hands, seats)
+    before = strengths(keys)
+    for street, spec in enumerate(batch.game.streets):
+        if not spec.draw:
+            continue
+        keys = (keys & ~card_keys(extra["thrown"][:, street])) | card_keys(extra["received"][:, street])
+        after = strengths(keys)
+        drawn = extra["drawn"][:, :, street]
+        for cards in range(1, batch.hole.shape[2] + 1):
+            took = drawn == cards
+            _add(counts, "draw_improvement", f"{spec.name}|{cards}", "draws", took.sum())
+            _add(
+                counts,
+                "draw_improvement",
+                f"{spec.name}|{cards}",
+                "improved",
+                (took & (after > before)).sum(),
+            )
+        before = after
 
 
 def _low(counts: Counts, tally: np.ndarray) -> None:

@@ -21,7 +21,7 @@ from engine.rules.games.base import GameSpec
 from ingest.storage.schema import STARTING_HANDS, scooplab_version
 from ingest.storage.warehouse import Warehouse
 
-METHOD_VERSION = 1  # raise when the way a table is computed changes: old tables are then recomputed
+METHOD_VERSION = 2  # raise when the way a table is computed changes: old tables are then recomputed
 FILE = "table"
 
 

@@ -25,10 +25,12 @@ from engine.compiled.hand_state import (
     BET,
     DEAL,
     DISCARD,
+    DRAW,
     MUCK,
     R_AMOUNT,
     R_AUTOMATIC,
     R_BOARD,
+    R_CARDS,
     R_KIND,
     R_SEAT,
     RAISE,
@@ -49,8 +51,9 @@ LINE_OPEN, LINE_CLOSE = _ascii('  "'), _ascii('",\n')
 FINISHING, NUMBER, COMMA_SPACE = _ascii("finishing_stacks = ["), _ascii("hand = "), _ascii(", ")
 DEAL_BOARD, DEAL_HOLE = _ascii("d db "), _ascii("d dh ")
 # what follows "pN" for each action kind, in ``ACTION_KINDS`` order (post, fold, check, call, bet,
-# raise, discard, deal, show, muck, bring_in); deals are written apart
-KIND_WORDS = ("", " f", " cc", " cc", " cbr ", " cbr ", " sd ", "", "", "", " pb")
+# raise, discard, deal, show, muck, bring_in, draw); deals are written apart, and a draw's cards
+# after a space (a seat that stands pat writes none)
+KIND_WORDS = ("", " f", " cc", " cc", " cbr ", " cbr ", " sd ", "", "", "", " pb", " sd")
 
 
 class Fixed(NamedTuple):
@@ -174,6 +177,9 @@ def _put_action(out, n, records, record_cards, r, kind_words, cards, boards) -> 
             n = _put_int(out, n, records[r, R_AMOUNT])
         elif kind == DISCARD:
             n = _put_cards(out, n, record_cards, r, card_data, card_at)
+        elif kind == DRAW and records[r, R_CARDS] > 0:
+            out[n] = SPACE
+            n = _put_cards(out, n + 1, record_cards, r, card_data, card_at)
     return n
 
 

@@ -55,8 +55,9 @@ class Hands:
     board_n: np.ndarray
 
     @classmethod
-    def empty(cls, count: int, width: int, n_boards: int) -> Hands:
-        """Arrays for ``count`` hands of ``width`` seats, zero (cards: -1), for a kernel to fill."""
+    def empty(cls, count: int, width: int, n_boards: int, dealt_width: int = bk.MAX_CARDS) -> Hands:
+        """Arrays for ``count`` hands of ``width`` seats, zero (cards: -1), for a kernel to fill
+        (``dealt_width``: room for each seat's cards dealt, and for those it discarded)."""
 
         def seats(dtype, fill=0, cards=0):
             return np.full((count, width, cards) if cards else (count, width), fill, dtype)
@@ -65,8 +66,8 @@ class Hands:
             seats=np.full(count, width, np.int64), ending=np.zeros(count, np.int8), stacks=seats(np.int64),
             won=seats(np.int64), contributed=seats(np.int64), antes_paid=seats(np.int64),
             folded=seats(np.bool_), mucked=seats(np.int64), dead=seats(np.bool_),
-            dealt=seats(np.int8, -1, bk.MAX_CARDS), hole=seats(np.int8, -1, bk.MAX_CARDS),
-            hole_n=seats(np.int64), discarded=seats(np.int8, -1, bk.MAX_CARDS), discarded_n=seats(np.int64),
+            dealt=seats(np.int8, -1, dealt_width), hole=seats(np.int8, -1, bk.MAX_CARDS),
+            hole_n=seats(np.int64), discarded=seats(np.int8, -1, dealt_width), discarded_n=seats(np.int64),
             boards=np.full((count, n_boards, bk.MAX_BOARD), -1, np.int8),
             board_n=np.zeros((count, n_boards), np.int64),
         )  # fmt: skip

@@ -356,6 +356,11 @@ class GameSpec:
         """Whether some street has a draw (players choose cards to discard and draw as many)."""
         return any(street.draw for street in self.streets)
 
+    @property
+    def hole_cards_alone(self) -> bool:
+        """A draw game dealing no board cards: a hand is the hole cards a player drew to."""
+        return self.draws and not any(street.board_cards for street in self.streets)
+
     def burns(self, street: Street, options: Mapping[str, Any]) -> int:
         """Cards burned before this street's board cards under these options."""
         if self.burns_option is not None and not options.get(self.burns_option, False):

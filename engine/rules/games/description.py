@@ -482,7 +482,7 @@ def compiled_gaps(spec: GameSpec) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if hole > MAX_HOLE and counted:
         showdown.append(f"{hole} hole cards per player beside a discard board or low points "
                         f"(the compiled core counts {MAX_HOLE})")  # fmt: skip
-    betting = replay_gaps(spec)  # betting-mode play holds what the compiled replay holds
+    betting = _hand_gaps(spec)  # betting-mode play holds what the compiled replay holds, and draws
     return tuple(showdown), tuple(betting)
 
 
@@ -502,11 +502,12 @@ def draw_gaps(spec: GameSpec) -> list[str]:
 
 
 def replay_gaps(spec: GameSpec) -> tuple[str, ...]:
-    """What betting-mode play and the compiled replay cannot play of ``spec`` besides its
-    ``compiled_gaps`` (the state machine replays such hands). Both play hole cards on any street,
-    up cards, openers by them, a fixed-limit bring-in and its completion (short all-ins too) and
-    a deck that runs short; the replay hands to the state machine a hand whose up cards were never
-    written, whose deck runs short, or that bets an open pair's big bet (betting mode never does).
+    """What the compiled replay cannot play of ``spec`` besides its ``compiled_gaps`` (the state
+    machine replays such hands); betting-mode play holds the same but draws, which it plays. Both
+    play hole cards on any street, up cards, openers by them, a fixed-limit bring-in and its
+    completion (short all-ins too) and a deck that runs short; the replay hands to the state
+    machine a hand whose up cards were never written, whose deck runs short, or that bets an open
+    pair's big bet (betting mode never does).
 
     >>> from engine.rules.games import GAMES
     >>> replay_gaps(GAMES["razz"]), replay_gaps(GAMES["holdem"])
@@ -514,6 +515,11 @@ def replay_gaps(spec: GameSpec) -> tuple[str, ...]:
     """
     if spec.draws:
         return ("draws",)  # (the state machine replays them)
+    return _hand_gaps(spec)
+
+
+def _hand_gaps(spec: GameSpec) -> tuple[str, ...]:
+    """What neither betting-mode play nor the compiled replay holds (``replay_gaps``, draws aside)."""
     choices = [None, *other_hole_card_choices(spec)]
     most = max(card_budget(spec, choice)[1] for choice in choices)
     if most > MAX_REPLAY_HOLE:
