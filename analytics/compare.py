@@ -34,6 +34,7 @@ PAIRED_HAND_RATES = (
     ("split_rate", "split", False),
     ("category_tie_rate", "category_tie", False),
     ("triple_scoop_rate", "triple_scoop", False),
+    ("every_board_scoop_rate", "triple_scoop", False),  # (other than three boards: stats.every_board_scoop)
     ("high_low_same_player_rate", "high_low_same", False),
     ("high_low_different_players_rate", "high_low_same", True),  # the same pairs, the other way
     ("surviving_boards.one", "one_board", False),

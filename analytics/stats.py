@@ -320,7 +320,7 @@ def game_stats(
     if game.kill is not None:
         stats |= _kills(counts, game, options, overview)
     if game.board_shares:
-        stats["triple_scoop_rate"] = rate(overview["triple_scoops"], showdowns)
+        stats[every_board_scoop(game)] = rate(overview["triple_scoops"], showdowns)
     if game.low_half:
         stats |= _halves(overview, showdowns, game.low_hands)
     if game.draws:
@@ -503,6 +503,17 @@ def _draws(counts: Counts, game: GameSpec) -> list[dict[str, Any]]:
         rows.append({"street": street, "draws": n, "cards_drawn": drawn,
                      "stand_pat_rate": rate(int(row["stood_pat"]), n)})  # fmt: skip
     return rows
+
+
+def every_board_scoop(game: GameSpec) -> str:
+    """The id of "one player alone best on every board": ``triple_scoop_rate`` where three boards
+    take shares (Cry Me A River), ``every_board_scoop_rate`` for any other number.
+
+    >>> from engine.rules.games import GAMES
+    >>> every_board_scoop(GAMES["cry-me-a-river"])
+    'triple_scoop_rate'
+    """
+    return "triple_scoop_rate" if len(game.community_boards) == 3 else "every_board_scoop_rate"
 
 
 def _draw_improvement(counts: Counts, game: GameSpec) -> list[dict[str, Any]]:

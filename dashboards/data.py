@@ -37,15 +37,10 @@ def games() -> dict[str, Any]:
 
 @st.cache_resource(show_spinner=False, ttl=60)
 def _games(data: str) -> dict[str, Any]:
-    from engine.rules.games import GAMES, get_game
+    from engine.rules.games import GAMES
+    from scooplab.lab import Lab
 
-    runs = connect(data, tables=("runs",))
-    sources = runs.sql("SELECT DISTINCT unnest(sources) AS source FROM runs_raw").pl()["source"].to_list()
-    for source in sorted(s for s in sources if s and s.endswith(".toml")):
-        try:
-            get_game(source)
-        except ValueError:
-            continue
+    Lab(data).described_games()
     return dict(GAMES)
 
 
@@ -218,7 +213,7 @@ def runs(data: str) -> pl.DataFrame:
     return sql(
         data,
         "SELECT run_id, variant, kind, mode, players, hands, status, created_at, options, seed "
-        "FROM runs ORDER BY created_at DESC",
+        "FROM runs ORDER BY hands = 0, created_at DESC",  # (runs that stored no hand last)
     )
 
 

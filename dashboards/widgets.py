@@ -131,6 +131,9 @@ def metric_rates(metrics: list[tuple[str, dict[str, Any] | None]]) -> None:
             metric_rate(label, value)
 
 
+CHART_FRAME = 110  # pixels of a chart's height its title, axis and axis title take
+
+
 def rate_chart(rows: list[dict[str, Any]], key: str, title: str, sort: list[str] | None = None) -> None:
     """Bars of observed rates with their 95% intervals, and ticks at the exact values if known.
 
@@ -179,7 +182,7 @@ def rate_chart(rows: list[dict[str, Any]], key: str, title: str, sort: list[str]
         ticks = base.mark_tick(color="#d62728", thickness=3, size=14)
         layers.append(ticks.encode(**{place: category, measure: "exact:Q"}))
         title = f"{title} (red: exact)"
-    height = 22 * len(rows) + 50 if names else 260
+    height = CHART_FRAME + 24 * len(rows) if names else 260  # (the height holds the title and axes too)
     st.altair_chart(alt.layer(*layers).properties(title=title, height=height), width="stretch")
 
 
@@ -284,3 +287,12 @@ def class_grid(cells: dict[str, float], ranks: str, title: str, labels: dict[str
     text = base.mark_text(fontSize=10, lineBreak="\n").encode(text="label:N")
     st.altair_chart((tiles + text).properties(height=32 * len(order) + 40), width="stretch")
     st.caption("Above the diagonal suited, below it offsuit, on it pairs.")
+
+
+def board_label(name: str) -> str:
+    """A board's name as a field label: "Board" for a game's one board called board, else "Top board".
+
+    >>> board_label("board"), board_label("top")
+    ('Board', 'Top board')
+    """
+    return "Board" if name == "board" else f"{name.capitalize()} board"

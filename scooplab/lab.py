@@ -179,6 +179,23 @@ class Lab:
             raise ValueError(f"runs are of different games: {variant} and {self.run_variant(run_b)}")
         return json.loads(json.dumps(compare_runs(self.data, variant, run_a, run_b), default=str))
 
+    def described_games(self) -> list[str]:
+        """Make known by name the games described in files this warehouse's runs were made from,
+        and return their names (a file that is gone or broken, or clashes with a known game, is
+        left out)."""
+        from analytics.db import connect
+        from engine.rules.games import get_game
+
+        with connect(self.data, tables=("runs",)) as runs:
+            frame = runs.sql("SELECT DISTINCT unnest(sources) AS source FROM runs_raw").pl()
+        names = []
+        for source in sorted(s for s in frame["source"].to_list() if s and s.endswith(".toml")):
+            try:
+                names.append(get_game(source).name)
+            except ValueError:
+                continue
+        return names
+
     def run_variant(self, run_id: str) -> str:
         """The one game whose hands a run holds (from its files' folders); ValueError otherwise."""
         part = f"/run={run_id}/"

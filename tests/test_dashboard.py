@@ -310,6 +310,15 @@ BROWSER_PAGES = [
 ]  # fmt: skip
 
 
+# every chart holds a bar drawn at least 5 pixels thick (a chart squeezed to no height draws them 0
+# pixels high; a tick of an exact value is 3 wide)
+EVERY_CHART_HAS_BARS = """() => {
+  const charts = [...document.querySelectorAll("[data-testid='stVegaLiteChart']")];
+  return charts.length > 0 && charts.every((chart) => [...chart.querySelectorAll("g.mark-rect path")]
+    .some((bar) => { const box = bar.getBBox(); return Math.min(box.width, box.height) >= 5; }));
+}"""
+
+
 @pytest.mark.skipif(
     not shutil.which(CHROMIUM), reason="Debian's chromium is not installed (make test installs it)"
 )
@@ -338,6 +347,10 @@ def test_every_page_in_a_real_browser(warehouse, tmp_path):
             assert page.locator("[data-testid='stException']").count() == 0, path
             if path in ("", "scarney", "cry_me_a_river", "skoejarth", "holdem") or "starting" in path:
                 page.locator("canvas, svg.marks").first.wait_for()
+            if path in ("scarney", "cry_me_a_river", "skoejarth", "holdem"):  # rate charts: bars drawn
+                charts = page.locator("[data-testid='stVegaLiteChart']")
+                charts.last.locator("svg.marks").first.wait_for()
+                page.wait_for_function(EVERY_CHART_HAS_BARS)  # (a chart squeezed to no bars never does)
             page.screenshot(path=str(shots / f"{path or 'overview'}.png"), full_page=True)
         browser.close()
     port = server.url.rsplit(":", 1)[1]

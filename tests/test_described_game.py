@@ -99,7 +99,8 @@ def test_simulate_export_ingest_stats_and_dashboard_from_the_file_alone(tmp_path
     result = runner.invoke(app, ["stats", "--variant", path, "--data", data, "--format", "json"])
     assert result.exit_code == 0, result.output
     stats = json.loads(result.output)
-    assert stats["hands"] == 3000 and "triple_scoop_rate" in stats and "low_points_all" not in stats
+    assert stats["hands"] == 3000 and "low_points_all" not in stats
+    assert "every_board_scoop_rate" in stats and "triple_scoop_rate" not in stats  # (two boards)
     assert 0.1 < stats["scoop_rate"]["rate"] < 0.3  # one player alone best on both boards
     import os
 
@@ -110,7 +111,7 @@ def test_simulate_export_ingest_stats_and_dashboard_from_the_file_alone(tmp_path
     os.environ["SCOOPLAB_DATA"] = data
     test = game_page("double-board-holdem")
     assert not test.exception and test.title[0].value == "Double-board Hold'em"
-    assert any(m.label.startswith("Triple scoops") for m in test.metric)
+    assert any(m.label.startswith("Scoops of every board") for m in test.metric)
     with keeping_main():
         # the game has a page of its own
         navigation = AppTest.from_file(APP, default_timeout=PAGE_RUN_SECONDS).run()

@@ -293,3 +293,41 @@ def test_draw_improvement_counts_what_the_readable_rankings_say(name: str) -> No
     found = {where: n for where, n in summarize(batch).items() if where[0] == "draw_improvement"}
     assert found == {where: n for where, n in expected.items() if n}
     assert sum(n for (_, _, column), n in found.items() if column == "improved") > 100
+
+
+def _redescribed(tmp_path, name: str, change) -> object:
+    """A built-in draw game's description, changed by ``change(text)``, renamed, its PHH codes too."""
+    from pathlib import Path
+
+    from engine.rules.games import get_game
+
+    source = Path(__file__).parents[1] / "engine" / "variants" / f"{name}.toml"
+    text = change(source.read_text()).replace(f'name = "{name}"', f'name = "{name}-{tmp_path.name}"', 1)
+    text = text.replace("{ FB =", "{ XFB =").replace("{ N2L1D =", "{ XN2L1D =")
+    path = tmp_path / "game.toml"
+    path.write_text(text)
+    return get_game(str(path))
+
+
+def test_betting_mode_tag_plays_three_handed_minimum_and_ten_draw_games(tmp_path):
+    """The final-hand scale of a game seating three at least is taken three-handed, and a game of
+    more draws than one deal of the unseen cards covers plays out only those it covers."""
+    from tests.test_betting_kernel import assert_replays_to_the_same_rows
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    three = _redescribed(tmp_path / "a", "badugi", lambda t: t.replace("[2, 10]", "[3, 6]"))
+    assert three.min_players == 3 and not three.compiled_gaps + three.betting_gaps
+    draw = '\n[[streets]]\nname = "draw-{}"\ndraw = true\n'
+    many = _redescribed(
+        tmp_path / "b",
+        "deuce-to-seven-single-draw",
+        lambda t: t.replace("[[shares]]", "".join(draw.format(i) for i in range(9)) + "\n[[shares]]").replace(
+            "[2, 8]", "[2, 4]"
+        ),
+    )
+    assert sum(s.draw for s in many.streets) == 10 and not many.compiled_gaps + many.betting_gaps
+    for game, structure in ((three, Structure.FIXED_LIMIT), (many, Structure.NO_LIMIT)):
+        hands, _ = assert_replays_to_the_same_rows(game, 3, game.resolve_options({}), ("tag",), 1, count=40,
+                                                   stake=1_000, structure=structure)  # fmt: skip
+        assert "showdown" in hands.column("ending").to_pylist()

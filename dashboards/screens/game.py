@@ -56,11 +56,9 @@ def render(variant: str) -> None:
         _tips(stats["tips"], game.deck.ranks)
     if "surviving_boards" in stats:
         _kills(stats, game.deck.ranks)
-    rates = (
-        [("Triple scoops (alone best on every board)", stats["triple_scoop_rate"])]
-        if "triple_scoop_rate" in stats
-        else []
-    )
+    scoops = {"triple_scoop_rate": "Triple scoops (alone best on every board)",
+              "every_board_scoop_rate": "Scoops of every board (alone best on each)"}  # fmt: skip
+    rates = [(title, stats[key]) for key, title in scoops.items() if key in stats]
     if "low_paid_rate" in stats:  # a low hand must qualify: pots with and without a low half
         rates += [("A low half paid (a low qualified)", stats["low_paid_rate"]),
                   ("High and low to one player", stats["high_low_same_player_rate"])]  # fmt: skip

@@ -41,7 +41,7 @@ hands = [seats[seat % len(seats)].text_input(f"Seat {seat + 1}", key=fields[f"Se
          for seat in range(players)]  # fmt: skip
 cells = st.columns(len(game.board_names) + 1)
 boards = {
-    name: cells[b].text_input(f"{name} board (known)", key=fields[f"{name} board"])
+    name: cells[b].text_input(widgets.board_label(name) + " (known cards)", key=fields[f"{name} board"])
     for b, name in enumerate(game.board_names)
 }
 dead = cells[-1].text_input("Dead cards", key=fields["Dead"])

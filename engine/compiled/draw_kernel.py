@@ -135,7 +135,7 @@ def standard_draws(hands, ranking, kickers, tables, aces_low, drawn, top) -> Non
     """Each row of ``hands`` (rows, cards) under the default policy: ``drawn`` the cards it draws,
     ``top`` its highest kept card in low order (aces low where ``aces_low``; -1: it keeps none)."""
     n = hands.shape[1]
-    order = np.zeros(8, np.int64)
+    order = np.zeros(max(8, n), np.int64)
     for i in range(hands.shape[0]):
         mask = discard_mask(hands[i], n, ranking, kickers, tables, order)
         drawn[i], top[i] = 0, -1
@@ -237,6 +237,7 @@ def sampled_mask(
     for k in range(n):
         sorted_cards[k] = hand[order[k]]
         held |= card_bit(hand[k])
+    draws_left = min(draws_left, (deck_size - n) // n - 1)  # (what one deal of the unseen cards covers)
     _fresh_samples(held, n * (1 + draws_left), deck_size, samples, seed, work.unseen, draws)
     best, best_mask = -1.0, 0
     for mask in range(1 << n):
@@ -271,6 +272,7 @@ def hand_worth(
     held = np.int64(0)
     for k in range(n):
         held |= card_bit(hand[k])
+    draws_left = min(draws_left, (deck_size - n) // n)  # (as sampled_mask)
     if draws_left == 0:
         return _worth(keys, below, key_strength(held, ranking, kickers, tables))
     _fresh_samples(held, n * draws_left, deck_size, samples, seed, work.unseen, work.draws)

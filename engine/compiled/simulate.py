@@ -73,13 +73,14 @@ _SCALES: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
 def final_hand_scale(game: GameSpec, options: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     """What a final hand is worth to the sampled policy: every strength standard players end
-    ``SCALE_HANDS`` heads-up hands with (seed 0), sorted, and the share of those hands each beats
-    (ties counting half)."""
+    ``SCALE_HANDS`` heads-up hands with (seed 0; at the fewest seats the game allows where that is
+    more), sorted, and the share of those hands each beats (ties counting half)."""
     standard = {**game.resolve_options(options), "draw_policy": "standard"}
     key = f"{game.source}|{game.name}|{json.dumps(standard, sort_keys=True)}"
     if key not in _SCALES:
-        u = random_words(np.random.default_rng(0), SCALE_HANDS, words_per_hand(game, 2, standard))
-        finals = np.sort(simulate_chunk(game, 2, 1, standard, u).strength.ravel())
+        players = max(2, game.min_players)  # (heads-up where the game allows it)
+        u = random_words(np.random.default_rng(0), SCALE_HANDS, words_per_hand(game, players, standard))
+        finals = np.sort(simulate_chunk(game, players, 1, standard, u).strength.ravel())
         keys, first = np.unique(finals, return_index=True)
         counts = np.diff(np.append(first, len(finals)))
         _SCALES[key] = keys, (first + counts / 2) / len(finals)

@@ -55,6 +55,20 @@ def class_combos(name: str, deck: Deck) -> list[tuple[int, int]]:
     return combos
 
 
+def _rank(deck: Deck, char: str) -> int:
+    """The place of a rank in the deck's order; a clear error for a character that is not one.
+
+    >>> from engine.hands.cards import STANDARD
+    >>> _rank(STANDARD, "X")
+    Traceback (most recent call last):
+    ...
+    engine.odds.ranges.RangeError: 'X' is not a rank of the standard deck (23456789TJQKA)
+    """
+    if len(char) != 1 or char not in deck.ranks:
+        raise RangeError(f"{char!r} is not a rank of the {deck.name} deck ({deck.ranks})")
+    return deck.ranks.index(char)
+
+
 def _spread(text: str, deck: Deck) -> list[str]:
     """Classes named by ``TT+``, ``A5s+``, ``22-55``, ``A5s-A2s`` or one class."""
     ranks = deck.ranks
@@ -64,16 +78,18 @@ def _spread(text: str, deck: Deck) -> list[str]:
         if not pairs and (len(top) != len(bottom) or top[0] != bottom[0] or top[2:] != bottom[2:]):
             raise RangeError("a span joins two classes of one kind (22-55, A5s-A2s)")
         if top[0] == top[1]:  # pairs
-            a, b = sorted((ranks.index(top[0]), ranks.index(bottom[0])))
+            a, b = sorted((_rank(deck, top[0]), _rank(deck, bottom[0])))
             return [ranks[r] * 2 for r in range(a, b + 1)]
-        a, b = sorted((ranks.index(top[1]), ranks.index(bottom[1])))
+        a, b = sorted((_rank(deck, top[1]), _rank(deck, bottom[1])))
         return [top[0] + ranks[r] + top[2:] for r in range(a, b + 1)]
     if text.endswith("+"):
         base = text[:-1]
+        if len(base) < 2:
+            raise RangeError("a class names two ranks (AA+, A5s+)")
         if len(base) == 2 and base[0] == base[1]:
-            return [r * 2 for r in ranks[ranks.index(base[0]) :]]
-        high = ranks.index(base[0])
-        return [base[0] + ranks[r] + base[2:] for r in range(ranks.index(base[1]), high)]
+            return [r * 2 for r in ranks[_rank(deck, base[0]) :]]
+        high = _rank(deck, base[0])
+        return [base[0] + ranks[r] + base[2:] for r in range(_rank(deck, base[1]), high)]
     return [text]
 
 

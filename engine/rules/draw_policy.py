@@ -168,9 +168,11 @@ def sampled_discards(ranking: Ranking, hole: list[int], draws_left: int, scale: 
     every discard (bit masks over the cards in id order, standing pat first) is tried on the same
     ``samples`` deals of the cards not held, the ``draws_left`` later draws played by the standard
     policy; the first whose final hands are worth most on average on ``scale`` (strengths sorted, and
-    the share of a standard player's final hands each beats) is kept."""
+    the share of a standard player's final hands each beats) is kept. Only the later draws one deal of
+    the cards not held can cover are played out (all of them, but in a game of very many draws)."""
     cards = sorted(int(card) for card in hole)
     n = len(cards)
+    draws_left = min(draws_left, (deck_size - n) // n - 1)  # (what one deal of the unseen cards covers)
     deals = _samples(cards, n * (1 + draws_left), samples, seed, deck_size)
     best, best_mask = -1.0, 0
     for mask in range(1 << n):
@@ -190,6 +192,7 @@ def hand_worth(ranking: Ranking, hole: list[int], draws_left: int, scale: tuple,
     share of a standard player's final hands (``scale``, as ``sampled_discards``) its final hand
     beats, averaged over ``samples`` deals of the cards not held (exact with no draw to come)."""
     cards = sorted(int(card) for card in hole)
+    draws_left = min(draws_left, (deck_size - len(cards)) // len(cards))  # (as sampled_discards)
     if draws_left == 0:
         return _worth(scale, _strength(ranking, cards))
     total = 0.0

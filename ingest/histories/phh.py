@@ -309,10 +309,11 @@ def iter_hands(paths: Iterable[str | Path], blocks: Callable[..., Any] | None = 
 
 
 def has_hand_histories(path: str | Path) -> bool:
-    """Whether a path is a file, or a folder holding at least one file ``iter_hands`` reads."""
+    """Whether a path is a hand-history file (.phh, .phhs, .tar.gz, .tgz), or a folder holding at
+    least one."""
     path = Path(path)
     if not path.is_dir():
-        return path.exists()
+        return path.is_file() and _is_input(path.name)
     return any(True for _ in _input_files(path))
 
 

@@ -95,9 +95,9 @@ def _ingest_run(
 def _record_run(warehouse: Warehouse, report: IngestReport, paths: list[str], rejects: pa.Table | None
                 ) -> IngestReport:  # fmt: skip
     """The run's rejects, then its runs rows (the last files: the run is complete); nothing when
-    nothing was read."""
-    if not report.hands + report.rejected + report.duplicates:
-        return report  # nothing was read: no run to record
+    nothing new was read (no hand, or only hands already stored)."""
+    if not report.hands + report.rejected:
+        return report  # nothing new: no run to record
     if rejects is not None:
         _write_rejects(warehouse, report.run_id, rejects)
     _write_runs(warehouse, report, paths)

@@ -30,7 +30,7 @@ from engine.rules.pots import claimants, pots_with_antes
 from ingest.storage.schema import ACTIONS, PLAYERS
 from ingest.storage.sim_rows import constant
 
-ACTION_KINDS = bk.ACTION_KINDS  # record kinds 0..10 (engine.compiled.hand_state)
+ACTION_KINDS = bk.ACTION_KINDS  # record kinds 0..11 (engine.compiled.hand_state)
 
 
 @dataclass

@@ -18,13 +18,26 @@ def fail(message: str) -> None:
     raise typer.Exit(code=2)
 
 
-def game_named(variant: str):
-    """The game a ``--variant`` names (built-in or a description file); a clear error otherwise."""
+def existing_warehouse(data: str) -> None:
+    """Fail with one line when ``--data`` names a local folder that does not exist (a command that
+    reads would otherwise answer as if the warehouse were empty); URLs are checked by the read."""
+    if "://" not in str(data) and not Path(data).is_dir():
+        fail(f"--data {data}: no warehouse there (`scooplab simulate` or `scooplab ingest` writes one)")
+
+
+def game_named(variant: str, data: str | None = None):
+    """The game a ``--variant`` names (built-in or a description file; with ``data``, also a game
+    described in a file that runs of that warehouse were made from); a clear error otherwise."""
     from engine.rules.games import get_game
 
     try:
         return get_game(variant)
     except ValueError as error:
+        if data is not None and "://" not in str(data) and Path(data).is_dir():
+            from scooplab.lab import Lab
+
+            if variant in Lab(data).described_games():
+                return get_game(variant)
         fail(str(error))
 
 

@@ -134,14 +134,18 @@ def check_command(file: Annotated[Path, typer.Argument(help="A game description 
 
     Exit code 0 when the game is playable, 2 when it is not.
     """
+    from engine.rules.games import clashes
     from engine.rules.games.description import DescriptionError, load_description
 
     try:
         game = load_description(file)
+        problems = clashes(game)  # what every command that names the file refuses
     except DescriptionError as error:
-        for problem in error.problems:
-            typer.echo(f"{file}: {problem}", err=True)
-        raise typer.Exit(code=2) from None
+        problems = error.problems
+    for problem in problems:
+        typer.echo(f"{file}: {problem}", err=True)
+    if problems:
+        raise typer.Exit(code=2)
     console.print(f"{file}: [green]ok[/], {game.name} ({game.title})", highlight=False)
     for fact in _facts(game):
         console.print(f"  {fact}", highlight=False, soft_wrap=True)

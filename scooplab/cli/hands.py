@@ -50,7 +50,7 @@ def hands_command(
     from engine.odds.starting_hands import FEATURES
     from scooplab.lab import Lab
 
-    game = game_named(variant)
+    game = game_named(variant, data)
     options = game.resolve_options(rule_options(game, rule))
     if not game.min_players <= players <= game.max_players:
         fail(f"--players {players}: {game.title} seats {game.min_players} to {game.max_players} players")

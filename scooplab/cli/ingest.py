@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from scooplab.cli.common import compiling_notice, fail, game_named
+from scooplab.cli.common import compiling_notice, existing_warehouse, fail, game_named
 from scooplab.cli.options import DEFAULT_DATA, DataFolder, Format, OutputFormat, Runs
 from scooplab.cli.output import console, progress_bar
 
@@ -115,6 +115,8 @@ def _print_report(lab, report: dict, output: OutputFormat) -> None:
         raise typer.Exit(3)
     if not report["rejected"] + report["hands"] + report["duplicates"]:
         fail("no hands were found in the files given")
+    if not report["rejected"] + report["hands"] and not report["complete_before"]:
+        typer.echo("scooplab: every hand was already stored; no run recorded", err=True)
 
 
 class ExportFormat(StrEnum):
@@ -151,8 +153,9 @@ def export_command(
     """
     from scooplab.lab import Lab
 
+    existing_warehouse(data)
     _check_export(written, data, variant, run, table, relative)
-    name = game_named(variant).name if variant else None
+    name = game_named(variant, data).name if variant else None
     if written is ExportFormat.phh and name is None:
         fail("--variant: which game's hands? (PHH export is of one game)")
     if written is ExportFormat.parquet and not run:

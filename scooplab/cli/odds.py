@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from scooplab.cli.common import fail, game_named, rule_options
+from scooplab.cli.common import compiling_notice, fail, game_named, rule_options
 from scooplab.cli.options import Format, OutputFormat, RuleFlag, Variant
 from scooplab.cli.output import console, progress_of
 
@@ -49,6 +49,7 @@ def odds_command(
     game = game_named(variant)
     options = game.resolve_options(rule_options(game, rule))
     boards = _boards(game, board or [])
+    compiling_notice("runouts", "sim_kernels")
     try:
         with progress_of("odds", "runouts") as progress:
             result = Lab().odds(variant, hand, boards, dead, rule=options, exact=True if exact else None,

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from scooplab.cli.common import fail
+from scooplab.cli.common import existing_warehouse, fail
 from scooplab.cli.options import DEFAULT_DATA, DataFolder, RowsFormat, Runs, TableFormat
 from scooplab.cli.output import write_rows
 
@@ -66,6 +66,7 @@ def players_command(
     """
     from scooplab.lab import Lab
 
+    existing_warehouse(data)
     filters: dict[str, Any] = {
         "variants": variant, "runs": run, "venues": venue, "stakes": stake, "table_sizes": table_size,
         "first_day": _day(since, "--since"), "last_day": _day(until, "--until"),

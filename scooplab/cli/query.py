@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from scooplab.cli.common import fail
+from scooplab.cli.common import existing_warehouse, fail
 from scooplab.cli.options import DEFAULT_DATA, DataFolder, RowsFormat, TableFormat
 from scooplab.cli.output import write_rows
 
@@ -40,6 +40,8 @@ def query_command(
     """
     from analytics.db import run_query
     from analytics.sandbox import QueryError, QueryLimits
+
+    existing_warehouse(data)
 
     try:
         limits = QueryLimits.of(timeout, memory_limit)

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from scooplab.cli.common import fail, game_named, rule_options
+from scooplab.cli.common import existing_warehouse, fail, game_named, rule_options
 from scooplab.cli.options import DEFAULT_DATA, DataFolder, RowsFormat, Runs, TableFormat
 from scooplab.cli.output import cell, console, progress_of, write_rows
 
@@ -66,6 +66,7 @@ def stats_command(
     * `scooplab stats --equilibrium --compute`: how each game plays when both play well, heads-up
       all in or fold (docs/equilibrium.md)
     """
+    existing_warehouse(data)
     if equilibrium:
         equilibrium_table(str(data), variant, compute, output)
         return
@@ -73,7 +74,7 @@ def stats_command(
         fail("--variant: which game? (`scooplab variants` lists them)")
     from scooplab.lab import Lab
 
-    game = game_named(variant)
+    game = game_named(variant, data)
     options = rule_options(game, rule)
     try:
         stats = Lab(data).stats(game.name, run, mode=mode.value if mode else None, players=players,
@@ -134,7 +135,7 @@ def equilibrium_table(data: str, variant: str | None, compute: bool, output: Tab
     from engine.solving.pushfold_plan import no_pushfold_game
     from scooplab.lab import Lab
 
-    games = {game.name: game for game in [game_named(variant)]} if variant else {
+    games = {game.name: game for game in [game_named(variant, data)]} if variant else {
         name: game for name, game in GAMES.items() if not no_pushfold_game(game.title, game.bring_in)
     }  # fmt: skip
     try:
@@ -195,6 +196,7 @@ def compare_command(
     """
     from scooplab.lab import Lab
 
+    existing_warehouse(data)
     try:
         result = Lab(data).compare(run_a, run_b)
     except Exception as error:  # one line, whatever failed (a bad file, a run of another game)

@@ -29,15 +29,35 @@ def _discover() -> dict[str, GameSpec]:
 GAMES: dict[str, GameSpec] = _discover()
 
 
-def register(spec: GameSpec) -> GameSpec:
-    """Make a game read from a file known by name (to replays and statistics of this process)."""
+def clashes(spec: GameSpec) -> list[str]:
+    """What keeps a described game from joining the known games, one line each: its name or a PHH
+    variant code another game already has.
+
+    >>> from dataclasses import replace
+    >>> clashes(replace(GAMES["razz"], source="mine.toml"))
+    ["the name 'razz' is taken by the built-in Razz"]
+    """
+    problems = []
     known = GAMES.get(spec.name)
-    if known is not None and known.source != spec.source:
-        raise ValueError(f"{spec.source}: the name {spec.name!r} is taken by {known.source}")
+    if known is not None and Path(known.source).resolve() != Path(spec.source).resolve():
+        problems.append(f"the name {spec.name!r} is taken by {_where(known)}")
     for code in spec.variant_codes:
         other = next((g for g in GAMES.values() if code in g.variant_codes and g.name != spec.name), None)
         if other is not None:
-            raise ValueError(f"{spec.source}: PHH variant code {code} is {other.title}'s")
+            problems.append(f"PHH variant code {code} is {other.title}'s")
+    return problems
+
+
+def _where(game: GameSpec) -> str:
+    built_in = Path(game.source).parent == VARIANTS_DIR
+    return f"the built-in {game.title}" if built_in else str(game.source)
+
+
+def register(spec: GameSpec) -> GameSpec:
+    """Make a game read from a file known by name (to replays and statistics of this process)."""
+    problems = clashes(spec)
+    if problems:
+        raise ValueError(f"{spec.source}: {'; '.join(problems)}")
     GAMES[spec.name] = spec
     return spec
 

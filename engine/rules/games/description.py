@@ -486,6 +486,9 @@ def compiled_gaps(spec: GameSpec) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(showdown), tuple(betting)
 
 
+MAX_DRAW_HOLE = 8  # hole cards the compiled drawing policies hold (engine.compiled.draw_kernel's room)
+
+
 def draw_gaps(spec: GameSpec) -> list[str]:
     """What the compiled core cannot play yet of a game's draws (it plays them after every card)."""
     if not spec.draws:
@@ -498,6 +501,8 @@ def draw_gaps(spec: GameSpec) -> list[str]:
         gaps.append("draws beside up cards, a discard board or low points")
     if spec.deck_runs_short is not None:
         gaps.append("draws beside a deck that runs short")
+    if card_budget(spec)[1] > MAX_DRAW_HOLE:
+        gaps.append(f"draws to more than {MAX_DRAW_HOLE} hole cards")
     return gaps
 
 
