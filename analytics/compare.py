@@ -21,6 +21,7 @@ from math import comb, erfc, sqrt
 from pathlib import Path
 from typing import Any
 
+from analytics.labels import label
 from analytics.report import flatten
 from engine.hands.rankings import RANKINGS
 from engine.rules.games import GAMES
@@ -100,6 +101,7 @@ def compare(a: dict[str, Any], b: dict[str, Any], discordant: dict[str, tuple[in
         pair = discordant.get(row_a["statistic"])
         row = {
             "statistic": row_a["statistic"],
+            "label": label(row_a["statistic"]),
             "rate_a": row_a["rate"],
             "n_a": row_a["n"],
             "rate_b": row_b["rate"],

@@ -25,7 +25,9 @@ from analytics.exact import (
     wilson,
     z_score,
 )
+from analytics.labels import labels_of
 from analytics.population import ALL_IN, Population, choose, largest_first, play_of, populations
+from analytics.report import flatten
 from engine.hands.cards import DECKS, Deck
 from engine.hands.rankings import RANKINGS, categories_in_order
 from engine.rules.games import GAMES
@@ -244,6 +246,19 @@ def game_stats(
     runs: list[str] | None = None,
     use_summaries: bool = True,
     population: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """``_statistics``, with ``labels``: each statistic id's readable label and what it is out of."""
+    stats = _statistics(data, variant, runs, use_summaries, population)
+    stats["labels"] = labels_of(row["statistic"] for row in flatten(stats))
+    return stats
+
+
+def _statistics(
+    data: str | Path,
+    variant: str,
+    runs: list[str] | None,
+    use_summaries: bool,
+    population: dict[str, Any] | None,
 ) -> dict[str, Any]:
     """Every statistic of one game over one population of the chosen runs (all runs when none).
 

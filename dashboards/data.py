@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import re
 from typing import Any
 
@@ -16,7 +15,7 @@ import streamlit as st
 
 from analytics import tracker as tracking
 from analytics.compare import compare_runs, paired_runs
-from analytics.db import connect, run_query_page
+from analytics.db import connect, run_query, run_query_page
 from analytics.sandbox import QueryError, QueryLimits, size_text
 from analytics.stats import game_stats
 from scooplab.lab import Lab
@@ -120,6 +119,22 @@ def user_query(data: str, text: str, limit: int = 10_000) -> tuple[pl.DataFrame 
         return None, 0, str(error)
 
 
+def whole_query(data: str, text: str) -> tuple[bytes, int, str | None]:
+    """Untrusted SQL's whole result as Parquet bytes and its row count, or one line saying why not
+    (the query runs again in a process of its own, within the time and memory limits)."""
+    import io
+
+    import pyarrow.parquet as pq
+
+    try:
+        table = run_query(data, text, None, QueryLimits.of())
+    except QueryError as error:
+        return b"", 0, str(error)
+    out = io.BytesIO()
+    pq.write_table(table, out)
+    return out.getvalue(), table.num_rows, None
+
+
 def query_limits() -> str:
     """The console's limits in words: ``SCOOPLAB_QUERY_TIMEOUT`` and ``SCOOPLAB_QUERY_MEMORY`` of the
     server's environment, else the defaults (``analytics.sandbox.QueryLimits``)."""
@@ -191,18 +206,28 @@ REPLAYER_FILTERS = {
 }
 
 
-def random_hand(data: str, condition: str) -> str | None:
-    """A random hand id among (at most the first 200,000) hands matching a condition on hands_raw."""
+def random_hand(data: str, condition: str, variant: str | None = None, run: str | None = None) -> str | None:
+    """A hand id drawn uniformly from every hand of the warehouse matching a condition on hands_raw
+    (and of one game, one run, where given); None when none does."""
+    where = [condition] + ["variant = $variant"] * bool(variant) + ["run_id = $run"] * bool(run)
+    params = {k: v for k, v in (("variant", variant), ("run", run)) if v}
     found = (
         connection(data)
         .cursor()
         .sql(
-            f"SELECT hand_id FROM (SELECT hand_id FROM hands_raw WHERE {condition} LIMIT 200000) "
-            f"USING SAMPLE 1 ROWS (reservoir, {random.randrange(1 << 30)})"
+            # (DuckDB's one-row reservoir sample favours the first files it reads: a random key is uniform)
+            f"SELECT hand_id FROM hands_raw WHERE {' AND '.join(where)} ORDER BY random() LIMIT 1",
+            params=params or None,
         )
         .pl()
     )
     return found["hand_id"][0] if found.height else None
+
+
+def hand_sources(data: str) -> pl.DataFrame:
+    """Each game and run with hands, for the replayer's choices."""
+    return sql(data, "SELECT variant, run_id, sum(hands)::BIGINT AS hands FROM runs WHERE hands > 0 "
+                     "GROUP BY ALL ORDER BY variant, run_id")  # fmt: skip
 
 
 def hand_counts(data: str) -> pl.DataFrame:

@@ -267,9 +267,10 @@ def _clear_field(field: str) -> None:
 
 
 def class_grid(cells: dict[str, float], ranks: str, title: str, labels: dict[str, str] | None = None,
-               scheme: str = "redyellowgreen") -> None:  # fmt: skip
+               scheme: str = "redyellowgreen", steps: bool = False) -> None:  # fmt: skip
     """A two-card game's classes as the usual 13x13 chart (pairs on the diagonal, suited above
-    it, offsuit below, the strongest rank first), each cell coloured by its value."""
+    it, offsuit below, the strongest rank first), each cell coloured by its value (``steps``: the
+    values are a few levels, such as stored stacks, each its own colour however far apart)."""
     order = list(ranks[::-1])
     rows = []
     for name, value in cells.items():
@@ -281,7 +282,7 @@ def class_grid(cells: dict[str, float], ranks: str, title: str, labels: dict[str
     base = alt.Chart(grid).encode(x=alt.X("column:N", sort=order, title=None, axis=alt.Axis(orient="top")),
                                   y=alt.Y("row:N", sort=order, title=None))  # fmt: skip
     tiles = base.mark_rect().encode(
-        color=alt.Color("value:Q", title=title, scale=alt.Scale(scheme=scheme)),
+        color=alt.Color("value:O" if steps else "value:Q", title=title, scale=alt.Scale(scheme=scheme)),
         tooltip=["hand:N", alt.Tooltip("value:Q", title=title)],
     )
     text = base.mark_text(fontSize=10, lineBreak="\n").encode(text="label:N")

@@ -315,11 +315,12 @@ class Lab:
             connection.close()
 
     def export(self, out: str | Path, written: str = "phh", variant: str | GameSpec | None = None,
-               run: Runs = None, table: str | None = None, relative: bool = False) -> int:  # fmt: skip
+               run: Runs = None, table: str | None = None, relative: bool = False,
+               on_skipped: Callable[[int], None] | None = None) -> int:  # fmt: skip
         """``scooplab export``: stored hands written for other tools (``written``: ``phh``, one game's
         hands; ``duckdb``, a database of the views; ``parquet``, a copy of some runs' files; ``csv``,
         one view, ``table``, ``hands`` by default). How many were written: hands, views, files or
-        rows."""
+        rows (``on_skipped(count)``: the showdown-mode hands a PHH export leaves out)."""
         from analytics import export
 
         runs = [run] if isinstance(run, str) else run
@@ -329,7 +330,7 @@ class Lab:
 
             if name is None:
                 raise ValueError("a PHH export is of one game: give its variant")
-            return export_hands(_warehouse(self.data), name, out, runs=runs)
+            return export_hands(_warehouse(self.data), name, out, runs=runs, on_skipped=on_skipped)
         if written == "duckdb":
             return export.export_duckdb(self.data, out, relative=relative)
         if written == "parquet":

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from analytics import labels
 from analytics.compare import compare
 from analytics.db import QueryError, connect, run_query
 from analytics.exact import kill_survivors, wilson
@@ -80,7 +81,7 @@ def test_exact_references_sit_within_reach(warehouse):
 def test_stored_summaries_give_what_sql_over_every_hand_gives(warehouse, game):
     fast = game_stats(warehouse, game)
     slow = game_stats(warehouse, game, use_summaries=False)
-    for summary_only in ("tips", "low_points_after_full_board"):  # kept for simulated hands alone
+    for summary_only in ("tips", "low_points_after_full_board", "labels"):  # kept for simulated hands alone
         fast.pop(summary_only, None)
         slow.pop(summary_only, None)
     assert fast == slow
@@ -91,7 +92,7 @@ def test_summaries_and_sql_agree_when_a_part_is_worth_no_chip(tmp_path, game):
     """A stake of 1: three boards of a 2-chip pot, or a tied low half, leave parts of 0 or 1 chip."""
     simulate(SimSpec(game, 3_000, players=2 if game != "scarney" else 3, seed=7, stake=1), str(tmp_path))
     fast, slow = game_stats(tmp_path, game), game_stats(tmp_path, game, use_summaries=False)
-    for summary_only in ("tips", "low_points_after_full_board"):
+    for summary_only in ("tips", "low_points_after_full_board", "labels"):  # (labels: of those too)
         fast.pop(summary_only, None)
         slow.pop(summary_only, None)
     assert fast == slow
@@ -171,8 +172,13 @@ def test_stats_command_json_and_csv(warehouse):
     assert result.exit_code == 0, result.output
     stats = json.loads(result.stdout)
     assert {"low_points_all", "low_points_winning", "scoop_rate", "dead_rate"} <= set(stats)
+    flat = [row["statistic"] for row in flatten(stats)]
+    assert set(stats["labels"]) == set(flat)  # a label beside every id
+    unlabelled = [s for s in flat if not labels.known(s)]
+    assert not unlabelled and stats["labels"]["dead_rate"]["out_of"] == "seats dealt"
     csv = runner.invoke(app, ["stats", "--variant", "scarney", "--data", str(warehouse), "--format", "csv"])
-    assert csv.stdout.splitlines()[0] == "statistic,count,n,rate,ci95_low,ci95_high,exact,z"
+    assert csv.stdout.splitlines()[0] == "statistic,label,out_of,count,n,rate,ci95_low,ci95_high,exact,z"
+    assert "scoop_rate,Scoops: one player took every chip,showdown hands," in csv.stdout
 
 
 def test_stats_on_an_empty_warehouse_says_what_to_do(tmp_path):

@@ -1,5 +1,6 @@
 """The dashboard: every page's logic with Streamlit's AppTest, then the real app in headless Chromium."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -175,6 +176,30 @@ def test_select_star_of_hands_shows_rows_says_the_total_and_downloads_both_ways(
     assert any(e.label.startswith("hands") for e in test.expander)  # the view browser
 
 
+def test_a_result_past_the_rows_shown_says_so_and_downloads_whole(warehouse):
+    import io
+
+    import pyarrow.parquet as pq
+
+    test = app(warehouse, "screens/sql.py")
+    test.text_area[0].input("SELECT hand_id, pot FROM hands").run()
+    total = data.user_query(str(warehouse), "SELECT hand_id, pot FROM hands", 1)[1]
+    assert any(
+        c.value == f"The downloads above hold the 10,000 rows shown, not all {total:,}." for c in test.caption
+    )
+    labels = [b.label for b in test.get("download_button")]
+    assert labels[:2] == [
+        "Download CSV (lists as text) (10,000 rows shown)",
+        "Download Parquet (10,000 rows shown)",
+    ]
+    next(b for b in test.button if b.label.startswith("Prepare the whole result")).click().run()
+    assert not test.exception and not test.error
+    whole = test.session_state["sql_whole"][2]
+    assert whole[1] == total and pq.read_table(io.BytesIO(whole[0])).num_rows == total > 10_000
+    assert any(b.label == f"Download the whole result as Parquet ({total:,} rows)"
+               for b in test.get("download_button"))  # fmt: skip
+
+
 def test_players_a_sortable_table_one_players_lines_and_the_spread_of_a_statistic(tmp_path):
     warehouse = tmp_path / "cash"
     ingest([MONEY / "tracker.phhs", MONEY / "valid.phhs"], Warehouse(warehouse), run_id="cash")
@@ -191,6 +216,9 @@ def test_players_a_sortable_table_one_players_lines_and_the_spread_of_a_statisti
     assert ("V", "C") in keys and ("W", "C") in keys
     assert any(venue == "" for venue, _ in keys)  # the simulation's seats: hands without a venue or day
     assert len(test.dataframe) == 1  # no player chosen yet: no lines
+    shown_as = {name: config.get("type_config", {}).get("format")
+                for name, config in json.loads(test.dataframe[0].proto.columns).items()}  # fmt: skip
+    assert shown_as["hands"] == "localized" and shown_as["VPIP"] == "%.1f%%"  # separators, percent signs
     labels = test.selectbox[0].options
     test.selectbox[0].set_value(labels.index("C (V)")).run()
     lines = test.dataframe[1].value  # C's lines by position, then all
@@ -219,6 +247,21 @@ def test_the_replayer_follows_its_filter_and_names_an_unknown_id(warehouse):
     assert "No hand 'nosuch:0:1'" in test.error[0].value
 
 
+def test_random_hands_are_drawn_from_the_whole_warehouse_and_the_chosen_game_and_run(tmp_path):
+    """Two runs of 150,000 hands: the first 200,000 rows (the old cap) cannot hold both whole; twenty
+    uniform draws come from both runs; a chosen run gives its own hands alone."""
+    root = tmp_path / "big"
+    for run in ("first", "second"):
+        simulate(SimSpec("holdem", 150_000, players=2, seed=len(run)), str(root), run_id=run)
+    drawn = {data.random_hand(str(root), "true").split(":")[0] for _ in range(20)}
+    assert drawn == {"first", "second"}
+    assert {data.random_hand(str(root), "true", run="second").split(":")[0] for _ in range(5)} == {"second"}
+    assert data.random_hand(str(root), "true", variant="razz") is None
+    test = app(root, "screens/replayer.py")
+    test.selectbox[2].set_value("first").run()
+    assert not test.exception and test.text_input[0].value.startswith("first:")
+
+
 def test_the_everyone_dead_filter_finds_such_a_hand(tmp_path):
     from ingest.histories.phh import write_hand
     from tests.test_rulings import scarney  # the ruling's hand: both players left die on the river
@@ -235,6 +278,15 @@ def test_the_everyone_dead_filter_finds_such_a_hand(tmp_path):
     test = app(tmp_path / "wh", "screens/replayer.py")
     test.selectbox[0].set_value("everyone left died at once (a discard board)").run()
     assert not test.exception and "everyone_dead" in test.caption[0].value
+
+
+def test_overview_names_every_game_and_scales_hands_from_one(warehouse):
+    test = app(warehouse, "screens/overview.py")
+    assert not test.exception
+    spec = json.loads(test.get("vega_lite_chart")[0].proto.spec)
+    games, hands = spec["encoding"]["y"], spec["encoding"]["x"]
+    assert games["field"] == "variant" and games["axis"]["labelOverlap"] is False  # no name dropped
+    assert hands["scale"] == {"type": "log", "domainMin": 1}  # no 0 on a log axis
 
 
 def test_overview_counts_rejects_by_reason_and_numbers_hands_from_one(warehouse, tmp_path):
@@ -404,8 +456,11 @@ def test_the_starting_hands_page_draws_the_usual_grid_from_the_stored_table(ware
     assert not test.exception and not test.error
     table = test.dataframe[0].value
     assert table.shape[0] == 169 and table["hand"].to_list()[0] == "AA" and table["rank"].to_list()[0] == "1"
-    spec = json.dumps(json.loads(test.get("vega_lite_chart")[0].proto.spec))
+    grid = json.loads(test.get("vega_lite_chart")[0].proto.spec)
+    spec = json.dumps(grid)
     assert '"row"' in spec and '"column"' in spec and "equity" in spec  # a heat grid coloured by equity
+    assert grid["layer"][0]["encoding"]["color"]["title"] == "equity %"  # the legend in percent, as the cells
+
     three = app(warehouse, "screens/starting_hands.py", {"variant": "holdem", "players": "3"})
     assert not three.exception and "scooplab hands --variant holdem --players 3" in three.info[0].value
 
@@ -501,3 +556,74 @@ def test_the_equilibrium_page_solves_more_stacks_under_the_plan_it_shows(tmp_pat
     (run,) = {path.parent for path in tmp_path.glob("pushfold/variant=short-deck/run=*/*.parquet")}
     assert sorted(p.name for p in run.iterdir()) == ["stack-5-ante-0-tol-0.001.parquet",
                                                      "stack-6-ante-0-tol-0.001.parquet"]  # fmt: skip
+
+
+def test_the_equilibrium_page_says_which_stacks_are_stored_and_colours_the_chart_by_stack(tmp_path):
+    import json
+
+    from engine.solving.pushfold import Plan
+    from ingest.generation.pushfold import Solver
+
+    solver = Solver(Warehouse(tmp_path), get_game("short-deck"), {}, Plan(samples=200))
+    solver.solution(20.0)
+    data.equilibrium_table.clear()
+    test = app(tmp_path, "screens/equilibrium.py", {"variant": "short-deck"})
+    assert not test.exception and "the solutions stored are at 20 bb" in test.info[0].value
+    for stack in (5.0, 500.0):
+        solver.solution(stack)
+    data.equilibrium_table.clear()
+    test = app(tmp_path, "screens/equilibrium.py", {"variant": "short-deck"})
+    assert not test.exception and not test.info
+    compared = test.dataframe[0].value
+    assert "on real hands from" not in compared.columns  # classes: no estimate on real hands to show
+    specs = [json.loads(chart.proto.spec) for chart in test.get("vega_lite_chart")]
+    chart_grids = [s for s in specs if '"bb"' in json.dumps(s)]
+    assert chart_grids and all(s["layer"][0]["encoding"]["color"]["type"] == "ordinal" for s in chart_grids)
+
+
+LABELLED = [("scarney", {}), ("cry-me-a-river", {}), ("skoejarth", {}), ("holdem", {}),
+            ("holdem", {"mode": "betting"})]  # fmt: skip
+
+
+@pytest.mark.parametrize(("variant", "population"), LABELLED)
+def test_every_statistic_of_each_game_has_a_label(warehouse, variant, population):
+    from analytics import labels
+    from analytics.report import flatten
+    from scooplab.lab import Lab
+
+    stats = Lab(warehouse).stats(variant, **population)
+    unlabelled = [row["statistic"] for row in flatten(stats) if not labels.known(row["statistic"])]
+    assert not unlabelled and stats["labels"]
+
+
+def test_compare_opens_on_a_pair_that_dealt_the_same_cards_shows_labels_and_keeps_its_state_in_the_url(
+    tmp_path,
+):
+    root = str(tmp_path)
+    simulate(SimSpec("holdem", 2_000, players=4, seed=1), root, run_id="h-1")
+    simulate(SimSpec("holdem", 2_000, players=4, seed=2), root, run_id="h-2")
+    for run, options in (("sc", {}), ("sc-must-use", {"must_use_hole_card": True})):
+        simulate(SimSpec("scarney", 2_000, players=4, seed=5, options=options), root, run_id=run)
+    test = app(tmp_path, "screens/compare.py")
+    assert not test.exception and test.selectbox[0].value == "scarney"  # (the game with such a pair)
+    assert [test.selectbox[1].value, test.selectbox[2].value] == ["sc", "sc-must-use"]
+    assert test.query_params["variant"] in ("scarney", ["scarney"])
+    assert test.query_params["run_b"] in ("sc-must-use", ["sc-must-use"])
+    test.toggle[0].set_value(False).run()  # every statistic, not only the significant differences
+    shown = test.dataframe[0].value
+    assert "label" not in shown.columns and shown.shape[0] > 20
+    assert not any("_" in s for s in shown["statistic"])  # labels, not ids
+    linked = app(tmp_path, "screens/compare.py", {"variant": "holdem", "run_a": "h-2", "run_b": "h-1"})
+    assert (linked.selectbox[0].value, linked.selectbox[1].value, linked.selectbox[2].value) == (
+        "holdem",
+        "h-2",
+        "h-1",
+    )
+
+
+def test_scarney_s_discard_table_names_its_rows(warehouse):
+    os.environ["SCOOPLAB_DATA"] = str(warehouse)
+    test = game_page("scarney")
+    assert not test.exception
+    table = test.table[0].value
+    assert list(table.iloc[:, 0]) == ["seen", "exact"]  # each row named

@@ -83,6 +83,7 @@ def test_statistics_per_street_from_summaries_and_from_sql_alike(tmp_path):
     name = get_game(str(DESCRIPTION)).name
     fast, slow = game_stats(tmp_path, name), game_stats(tmp_path, name, use_summaries=False)
     assert fast.pop("tips")["forced_out_by_rank"] and not slow.pop("tips")["forced_out_by_rank"]
+    assert set(fast.pop("labels")) > set(slow.pop("labels"))  # (the tips' labels too)
     assert fast == slow  # the kernel's tallies and SQL over the stored rows (tips: simulated hands alone)
     assert [r["cards"] for r in fast["remaining_hole_cards"]] == [1, 2, 3, 4]
     streets = fast["forced_discards"]

@@ -112,3 +112,36 @@ def test_ingesting_the_same_hands_again_records_no_empty_run(tmp_path):
         catch_exceptions=False,
     )
     assert len(json.loads(runs.output)) == 1, runs.output
+
+
+def test_every_command_s_game_defaults_to_hold_em_and_help_says_no_false_default():
+    import typer.main
+
+    command = typer.main.get_command(app)
+    for name, sub in command.commands.items():  # (typer's groups: variants)
+        for param in getattr(sub, "params", []):
+            if param.name in ("game", "variant") and param.default is not None:
+                assert param.default == "holdem", name
+    shown = runner.invoke(app, ["simulate", "--help"]).output
+    assert "[default: 0]" not in shown and "default: all cores" in shown and "2% of stake" in shown
+    assert "<bool>" not in shown and "<int>" in shown  # a flag takes no value: no type beside it
+
+
+def test_the_licence_is_an_spdx_expression_setuptools_reads_without_a_warning():
+    import tomllib
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    assert project["project"]["license"] == "MIT" and project["project"]["license-files"] == ["LICENSE"]
+    assert "setuptools>=77" in project["build-system"]["requires"]  # (the first to read PEP 639)
+
+
+def test_a_phh_export_says_which_hands_it_leaves_out(tmp_path):
+    data, out = str(tmp_path / "w"), tmp_path / "holdem.phhs"
+    for mode, hands in (("showdown", "300"), ("betting", "40")):
+        result = runner.invoke(app, ["simulate", "--variant", "holdem", "--mode", mode, "--hands", hands,
+                                     "--players", "3", "--workers", "1", "--data", data])  # fmt: skip
+        assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["export", "--variant", "holdem", "--out", str(out), "--data", data])
+    assert result.exit_code == 0, result.output
+    assert "300 showdown-mode hands left out" in result.output and "40 holdem hands written" in result.output
+    assert out.read_text().count("\n[") + 1 == 40

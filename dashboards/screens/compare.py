@@ -12,7 +12,14 @@ if runs.height == 0:
     widgets.no_data()
     st.stop()
 games = data.games()
-variant = st.selectbox("Game", list(games), format_func=lambda name: games[name].title)
+names = list(games)
+asked = st.query_params.get("variant")
+if asked not in games:  # by default the first game with two runs that dealt the same cards
+    asked = next((n for n in names if data.deal_pair(path, n)), None) or next(
+        (n for n in names if runs.filter(pl.col("variant") == n)["run_id"].n_unique() > 1), names[0]
+    )
+variant = st.selectbox("Game", names, index=names.index(asked), format_func=lambda name: games[name].title)
+st.query_params["variant"] = variant
 options = sorted(set(runs.filter(pl.col("variant") == variant)["run_id"].to_list()))
 if len(options) < 2:
     st.info("Two runs of this game are needed: simulate it again with another option, e.g. "
@@ -21,9 +28,13 @@ if len(options) < 2:
     st.stop()
 pair = data.deal_pair(path, variant)  # by default two runs that dealt the same cards
 first, second = (options.index(pair[0]), options.index(pair[1])) if pair else (0, 1)
+linked = st.query_params.get("run_a"), st.query_params.get("run_b")  # a link's pair first
+if all(run in options for run in linked):
+    first, second = options.index(linked[0]), options.index(linked[1])
 left, right = st.columns(2)
 run_a = left.selectbox("Run A", options, index=first)
 run_b = right.selectbox("Run B", options, index=second)
+st.query_params["run_a"], st.query_params["run_b"] = run_a, run_b
 result = data.compare(path, variant, run_a, run_b)
 for warning in result["warnings"]:
     st.warning(warning)
@@ -38,6 +49,8 @@ rows = pl.DataFrame(result["rows"])
 only = st.toggle("Only significant differences", value=True)
 if only and rows.height:
     rows = rows.filter(pl.col("significant"))
+if "label" in rows.columns:  # the statistic by its label (its id is in `scooplab compare --format json`)
+    rows = rows.drop("statistic").rename({"label": "statistic"})
 if rows.height:
     rows = widgets.formatted(rows, ["rate_a", "rate_b", "difference"], lambda v: f"{100 * v:.4f}%")
     rows = widgets.formatted(rows, ["p_value", "p_adjusted"], "{:.3g}".format)

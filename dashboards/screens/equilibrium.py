@@ -45,6 +45,9 @@ if compared:
         (pl.col("best_called_equity") * 100).round(1).alias("its equity when called %"),
         pl.col("abstraction"),
     )  # fmt: skip
+    real = ("on real hands from", "to")  # (bucketed games alone: classes are real hands)
+    if table.select(pl.col(*real).is_null().all()).row(0) == (True, True):
+        table = table.drop(*real)
     st.dataframe(widgets.for_display(table), hide_index=True, width="stretch")
     shares = table.unpivot(["pushed %", "called %"], index=["game", "big blinds"], variable_name="side")
     chart = alt.Chart(shares).mark_bar().encode(
@@ -56,6 +59,10 @@ if compared:
     st.caption("Games of more than three hole cards are solved over 20 buckets of hands by equity against "
                "a random hand; their exploitability on real hands is estimated between a cross-fitted "
                "and an in-sample best response (docs/equilibrium.md).")  # fmt: skip
+elif stored := data.sql(path, "SELECT DISTINCT stack FROM pushfold_summary ORDER BY 1")["stack"].to_list():
+    st.info(f"This table compares games at 5, 10 and 15 big blinds; the solutions stored are at "
+            f"{', '.join(f'{s:g}' for s in stored)} bb. Solve those stacks below, or every game on the "
+            "command line:\n\n```\nscooplab stats --equilibrium --compute\n```")  # fmt: skip
 else:
     st.info("No push/fold solution is stored yet. Solve a game below, or every game at 5, 10 and 15 bb "
             "on the command line:\n\n```\nscooplab stats --equilibrium --compute\n```")  # fmt: skip
@@ -132,10 +139,10 @@ if len(stacks) > 1:
         push, call = st.columns(2)
         with push:
             st.markdown("**Pushed up to (bb)**")
-            widgets.class_grid(push_max, game.deck.ranks, "bb", scheme="blues")
+            widgets.class_grid(push_max, game.deck.ranks, "bb", scheme="blues", steps=True)
         with call:
             st.markdown("**Called up to (bb)**")
-            widgets.class_grid(call_max, game.deck.ranks, "bb", scheme="blues")
+            widgets.class_grid(call_max, game.deck.ranks, "bb", scheme="blues", steps=True)
     else:
         chart = pl.DataFrame({"hand": names, "pushed up to": [push_max[n] for n in names],
                               "called up to": [call_max[n] for n in names]})  # fmt: skip

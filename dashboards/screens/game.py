@@ -95,13 +95,13 @@ def _discards(stats: dict[str, Any]) -> None:
     with right:
         streets = stats["forced_discards"]
         st.subheader("Forced discards per player")
-        st.table({s: [f"{v['per_player']:.4f}" if v["per_player"] is not None else "—",
-                      f"{v.get('exact_per_player', 0):.4f}" if "exact_per_player" in v else ""]
-                  for s, v in streets.items()})  # fmt: skip
-        rates = [("Dead hands", stats["dead_rate"])]
-        if "high_low_same_player_rate" in stats:
-            rates.append(("High and low to one player", stats["high_low_same_player_rate"]))
-        widgets.metric_rates([*rates, ("Voided hands", stats["voided_rate"])])
+        st.table({"": ["seen", "exact"]}  # each row named
+                 | {s: [f"{v['per_player']:.4f}" if v["per_player"] is not None else "—",
+                        f"{v.get('exact_per_player', 0):.4f}" if "exact_per_player" in v else ""]
+                    for s, v in streets.items()})  # fmt: skip
+        widgets.metric_rates([("Dead hands", stats["dead_rate"]), ("Voided hands", stats["voided_rate"])])
+        if "high_low_same_player_rate" in stats:  # (a row of its own: the label in full)
+            widgets.metric_rates([("High and low to one player", stats["high_low_same_player_rate"])])
 
 
 def _tips(tips: dict[str, Any], ranks: str) -> None:

@@ -21,17 +21,23 @@ table.dataframe(
     hide_index=True,
     width="stretch",
 )
+height = widgets.CHART_FRAME + 28 * counts["variant"].n_unique()
 bars = (
     alt.Chart(counts.to_pandas())
     .mark_bar()
-    .encode(
-        x=alt.X("variant:N", title="game", axis=alt.Axis(labelAngle=0)),
-        xOffset="source:N",
-        y=alt.Y("hands:Q", title="hands (log scale)", scale=alt.Scale(type="symlog")),
+    .encode(  # games down the side, every name in full; hands on a log scale from one (no 0 on it)
+        y=alt.Y("variant:N", title="game", axis=alt.Axis(labelLimit=300, labelOverlap=False)),
+        yOffset="source:N",
+        x=alt.X(
+            "hands:Q",
+            title="hands (log scale)",
+            scale=alt.Scale(type="log", domainMin=1),
+            axis=alt.Axis(format="~s"),
+        ),
         color=alt.Color("source:N", title="source"),
         tooltip=["variant", "source", alt.Tooltip("hands:Q", format=",")],
     )
-    .properties(title="Hands per game and source", height=260)
+    .properties(title="Hands per game and source", height=height)
 )
 chart.altair_chart(bars, width="stretch")
 st.subheader("Runs")

@@ -34,6 +34,14 @@ def _filters(choices: dict[str, list[Any]]) -> tuple[dict[str, Any], int]:
     return {k: tuple(v) if isinstance(v, list) else v for k, v in chosen.items() if v}, int(least)
 
 
+# numbers as numbers (the table sorts by them), shown with separators and percent signs
+COLUMNS = {
+    "hands": st.column_config.NumberColumn(format="localized"),
+    "net won": st.column_config.NumberColumn(format="localized"),
+    **{name: st.column_config.NumberColumn(format="%.1f%%") for _, name in RATES},
+}
+
+
 def _shown(frame: pl.DataFrame) -> pl.DataFrame:
     """Rates as percentages, the net with its currency, bb/100 and its interval."""
     keys = [c for c in ("venue", "player", "position") if c in frame.columns]
@@ -129,7 +137,7 @@ if table.height == 0:
     st.info("No player matches these filters.")
     st.stop()
 event = st.dataframe(_shown(table), hide_index=True, width="stretch", on_select="rerun",
-                     selection_mode="single-row", key="players-table")  # fmt: skip
+                     selection_mode="single-row", key="players-table", column_config=COLUMNS)  # fmt: skip
 rows = event.selection.rows if event is not None and hasattr(event, "selection") else []
 chosen = _player(path, table, filters, rows[0] if rows else None)
 key, name = st.selectbox("The players' spread of", RATES, format_func=lambda r: r[1])

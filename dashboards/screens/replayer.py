@@ -1,5 +1,6 @@
 """Hand replayer: a hand street by street, cards drawn as cards, who won what."""
 
+import polars as pl
 import streamlit as st
 
 from dashboards import data, story, widgets
@@ -9,16 +10,24 @@ path = data.data_path()
 if data.empty(path):
     widgets.no_data()
     st.stop()
-choice = st.selectbox("Pick a random hand", list(data.REPLAYER_FILTERS))
+ANY = "any"
+sources = data.hand_sources(path)
+kind, of_game, of_run = st.columns([2, 1, 1])
+choice = kind.selectbox("Pick a random hand", list(data.REPLAYER_FILTERS))
+variant = of_game.selectbox("of the game", [ANY, *sources["variant"].unique(maintain_order=True).to_list()])
+runs = sources.filter(pl.col("variant") == variant) if variant != ANY else sources
+run = of_run.selectbox("of the run", [ANY, *runs["run_id"].unique(maintain_order=True).to_list()])
 another = st.button("Another random hand")
 first_visit = "replayer-filter" not in st.session_state
-if first_visit or another or st.session_state["replayer-filter"] != choice:
+wanted = (choice, variant, run)
+if first_visit or another or st.session_state["replayer-filter"] != wanted:
     # a new filter (or the button) draws a new hand and puts its id in the box; a link opens its hand
-    st.session_state["replayer-filter"] = choice
+    st.session_state["replayer-filter"] = wanted
     linked = st.query_params.get("hand") if first_visit else None
-    drawn = linked or data.random_hand(path, data.REPLAYER_FILTERS[choice])
+    chosen = {"variant": None if variant == ANY else variant, "run": None if run == ANY else run}
+    drawn = linked or data.random_hand(path, data.REPLAYER_FILTERS[choice], **chosen)
     if drawn is None:
-        st.warning(f"No hand in this warehouse matches “{choice}”.")
+        st.warning(f"No hand in this warehouse matches “{choice}” (game {variant}, run {run}).")
         st.stop()
     st.session_state["replayer-id"] = drawn
 elif "replayer-id" not in st.session_state:  # back from another page, which dropped the box's state

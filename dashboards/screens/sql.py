@@ -1,4 +1,5 @@
-"""SQL console: read-only queries over the views, results as a table, CSV and Parquet downloads.
+"""SQL console: read-only queries over the views, results as a table, CSV and Parquet downloads
+(of the rows shown; the whole result on request, as Parquet).
 
 Each query runs in a process of its own, stopped at the time and memory limits; a page shown
 again for the same query (a download, a resize) reuses its answer for a minute.
@@ -51,6 +52,24 @@ def answer(text: str) -> tuple:
     return last[2]
 
 
+def whole_result(console, text: str, total: int) -> None:
+    """Say that the downloads above hold the rows shown, and offer the whole result: the query run
+    again without a row limit (still within the time and memory limits), written to Parquet."""
+    console.caption(f"The downloads above hold the {LIMIT:,} rows shown, not all {total:,}.")
+    if console.button(f"Prepare the whole result ({total:,} rows) for download"):
+        st.session_state["sql_whole"] = (data.data_path(), text, data.whole_query(data.data_path(), text))
+    prepared = st.session_state.get("sql_whole")
+    if prepared is None or prepared[:2] != (data.data_path(), text):
+        return
+    parquet, rows, error = prepared[2]
+    if error:
+        console.error(error)
+    else:
+        label = f"Download the whole result as Parquet ({rows:,} rows)"
+        console.download_button(label, parquet, file_name="scooplab-query-all.parquet",
+                                mime="application/octet-stream")  # fmt: skip
+
+
 if text.strip():
     frame, total, error = answer(text)
     if error:
@@ -62,7 +81,14 @@ if text.strip():
         parquet = io.BytesIO()
         frame.write_parquet(parquet)
         left, right = console.columns(2)
-        left.download_button("Download CSV (lists as text)", data.flat_text(frame).write_csv(),
+        shown = f" ({frame.height:,} rows shown)" if cut else ""
+        left.download_button(f"Download CSV (lists as text){shown}", data.flat_text(frame).write_csv(),
                              file_name="scooplab-query.csv", mime="text/csv")  # fmt: skip
-        right.download_button("Download Parquet", parquet.getvalue(), file_name="scooplab-query.parquet",
-                              mime="application/octet-stream")  # fmt: skip
+        right.download_button(
+            f"Download Parquet{shown}",
+            parquet.getvalue(),
+            file_name="scooplab-query.parquet",
+            mime="application/octet-stream",
+        )
+        if cut:
+            whole_result(console, text, total)

@@ -78,9 +78,10 @@ if classes.height:
     two_cards = all(len(name) <= 3 for name in classes["hand_group"])  # AA, AKs, AKo
     if two_cards:
         measure = st.radio("Colour by", measures, horizontal=True)
-        figures = dict(zip(classes["hand_group"], classes[measure], strict=True))
-        labels = {name: f"{100 * value:.0f}" for name, value in figures.items()}
-        widgets.class_grid(figures, game.deck.ranks, measure, labels)
+        named = zip(classes["hand_group"], classes[measure], strict=True)
+        figures = {name: 100 * value for name, value in named}
+        labels = {name: f"{value:.0f}" for name, value in figures.items()}
+        widgets.class_grid(figures, game.deck.ranks, f"{measure} %", labels)  # (legend and cells in percent)
         st.caption("Figures in percent.")
     st.subheader("Every class, best first" + ("" if two_cards else " (sortable: click a column)"))
     listed = shown(classes, ["rank", "hand_group"], "hand")

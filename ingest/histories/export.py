@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow as pa
@@ -13,10 +14,13 @@ import pyarrow.dataset as ds
 from ingest.storage.warehouse import Warehouse
 
 
-def export_hands(warehouse: Warehouse, variant: str, out: str | Path, runs: list[str] | None = None) -> int:
-    """Write the stored hands of ``variant`` (optionally of some runs) to a ``.phhs`` file.
+def export_hands(warehouse: Warehouse, variant: str, out: str | Path, runs: list[str] | None = None,
+                 on_skipped: Callable[[int], None] | None = None) -> int:  # fmt: skip
+    """Write the stored hands of ``variant`` (optionally of some runs) to a ``.phhs`` file; how many.
 
-    The file is written under a temporary name and renamed when complete.
+    Showdown-mode hands are stored without a PHH history (everyone is all in before the deal):
+    ``on_skipped(count)`` hears how many were left out. The file is written under a temporary
+    name and renamed when complete.
     """
     condition = ds.field("variant") == variant
     if runs:
@@ -25,7 +29,10 @@ def export_hands(warehouse: Warehouse, variant: str, out: str | Path, runs: list
     where = f" in runs {', '.join(runs)}" if runs else ""
     if table.num_rows == 0:
         raise ValueError(f"no {variant} hands{where} in {warehouse.root}")
+    stored = table.num_rows
     table = table.filter(pc.is_valid(table.column("phh")))
+    if on_skipped is not None and 0 < table.num_rows < stored:
+        on_skipped(stored - table.num_rows)
     if table.num_rows == 0:
         raise ValueError(
             f"the {variant} hands{where} are showdown-mode simulations, stored without PHH "

@@ -14,6 +14,20 @@ import typer
 
 from scooplab.cli import dashboard, games, hands, ingest, odds, players, query, simulate, solve, stats
 
+
+def _flags_show_no_type() -> None:
+    """Typer writes ``<bool>`` beside every flag in ``--help``: a flag takes no value, so none is shown."""
+    from typer.core import TyperOption
+
+    shown = TyperOption.display_type_rich
+
+    def display_type_rich(self: TyperOption, ctx) -> str | None:
+        return None if self.is_flag else shown(self, ctx)
+
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_flags_show_no_type()
 app = typer.Typer(
     name="scooplab",
     help="Hand-history analytics lab for new poker variants: Scarney, Cry Me A River "

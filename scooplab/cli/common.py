@@ -65,4 +65,4 @@ def compiling_notice(*modules: str) -> None:
 
     cache = Path(os.environ["NUMBA_CACHE_DIR"])  # numba keeps its cache there, in subfolders
     if not all(any(cache.glob(f"**/{module}.*.nbi")) for module in modules):
-        typer.echo("compiling the kernels (first run only, about a minute)…", err=True)
+        typer.echo("compiling the kernels (first run only, two to three minutes)…", err=True)

@@ -212,7 +212,7 @@ def eval_command(
 
 
 def rankings_command(
-    game: GameName = "skoejarth",
+    game: GameName = "holdem",
     cards: Annotated[int, typer.Option("--cards", "-k", min=5, max=7, help="Cards per set, 5 to 7.")] = 7,
     tiebreak: Tiebreak = None,
     rule: RuleFlag = None,

@@ -119,6 +119,11 @@ def _print_report(lab, report: dict, output: OutputFormat) -> None:
         typer.echo("scooplab: every hand was already stored; no run recorded", err=True)
 
 
+def _say_skipped(count: int) -> None:
+    typer.echo(f"scooplab: {count:,} showdown-mode hands left out: they are stored without a PHH history "
+               "(everyone all in before the deal; `--run` picks runs)", err=True)  # fmt: skip
+
+
 class ExportFormat(StrEnum):
     phh = "phh"
     duckdb = "duckdb"
@@ -161,7 +166,7 @@ def export_command(
     if written is ExportFormat.parquet and not run:
         fail("--run: which runs to copy? (repeatable)")
     try:
-        count = Lab(data).export(out, written.value, name, run, table, relative)
+        count = Lab(data).export(out, written.value, name, run, table, relative, on_skipped=_say_skipped)
     except (ValueError, OSError) as error:
         fail(" ".join(str(error).split()))
     said = {ExportFormat.phh: f"{count:,} {name} hands written to {out}",

@@ -43,9 +43,11 @@ Structure = Annotated[Betting | None, typer.Option(
     "--structure", help="Betting mode: the betting structure (default: the game's own).")]  # fmt: skip
 Stake = Annotated[int, typer.Option("--stake", help="Chips each player brings.")]
 BigBlind = Annotated[int, typer.Option(
-    "--big-blind", help="Betting mode: big blind in chips, even (default: 2% of stake).")]  # fmt: skip
+    "--big-blind", help="Betting mode: big blind in chips, even (default: 2% of stake).",
+    show_default=False)]  # fmt: skip
 Workers = Annotated[int, typer.Option(
-    "--workers", "-w", help="Processes (local: this one and N-1 helpers; default: all cores).")]  # fmt: skip
+    "--workers", "-w", help="Processes (local: this one and N-1 helpers; default: all cores).",
+    show_default=False)]  # fmt: skip
 Executing = Annotated[Executor, typer.Option("--executor", help="Run shards locally or on Dask.")]
 Scheduler = Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address.")]
 ShardSize = Annotated[int, typer.Option("--shard-size", help="Hands per shard.")]

@@ -90,7 +90,9 @@ def stats_command(
 
 
 def _print_stats(variant: str, stats: dict, output: TableFormat, brief: bool) -> None:
-    """The statistics as a table (the headline first, the other populations on standard error) or CSV."""
+    """The statistics as a table (the headline first, the other populations on standard error) or
+    CSV (each id with its label and what it is out of)."""
+    from analytics.labels import label, out_of
     from analytics.report import flatten, scalars
 
     rows = flatten(stats)
@@ -107,6 +109,9 @@ def _print_stats(variant: str, stats: dict, output: TableFormat, brief: bool) ->
         if others:
             typer.echo(f"other populations (--mode, --players, --structure, --rule, --play): "
                        f"{'; '.join(others)}", err=True)  # fmt: skip
+    else:
+        rows = [{"statistic": (s := r["statistic"]), "label": label(s), "out_of": out_of(s)}
+                | {k: v for k, v in r.items() if k != "statistic"} for r in rows]  # fmt: skip
     write_rows(rows, output, f"{variant} statistics: {stats['population']['label']}")
 
 
@@ -115,9 +120,13 @@ def _percent(value: float | None) -> str:
 
 
 def _display(row: dict) -> dict:
-    """A statistics row for the terminal: percentages and a compact interval."""
+    """A statistics row for the terminal: the statistic's label and what it is out of (ids are in the
+    JSON and CSV), percentages and a compact interval."""
+    from analytics.labels import label, out_of
+
     return {
-        "statistic": row["statistic"],
+        "statistic": label(row["statistic"]),
+        "out of": out_of(row["statistic"]),
         "count": row["count"],
         "n": row["n"],
         "%": _percent(row["rate"]),
