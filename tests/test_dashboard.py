@@ -602,6 +602,7 @@ def test_compare_opens_on_a_pair_that_dealt_the_same_cards_shows_labels_and_keep
     root = str(tmp_path)
     simulate(SimSpec("holdem", 2_000, players=4, seed=1), root, run_id="h-1")
     simulate(SimSpec("holdem", 2_000, players=4, seed=2), root, run_id="h-2")
+    simulate(SimSpec("holdem", 300, players=4, seed=3, mode="betting"), root, run_id="a-bet")  # (sorts first)
     for run, options in (("sc", {}), ("sc-must-use", {"must_use_hole_card": True})):
         simulate(SimSpec("scarney", 2_000, players=4, seed=5, options=options), root, run_id=run)
     test = app(tmp_path, "screens/compare.py")
@@ -613,6 +614,8 @@ def test_compare_opens_on_a_pair_that_dealt_the_same_cards_shows_labels_and_keep
     shown = test.dataframe[0].value
     assert "label" not in shown.columns and shown.shape[0] > 20
     assert not any("_" in s for s in shown["statistic"])  # labels, not ids
+    holdem = app(tmp_path, "screens/compare.py", {"variant": "holdem"})  # no pair dealt alike: one of a kind
+    assert {holdem.selectbox[1].value, holdem.selectbox[2].value} == {"h-1", "h-2"} and not holdem.warning
     linked = app(tmp_path, "screens/compare.py", {"variant": "holdem", "run_a": "h-2", "run_b": "h-1"})
     assert (linked.selectbox[0].value, linked.selectbox[1].value, linked.selectbox[2].value) == (
         "holdem",

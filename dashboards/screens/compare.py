@@ -5,6 +5,20 @@ import streamlit as st
 
 from dashboards import data, widgets
 
+
+def alike_pair(runs: pl.DataFrame, variant: str) -> tuple[str, str] | None:
+    """Two runs of a game of one kind, mode and table size (newest first), if any: a pair to compare
+    without warnings that they differ in more than a rule option."""
+    rows = runs.filter(pl.col("variant") == variant).unique("run_id", keep="first", maintain_order=True)
+    seen: dict[tuple, str] = {}
+    for row in rows.iter_rows(named=True):
+        alike = (row["kind"], row["mode"], row["players"])
+        if alike in seen:
+            return seen[alike], row["run_id"]
+        seen[alike] = row["run_id"]
+    return None
+
+
 st.title("Compare runs")
 path = data.data_path()
 runs = data.runs(path)
@@ -26,7 +40,7 @@ if len(options) < 2:
             f"`scooplab simulate --variant {variant} --seed 1 --rule NAME=VALUE` "
             "(`scooplab variants` lists each game's options).")  # fmt: skip
     st.stop()
-pair = data.deal_pair(path, variant)  # by default two runs that dealt the same cards
+pair = data.deal_pair(path, variant) or alike_pair(runs, variant)  # the same cards, else the same kind
 first, second = (options.index(pair[0]), options.index(pair[1])) if pair else (0, 1)
 linked = st.query_params.get("run_a"), st.query_params.get("run_b")  # a link's pair first
 if all(run in options for run in linked):
