@@ -23,6 +23,7 @@ from ingest.histories.phh import write_hand
 from ingest.histories.record import hand_fields
 from scooplab.cli import app
 from tests.test_betting_kernel import assert_replays_to_the_same_rows
+from tests.test_properties import random_bet
 from tests.test_simulate_agreement import play_through_state_machine
 
 DESCRIPTION = Path(__file__).parent / "fixtures" / "variants" / "river-draw-holdem.toml"
@@ -65,14 +66,7 @@ def play_a_hand(game, rnd: random.Random) -> HandState:
         if state.phase in ("deal", "draw"):
             deal_due(state, deck)  # (standard draws)
         else:
-            seat, options = state.next_seat, state.options_for(state.next_seat)
-            roll = rnd.random()
-            if roll < 0.15 and options["call"]:
-                state.fold(seat)
-            elif roll < 0.35 and options["can_raise"]:
-                state.bet_or_raise(seat, rnd.randint(options["min_to"], options["max_to"]))
-            else:
-                state.check_or_call(seat)
+            random_bet(state, rnd, fold=0.15, raise_=0.35)
     if not state.is_over:
         for seat in state.live_seats:
             state.show_or_muck(seat, list(state.hole[seat]))

@@ -19,6 +19,7 @@ from engine.hands.cards import UNKNOWN_CARD, card_list
 from engine.rules.games import GAMES
 from engine.rules.games.base import Structure
 from engine.rules.state import HandState, IllegalAction
+from tests.test_properties import random_bet
 
 DRAW_GAMES = ("deuce-to-seven-single-draw", "deuce-to-seven-triple-draw", "badugi")
 
@@ -71,14 +72,7 @@ def play_random_draw_hand(
         state.deal_hole(seat, dealer.deal(size))
     while not state.is_over and state.phase != "showdown":
         if state.phase == "bet":
-            seat, options = state.next_seat, state.options_for(state.next_seat)
-            roll = rnd.random()
-            if roll < 0.1 and options["call"]:
-                state.fold(seat)
-            elif roll < 0.3 and options["can_raise"]:
-                state.bet_or_raise(seat, rnd.randint(options["min_to"], options["max_to"]))
-            else:
-                state.check_or_call(seat)
+            random_bet(state, rnd, fold=0.1, raise_=0.3)
         elif state.phase == "draw":
             dealer.burn()
             made_before: list[int] = []

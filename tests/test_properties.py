@@ -41,6 +41,19 @@ def new_state(game, structure, stacks, antes, options) -> HandState:
     )
 
 
+def random_bet(state: HandState, rnd, fold: float, raise_: float) -> None:
+    """The seat to act folds (when facing a bet) with chance ``fold``, raises a uniform legal amount
+    (when it may) below ``raise_``, else checks or calls."""
+    seat, options = state.next_seat, state.options_for(state.next_seat)
+    roll = rnd.random()
+    if roll < fold and options["call"]:
+        state.fold(seat)
+    elif roll < raise_ and options["can_raise"]:
+        state.bet_or_raise(seat, rnd.randint(options["min_to"], options["max_to"]))
+    else:
+        state.check_or_call(seat)
+
+
 def play_randomly(state: HandState, deck: Deck, rnd) -> None:
     """Play a hand to its end with random legal choices."""
     while not state.is_over and state.phase != "showdown":

@@ -34,7 +34,7 @@ from engine.compiled.betting_moves import (
     round_min_of,
 )
 from engine.compiled.draw_kernel import DrawPolicy, decision_seed_of, draw_scratch, hand_worth
-from engine.compiled.draw_play import draw_signal, play_draw_round
+from engine.compiled.draw_play import draw_signal, draws_after, play_draw_round
 from engine.compiled.hand_state import (  # noqa: F401 (re-exported: the record's layout, for callers)
     ACTION_KINDS,
     BET,
@@ -494,10 +494,7 @@ def _tag_score(table, streets, players, hand, scored_board, seat, draw_work) -> 
         n_hole, key = seats[N_HOLE, seat], np.int64(0)
         for i in range(n_hole):
             key |= card_bit(hand.hole[seat, i])
-        draws_left = 0
-        for later in range(at[STREET] + 1, streets.plan.shape[1]):
-            draws_left += streets.plan[DRAW_ROUND, later]
-        policy = players.draw
+        policy, draws_left = players.draw, draws_after(streets.plan, at[STREET])
         score = hand_worth(hand.hole[seat], n_hole, draws_left, streets.deck_size, players.ranking,
                            players.kickers, players.tables, policy.keys, policy.below, WORTH_SAMPLES,
                            decision_seed_of(key, at[STREET], seat), draw_work)  # fmt: skip

@@ -36,6 +36,15 @@ from engine.compiled.hand_state import (
 )
 
 
+@njit(cache=True, inline="always")
+def draws_after(plan, street) -> int:
+    """Draw rounds on the streets after ``street`` (``plan``: a ``Streets.plan``)."""
+    count = 0
+    for later in range(street + 1, plan.shape[1]):
+        count += plan[DRAW_ROUND, later]
+    return count
+
+
 @njit(cache=True)
 def start_stub(deck, top, work, seed) -> None:
     """The first draw's stub: the cards of ``deck`` from ``top`` on; ``seed`` seeds the reshuffles."""
@@ -56,9 +65,7 @@ def play_draw_round(streets, players, hand, row, cards, work, deck, seed) -> Non
         start_stub(deck, at[TOP], work, seed)
     if streets.plan[HOLE_DEALT, s] == 0 and streets.plan[BOARD_DEALT, s] == 0:
         burn_stub(work, streets.plan[BURNED, s])  # (a street that deals cards burned before them)
-    draws_left = 0
-    for later in range(s + 1, streets.plan.shape[1]):
-        draws_left += streets.plan[DRAW_ROUND, later]
+    draws_left = draws_after(streets.plan, s)
     received = work.sorted_cards  # (free once the seat's discards are chosen)
     for seat in range(seats.shape[1]):
         if seats[FOLDED, seat]:
