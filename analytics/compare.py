@@ -119,9 +119,9 @@ def compare(a: dict[str, Any], b: dict[str, Any], discordant: dict[str, tuple[in
     return out
 
 
-def _paired_query(con, name: str, variant: str, run_a: str, run_b: str) -> list[dict[str, Any]]:
-    relation = con.sql((QUERIES / f"{name}.sql").read_text(),
-                       params={"variant": variant, "run_a": run_a, "run_b": run_b})  # fmt: skip
+def _paired_query(con, name: str, first: tuple[str, str], second: tuple[str, str]) -> list[dict[str, Any]]:
+    params = {"variant_a": first[0], "run_a": first[1], "variant_b": second[0], "run_b": second[1]}
+    relation = con.sql((QUERIES / f"{name}.sql").read_text(), params=params)
     return [dict(zip(relation.columns, row, strict=True)) for row in relation.fetchall()]
 
 
@@ -137,15 +137,20 @@ def _dealt_alike(con, run_a: str, run_b: str) -> bool:
     return different == 0
 
 
-def discordant_pairs(con, variant: str, run_a: str, run_b: str) -> dict[str, tuple[int, int]]:
-    """Paired counts (only in A, only in B) of every statistic that can be tested hand by hand."""
-    hands = _paired_query(con, "paired_hands", variant, run_a, run_b)[0]
+def discordant_pairs(con, variant: str, run_a: str, run_b: str, variant_b: str | None = None
+                     ) -> dict[str, tuple[int, int]]:  # fmt: skip
+    """Paired counts (only in A, only in B) of every statistic that can be tested hand by hand (run B
+    of ``variant_b``, a game that deals alike, if given: the categories when the rankings agree)."""
+    first, second = (variant, run_a), (variant_b or variant, run_b)
+    hands = _paired_query(con, "paired_hands", first, second)[0]
     out: dict[str, tuple[int, int]] = {}
     for statistic, column, complement in PAIRED_HAND_RATES:
         only_a, only_b = int(hands[f"{column}_a"] or 0), int(hands[f"{column}_b"] or 0)
         out[statistic] = (only_b, only_a) if complement else (only_a, only_b)
     names = RANKINGS[GAMES[variant].ranking].categories
-    seats = _paired_query(con, "paired_categories", variant, run_a, run_b)
+    if RANKINGS[GAMES[second[0]].ranking].categories != names:
+        return out
+    seats = _paired_query(con, "paired_categories", first, second)
     for index, name in enumerate(names):
         only_a = sum(r["seats"] for r in seats if r["category_a"] == index and r["category_b"] != index)
         only_b = sum(r["seats"] for r in seats if r["category_b"] == index and r["category_a"] != index)
@@ -160,18 +165,23 @@ def _settings(run: dict[str, Any]) -> dict[str, Any]:
     return run | {"structure": run_structure(run), "big_blind": big_blind}
 
 
+KIND_NAMES = {"ingest": "replayed hand histories", "simulation": "a simulation"}
+
+
 def warnings_for(run_a: dict[str, Any], run_b: dict[str, Any]) -> list[str]:
     """What makes the comparison mean less than a user may think (runs rows of the runs table)."""
     if run_a["run_id"] == run_b["run_id"]:
         return [f"run {run_a['run_id']} is compared with itself: every difference is 0"]
-    out = []
     a, b = _settings(run_a), _settings(run_b)
-    for key, what in (("kind", "kinds"), ("mode", "modes"), ("players", "table sizes"),
-                      ("structure", "betting structures"), ("stake", "stakes"),
-                      ("big_blind", "big blinds")):  # fmt: skip
+    if a.get("kind") != b.get("kind"):  # one replays hand histories: its settings are not recorded
+        kinds = " and ".join(KIND_NAMES.get(run.get("kind"), str(run.get("kind"))) for run in (a, b))
+        return [f"the runs differ in more than a rule option: {kinds}"]
+    out = []
+    for key, what in (("mode", "modes"), ("players", "table sizes"), ("structure", "betting structures"),
+                      ("stake", "stakes"), ("big_blind", "big blinds")):  # fmt: skip
         if key == "structure" and a.get("mode") != b.get("mode"):
             continue  # said already: showdown mode is all in
-        if a.get(key) != b.get(key):
+        if a.get(key) != b.get(key) and None not in (a.get(key), b.get(key)):
             out.append(f"the runs differ in more than a rule option: {what} {a.get(key)} and {b.get(key)}")
     return out
 
@@ -231,3 +241,45 @@ def compare_runs(data: str | Path, variant: str, run_a: str, run_b: str,
         warnings.append(f"the runs' hands are of different populations: {a['population']['label']} "
                         f"and {b['population']['label']}")  # fmt: skip
     return {"variant": variant, "paired": paired, "warnings": warnings, "rows": compare(a, b, discordant)}
+
+
+def compare_games(
+    data: str | Path,
+    first: tuple[str, str],
+    second: tuple[str, str],
+    stats_of: Callable[[str, str], dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """A run of one game against a run of another (a game against the one it was derived from):
+    ``first`` and ``second`` are (game, run). When the two dealt the same cards (showdown-mode runs
+    of one seed whose first hands of every shard got the same hole cards: a derived game that
+    changes what wins, not what is dealt) the hand-level rates are tested hand by hand, as
+    ``compare_runs`` does; otherwise every statistic both have as independent samples. The rows
+    come most significant first (adjusted p-value, then the size of the difference).
+    ``stats_of(game, run)`` gives a run's statistics."""
+    from analytics.db import connect
+    from analytics.stats import game_stats
+    from ingest.storage.warehouse import Warehouse
+
+    runs = {(r["variant"], r["run_id"]): r for r in Warehouse(data).read("runs").to_pylist()}
+    for variant, run_id in (first, second):
+        if (variant, run_id) not in runs:
+            raise ValueError(f"no {variant} run {run_id!r} in {data}")
+    stats_of = stats_of or (lambda variant, run: game_stats(data, variant, [run]))
+    a, b = stats_of(*first), stats_of(*second)
+    warnings = [w for w in warnings_for(runs[first], runs[second]) if "itself" not in w]
+    discordant = None
+    if same_deals(runs[first] | {"run_id": "a"}, runs[second] | {"run_id": "b"}):
+        paths = [f"/variant={variant}/run={run}/" for variant, run in (first, second)]
+        con = connect(data, [first[0], second[0]], only_paths=paths)
+        if first[1] != second[1] and _dealt_alike(con, first[1], second[1]):
+            discordant = discordant_pairs(con, first[0], first[1], second[1], second[0])
+    if a["population"]["label"] != b["population"]["label"]:
+        warnings.append(f"the runs' hands are of different populations: {a['population']['label']} "
+                        f"and {b['population']['label']}")  # fmt: skip
+    rows = sorted(compare(a, b, discordant), key=lambda r: (r["p_adjusted"], -abs(r["difference"])))
+    return {
+        "games": [first[0], second[0]],
+        "paired": discordant is not None,
+        "warnings": warnings,
+        "rows": rows,
+    }

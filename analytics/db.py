@@ -39,8 +39,8 @@ BESIDE_HANDS = ("players", "actions", "summaries")
 # creation order: each view only reads raw tables and views created before it
 VIEW_ORDER = (
     "hands", "seat_players", "players", "seat_actions", "actions", "runs", "rejects", "showdown_seats",
-    "hand_outcomes", "player_stats", "tracker_seats", "discard_seat_fates", "starting_hands", "pushfold",
-    "pushfold_summary", "pushfold_chart",
+    "wide_hand_outcomes", "hand_outcomes", "player_stats", "tracker_seats", "discard_seat_fates",
+    "starting_hands", "pushfold", "pushfold_summary", "pushfold_chart",
 )  # fmt: skip
 
 
@@ -189,11 +189,13 @@ def create_views(
     only_paths: list[str] | None = None,
     population: Population | None = None,
     relative_to: str | None = None,
+    only_hand: str | None = None,
 ) -> None:
     """Create the raw views over the warehouse files (of some games only, if given), then every named view.
 
     With ``population`` the hands (and their players and actions) are only those of that population.
-    With ``relative_to`` (a local folder) the views name the files relative to it.
+    With ``relative_to`` (a local folder) the views name the files relative to it. With ``only_hand``
+    the hands, players and actions are those of that one hand (every view then computes one hand).
     """
     skipped = tuple(f"/run={run}/" for run in skip_runs or ())
     wanted = tuple(only_paths) if only_paths is not None else None
@@ -225,6 +227,9 @@ def create_views(
         if wanted is not None and table != "runs":
             files = [f for f in files if any(w in f for w in wanted)]
         source = _files_source(files, prefix, schema, relative_to) if files else _empty_select(schema)
+        if only_hand is not None and table in ("hands", "players", "actions"):
+            quoted = "'" + only_hand.replace("'", "''") + "'"
+            source = f"SELECT * FROM ({source}) WHERE hand_id = {quoted}"
         con.sql(f"CREATE VIEW {table}_raw AS {_of_population(source, table, population)}")
     if tables is not None:
         return
@@ -243,6 +248,7 @@ def connect(
     tables: tuple[str, ...] | None = None,
     only_paths: list[str] | None = None,
     population: Population | None = None,
+    only_hand: str | None = None,
 ) -> duckdb.DuckDBPyConnection:
     """A connection with every view of the warehouse at ``data`` (a folder or fsspec URL).
 
@@ -251,12 +257,15 @@ def connect(
     ``tables`` creates only those raw views (no named views, no ``summarized_hands_raw``);
     ``only_paths`` reads only the files whose path contains one of these texts (looking one hand
     up in its file is quick);
-    ``population`` keeps only that population's hands (``analytics.population``).
+    ``population`` keeps only that population's hands (``analytics.population``); ``only_hand``
+    only that hand (with ``only_paths`` naming its file, the replayer's look-up of one hand).
     """
     con = duckdb.connect()
     con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
     no_progress_bar(con)
-    create_views(con, Warehouse(data), variants, skip_runs, tables, only_paths, population)
+    create_views(
+        con, Warehouse(data), variants, skip_runs, tables, only_paths, population, only_hand=only_hand
+    )
     return con
 
 

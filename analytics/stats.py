@@ -76,8 +76,11 @@ def summarized_runs(data: str | Path, variant: str, runs: list[str]) -> list[str
 class Counts:
     """Statistic counts: complete showdown-mode runs from their stored summaries, the rest by SQL."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, variant: str, runs: list[str], summarized: list[str]):
+    def __init__(self, con: duckdb.DuckDBPyConnection, variant: str, runs: list[str], summarized: list[str],
+                 by_sql: bool = True):  # fmt: skip
+        """``by_sql`` false: no run outside the summarized ones can hold hands of the population."""
         self.con, self.variant, self.runs, self.summarized = con, variant, runs, summarized
+        self.by_sql = by_sql and (not runs or not set(runs) <= set(summarized))  # else every count is stored
         self.stored: dict[tuple[str, str, str], int] = {}
         if summarized:
             for row in query(con, "summaries", variant, runs, only=summarized):
@@ -90,7 +93,7 @@ class Counts:
         ``sql`` false: stored counts only (statistics kept for simulated hands alone).
         """
         merged: dict[str, dict[str, Any]] = {}
-        if sql:
+        if sql and self.by_sql:
             for row in query(self.con, name, self.variant, self.runs, skip=self.summarized):
                 label = "" if key is None else str(row[key])
                 target = merged.setdefault(label, {} if key is None else {key: row[key]})
@@ -253,6 +256,16 @@ def game_stats(
     return stats
 
 
+def _may_hold(run: dict[str, Any], population: Population) -> bool:
+    """Whether a run (a row of the runs table) can hold hands of a population: one of its mode (a
+    replayed population: hand histories; a run of unknown mode: any)."""
+    if run["kind"] not in ("simulation", "ingest"):
+        return True
+    if population.mode == "replayed":
+        return run["kind"] == "ingest"
+    return run["kind"] == "simulation" and run["mode"] in (population.mode, None)
+
+
 def _statistics(
     data: str | Path,
     variant: str,
@@ -294,7 +307,8 @@ def _statistics(
     summarized = [r for r in skipped if chosen.mode == "showdown" and sizes[r][0] == chosen.players
                   and sizes[r][2] == chosen.options]  # fmt: skip
     con = connect(data, [variant], skip_runs=skipped, population=chosen)
-    counts = Counts(con, variant, runs, summarized)
+    read = [r for r in run_rows if r["run_id"] not in skipped and (not runs or r["run_id"] in runs)]
+    counts = Counts(con, variant, runs, summarized, by_sql=any(_may_hold(r, chosen) for r in read))
     overview = {column: 0 for column in OVERVIEW_COLUMNS} | counts.one("overview")
     pot_rows = counts.rows("pots", key="pot")
     histogram = {int(r["pot"]): int(r["hands"]) for r in pot_rows if r["pot"] not in (None, "None")}

@@ -28,8 +28,14 @@ def game_page(variant: str):
     return page
 
 
+data.follow_changes()  # a run or a saved game added since the last page: every page shows it now
+data.warm_up()  # once per server: the first pages' figures computed in the background
 pages = {
     "Warehouse": [st.Page(HERE / "overview.py", title="Overview", default=True)],
+    "Design": [
+        st.Page(HERE / "workbench.py", title="Workbench"),
+        st.Page(HERE / "runs.py", title="Runs"),
+    ],
     "Games": [
         st.Page(game_page(name), title=spec.title, url_path=name.replace("-", "_"))
         for name, spec in data.games().items()

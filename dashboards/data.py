@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import threading
 from typing import Any
 
 import polars as pl
@@ -16,6 +17,7 @@ import streamlit as st
 from analytics import tracker as tracking
 from analytics.compare import compare_runs, paired_runs
 from analytics.db import connect, run_query, run_query_page
+from analytics.sampling import rows_per_run, uniform_hand
 from analytics.sandbox import QueryError, QueryLimits, size_text
 from analytics.stats import game_stats
 from scooplab.lab import Lab
@@ -26,6 +28,41 @@ NO_RUN = "(no run matches)"  # the run filter when the sidebar's filters match n
 def data_path() -> str:
     """The warehouse the dashboard shows (``scooplab dashboard --data`` sets it)."""
     return os.environ.get("SCOOPLAB_DATA", "data/warehouse")
+
+
+_SEEN: dict[str, tuple] = {}  # the warehouse's last stamp each server process saw
+
+
+def stamp(data: str) -> tuple:
+    """What changes when a run or a saved game is added or removed: the runs' and saved games'
+    folders, their count and newest change (a listing of two levels, milliseconds)."""
+    found = []
+    for table in ("runs", "games"):
+        top = os.path.join(data, table)
+        if not os.path.isdir(top):
+            continue
+        for entry in os.scandir(top):
+            if entry.is_dir():
+                found += [
+                    (table, entry.name, inner.name, inner.stat().st_mtime_ns) for inner in os.scandir(entry)
+                ]
+    return tuple(sorted(found))
+
+
+def follow_changes() -> None:
+    """Forget every cached result when the warehouse gained or lost a run or a saved game since the
+    last page shown (a run a job or another process finished shows at once, without a restart)."""
+    path = data_path()
+    now = stamp(path)
+    if _SEEN.get(path) not in (None, now):
+        refresh()
+    _SEEN[path] = now
+
+
+def refresh() -> None:
+    """Forget every cached result and connection (the warehouse changed)."""
+    st.cache_data.clear()
+    st.cache_resource.clear()
 
 
 def games() -> dict[str, Any]:
@@ -166,17 +203,18 @@ def view_columns(data: str) -> pl.DataFrame:
 SIMULATED_ID = re.compile(r"^(?P<run>[A-Za-z0-9._-]+):(?P<shard>\d+):\d+$")
 
 
-@st.cache_resource(show_spinner=False, max_entries=8)
-def shard_connection(data: str, run_id: str, shard: int):
-    return connect(data, only_paths=[f"/run={run_id}/shard-{shard:05d}."])
-
-
 @st.cache_data(show_spinner=False, ttl=60, max_entries=64)
 def hand(data: str, hand_id: str) -> tuple[dict | None, pl.DataFrame, pl.DataFrame]:
     """One hand, its players and its actions (a simulated hand is looked up in its shard's file)."""
     match = SIMULATED_ID.match(hand_id)
-    con = shard_connection(data, match["run"], int(match["shard"])) if match else connection(data)
-    cursor = con.cursor()
+    if match:  # views over that one hand of its shard's file: nothing else is computed
+        paths = [f"/run={match['run']}/shard-{int(match['shard']):05d}."]
+        with connect(data, only_paths=paths, only_hand=hand_id) as alone:
+            return _hand(alone, hand_id)
+    return _hand(connection(data).cursor(), hand_id)
+
+
+def _hand(cursor, hand_id: str) -> tuple[dict | None, pl.DataFrame, pl.DataFrame]:
     params = {"id": hand_id}
     hands = cursor.sql("SELECT * FROM hands WHERE hand_id = $id", params=params).pl()
     if hands.height == 0:
@@ -209,6 +247,15 @@ REPLAYER_FILTERS = {
 def random_hand(data: str, condition: str, variant: str | None = None, run: str | None = None) -> str | None:
     """A hand id drawn uniformly from every hand of the warehouse matching a condition on hands_raw
     (and of one game, one run, where given); None when none does."""
+    if condition in (REPLAYER_FILTERS["any hand"], REPLAYER_FILTERS["replayed hand histories"]) and _local(
+        data
+    ):
+        # no scan: a file by its row count, then a row of it (analytics.sampling); as uniform
+        chosen = None if run is None else [run]
+        if condition != "true":
+            ingested = runs(data).filter(pl.col("kind") == "ingest")["run_id"].to_list()
+            chosen = [r for r in ingested if chosen is None or r in chosen]
+        return uniform_hand(data, variant, chosen)
     where = [condition] + ["variant = $variant"] * bool(variant) + ["run_id = $run"] * bool(run)
     params = {k: v for k, v in (("variant", variant), ("run", run)) if v}
     found = (
@@ -224,6 +271,10 @@ def random_hand(data: str, condition: str, variant: str | None = None, run: str 
     return found["hand_id"][0] if found.height else None
 
 
+def _local(data: str) -> bool:
+    return "://" not in data and os.path.isdir(data)
+
+
 def hand_sources(data: str) -> pl.DataFrame:
     """Each game and run with hands, for the replayer's choices."""
     return sql(data, "SELECT variant, run_id, sum(hands)::BIGINT AS hands FROM runs WHERE hands > 0 "
@@ -231,7 +282,21 @@ def hand_sources(data: str) -> pl.DataFrame:
 
 
 def hand_counts(data: str) -> pl.DataFrame:
-    return sql(data, "SELECT variant, source, count(*) AS hands FROM hands GROUP BY ALL ORDER BY ALL")
+    """Hands per game and source (``phh``: replayed, ``simulation``) of the runs listed: counted
+    from the files' footers (analytics.sampling), no file read whole."""
+    if not _local(data):
+        return sql(data, "SELECT variant, source, count(*) AS hands FROM hands GROUP BY ALL ORDER BY ALL")
+    kinds = {(r["variant"], r["run_id"]): r["kind"] for r in runs(data).iter_rows(named=True)}
+    counted: dict[tuple[str, str], int] = {}
+    for (variant, run), rows in rows_per_run(data).items():
+        if (variant, run) in kinds and rows:
+            where = (variant, "phh" if kinds[(variant, run)] == "ingest" else "simulation")
+            counted[where] = counted.get(where, 0) + rows
+    frame = pl.DataFrame(
+        [{"variant": v, "source": s, "hands": n} for (v, s), n in counted.items()],
+        schema={"variant": pl.String, "source": pl.String, "hands": pl.Int64},
+    )
+    return frame.sort("variant", "source")
 
 
 def runs(data: str) -> pl.DataFrame:
@@ -321,3 +386,118 @@ def solve_pushfold(data: str, variant: str, stacks: list[float], plan: str | Non
         return str(error)
     equilibrium_table.clear()
     return None
+
+
+def limits():
+    """What this server lets a browser start (``scooplab dashboard --max-hands`` and the like)."""
+    from scooplab.jobs import Limits
+
+    return Limits.from_environment()
+
+
+def start_run(request: dict[str, Any]):
+    """A simulation started in the background: (why not, None) or (None, its job)."""
+    from scooplab.jobs import start_run as start
+
+    return start(data_path(), request, limits())
+
+
+def start_job(kind: str, request: dict[str, Any]):
+    """A table computed in the background (``starting_hands``, ``pushfold``): (why not, None) or
+    (None, its job)."""
+    from scooplab import jobs
+
+    busy = len(jobs.running(data_path()))
+    problem = limits().refusal(0, 0.0, busy)
+    return (problem, None) if problem else (None, jobs.start(data_path(), kind, request))
+
+
+def jobs(kind: str | None = None) -> list:
+    """The warehouse's jobs, newest first (of one kind, if asked)."""
+    from scooplab import jobs as background
+
+    return [j for j in background.jobs(data_path()) if kind in (None, j.kind)]
+
+
+def cancel_job(job_id: str):
+    from scooplab import jobs as background
+
+    return background.cancel(data_path(), job_id)
+
+
+def resume_job(job_id: str):
+    from scooplab import jobs as background
+
+    return background.resume(data_path(), job_id)
+
+
+def structures(game: Any) -> list[str]:
+    """The betting structures a game is played in (its own first)."""
+    played = [s.value for s in dict.fromkeys([game.structure, *game.variant_codes.values()])]
+    return played + [s for s in ("no-limit", "pot-limit", "fixed-limit") if s not in played]
+
+
+def policy_names() -> list[str]:
+    from engine.rules.policies import POLICIES
+
+    return list(POLICIES)
+
+
+@st.cache_data(show_spinner="Comparing the two games…", ttl=60)
+def compare_games(data: str, variant_a: str, run_a: str, variant_b: str, run_b: str) -> dict[str, Any]:
+    """Two runs of two games compared as independent samples (their deals differ)."""
+    from analytics.compare import compare_games as compared
+
+    return compared(data, (variant_a, run_a), (variant_b, run_b),
+                    lambda variant, run: stats(data, variant, (run,)))  # fmt: skip
+
+
+def default_pair(data: str) -> tuple[str, str, str] | None:
+    """The pair Compare opens on: the first game with two runs that dealt the same cards, else the
+    first with two runs of one kind, mode and table (game, run A, run B); None without such a pair."""
+    found = runs(data)
+    for pick in (lambda variant: deal_pair(data, variant), lambda variant: alike_pair(found, variant)):
+        for variant in games():
+            pair = pick(variant)
+            if pair:
+                return variant, *pair
+    return None
+
+
+def alike_pair(found: pl.DataFrame, variant: str) -> tuple[str, str] | None:
+    """Two runs of a game of one kind, mode and table size (newest first), if any: a pair to compare
+    without warnings that they differ in more than a rule option."""
+    rows = found.filter(pl.col("variant") == variant).unique("run_id", keep="first", maintain_order=True)
+    seen: dict[tuple, str] = {}
+    for row in rows.iter_rows(named=True):
+        alike = (row["kind"], row["mode"], row["players"])
+        if alike in seen:
+            return seen[alike], row["run_id"]
+        seen[alike] = row["run_id"]
+    return None
+
+
+_WARMED: set[str] = set()
+
+
+def warm_up() -> None:
+    """Once per server process: compute in the background what the pages ask for first (the
+    replayer's choices, Compare's first pair, each game page's statistics), so that they come from
+    the cache when asked; a failure here only leaves the cache cold (the page computes it)."""
+    path = data_path()
+    if path in _WARMED or empty(path):
+        return
+    _WARMED.add(path)
+
+    def warm() -> None:
+        try:
+            hand_sources(path)
+            pair = default_pair(path)
+            if pair:
+                compare(path, *pair)
+            for variant in games():
+                stats(path, variant, ())
+        except Exception:
+            pass
+
+    threading.Thread(target=warm, name="scooplab-warm-up", daemon=True).start()

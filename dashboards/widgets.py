@@ -14,11 +14,13 @@ from dashboards import data
 SMALL_SAMPLE = 30  # fewer items than this: a count, not a rate
 
 
-def _choice(label: str, options: list[str], key: str) -> str:
-    """A sidebar select box whose value lives in the page address (``?key=value``)."""
+def _choice(label: str, options: list[str], key: str, long: bool = False) -> str:
+    """A sidebar select box whose value lives in the page address (``?key=value``); radio buttons
+    for ``long`` labels (they wrap where a select box cuts them)."""
     current = st.query_params.get(key, options[0])
     index = options.index(current) if current in options else 0
-    value = st.sidebar.selectbox(label, options, index=index, key=f"filter-{key}")
+    choose = st.sidebar.radio if long else st.sidebar.selectbox
+    value = choose(label, options, index=index, key=f"filter-{key}")
     st.query_params[key] = value
     return value
 
@@ -68,7 +70,7 @@ def population_choice(path: str, variant: str, runs: list[str], stats: dict[str,
     """
     found = stats["populations"]
     labels = [p["label"] for p in found]
-    label = _choice("Population", labels, "population")
+    label = _choice("Population", labels, "population", long=True)
     if label != stats["population"]["label"]:
         stats = data.stats(path, variant, tuple(runs), label)
     others = len(found) - 1
@@ -97,6 +99,12 @@ def for_display(frame: pl.DataFrame) -> pl.DataFrame:
     """
     whole = [name for name, kind in frame.schema.items() if kind.is_integer()]
     return formatted(frame, whole, "{:,}".format).with_columns(pl.all().cast(pl.String).fill_null(""))
+
+
+def link(path: str, text: str) -> None:
+    """A link to another page of the dashboard (``path`` relative to this one, with its query),
+    opened in this tab."""
+    st.markdown(f'<a href="{path}" target="_self">{text}</a>', unsafe_allow_html=True)
 
 
 def no_data() -> None:

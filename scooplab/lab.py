@@ -54,6 +54,7 @@ class Lab:
         self._sql: duckdb.DuckDBPyConnection | None = None
         self._frames: dict[tuple, duckdb.DuckDBPyConnection] = {}
         self._tracker_rows: duckdb.DuckDBPyConnection | None = None
+        self.saved_games()  # the warehouse's saved games known by name (a notebook asks for them so)
 
     def __enter__(self) -> Lab:
         return self
@@ -180,9 +181,9 @@ class Lab:
         return json.loads(json.dumps(compare_runs(self.data, variant, run_a, run_b), default=str))
 
     def described_games(self) -> list[str]:
-        """Make known by name the games described in files this warehouse's runs were made from,
-        and return their names (a file that is gone or broken, or clashes with a known game, is
-        left out)."""
+        """Make known by name the games described in files this warehouse's runs were made from and
+        the games saved in it, and return their names (a file that is gone or broken, or clashes
+        with a known game, is left out)."""
         from analytics.db import connect
         from engine.rules.games import get_game
 
@@ -192,6 +193,19 @@ class Lab:
         for source in sorted(s for s in frame["source"].to_list() if s and s.endswith(".toml")):
             try:
                 names.append(get_game(source).name)
+            except ValueError:
+                continue
+        return list(dict.fromkeys(names + self.saved_games()))
+
+    def saved_games(self) -> list[str]:
+        """The games saved in this warehouse's ``games/`` folder (the Workbench's), each made known by
+        name at its newest version (a version that is gone or broken is left out)."""
+        from scooplab.designs import known_game, saved_games
+
+        names = []
+        for name in saved_games(self.data):
+            try:
+                names.append(known_game(self.data, name).name)
             except ValueError:
                 continue
         return names

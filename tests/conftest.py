@@ -12,6 +12,7 @@ the controller checks, once the workers are gone.
 from __future__ import annotations
 
 import os
+import sys
 import time
 import uuid
 from pathlib import Path
@@ -23,6 +24,17 @@ from hypothesis import HealthCheck, settings
 # so a loaded or slow machine runs the same examples to the same verdicts.
 settings.register_profile("scooplab", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("scooplab")
+
+
+@pytest.fixture(autouse=True)
+def _main_module_kept():
+    """After every test, ``__main__`` is this process's own again: AppTest leaves the page script it
+    ran there, and a process pool started later by spawn (a parallel ingest) would run that script
+    in every worker and die (a game page's generated script fails there)."""
+    main = sys.modules["__main__"]
+    yield
+    sys.modules["__main__"] = main
+
 
 MARK = "SCOOPLAB_TEST_SESSION"
 GRACE_SECONDS = float(os.environ.get("SCOOPLAB_TEST_GRACE", "60"))  # the end waits this long for exits:

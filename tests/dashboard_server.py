@@ -51,13 +51,17 @@ def answers(url: str, timeout: float = 30.0) -> bool:
 
 @contextmanager
 def dashboard_server(
-    data: Path | str, log: Path | None = None, ready_seconds: float = SERVER_START_SECONDS
+    data: Path | str,
+    log: Path | None = None,
+    ready_seconds: float = SERVER_START_SECONDS,
+    flags: tuple[str, ...] = (),
 ) -> Iterator[Server]:
-    """``scooplab dashboard --data data`` on a free port of 127.0.0.1, once its health endpoint
-    answers; on leaving, its whole process group gets SIGTERM (SIGKILL after 20 s) and is reaped.
-    Its output goes to ``log`` (else nowhere)."""
+    """``scooplab dashboard --data data [flags]`` on a free port of 127.0.0.1, once its health
+    endpoint answers; on leaving, its whole process group gets SIGTERM (SIGKILL after 20 s) and is
+    reaped. Its output goes to ``log`` (else nowhere)."""
     port = free_port()
-    command = [sys.executable, "-m", "scooplab.cli", "dashboard", "--data", str(data), "--port", str(port)]
+    command = [sys.executable, "-m", "scooplab.cli", "dashboard", "--data", str(data), "--port", str(port),
+               *flags]  # fmt: skip
     out = open(log, "wb") if log else subprocess.DEVNULL  # noqa: SIM115 - closed in finally
     process = subprocess.Popen(
         command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True

@@ -99,6 +99,17 @@ def test_warnings_for_another_table_size_and_for_a_run_against_itself(runs):
     assert not any(r["significant"] for r in itself["rows"])
 
 
+def test_a_replayed_run_against_a_simulation_is_one_warning_without_unrecorded_settings():
+    from analytics.compare import warnings_for
+
+    replayed = {"run_id": "phh", "kind": "ingest", "mode": None, "players": None, "stake": None}
+    simulated = {"run_id": "s", "kind": "simulation", "mode": "showdown", "players": 4, "stake": 100}
+    assert warnings_for(replayed, simulated) == [
+        "the runs differ in more than a rule option: replayed hand histories and a simulation"
+    ]
+    assert warnings_for(simulated, simulated | {"run_id": "t", "players": None}) == []  # not recorded: unsaid
+
+
 def test_compare_command_says_the_design_and_names_an_unknown_run(runs):
     result = runner.invoke(app, ["compare", "plain", "must-use", "--data", runs])
     assert result.exit_code == 0 and "paired" in result.output

@@ -117,7 +117,7 @@ def test_a_game_page_shows_one_population_and_offers_the_others(warehouse):
     test = app(warehouse, "holdem")
     assert test.metric[0].value == "20,000"  # the showdown-mode run, not every hold'em hand added up
     assert any("Over showdown mode (all in), 4 players: 20,000 hands" in c.value for c in test.caption)
-    choice = next(s for s in test.sidebar.selectbox if s.label == "Population")
+    choice = next(s for s in test.sidebar.radio if s.label == "Population")
     betting = next(o for o in choice.options if o.startswith("betting mode"))
     choice.set_value(betting).run()
     assert not test.exception and test.metric[0].value == "300"
@@ -126,7 +126,7 @@ def test_a_game_page_shows_one_population_and_offers_the_others(warehouse):
 
 def test_rates_over_fewer_than_30_items_show_counts_not_bars(warehouse):
     test = app(warehouse, "holdem")
-    choice = next(s for s in test.sidebar.selectbox if s.label == "Population")
+    choice = next(s for s in test.sidebar.radio if s.label == "Population")
     choice.set_value(next(o for o in choice.options if o.startswith("replayed"))).run()  # a dozen hands
     assert not test.exception
     scoop = next(m for m in test.metric if m.label == "Scoop rate")
@@ -289,6 +289,15 @@ def test_overview_names_every_game_and_scales_hands_from_one(warehouse):
     assert hands["scale"] == {"type": "log", "domainMin": 1}  # no 0 on a log axis
 
 
+def test_overview_counts_from_the_footers_are_the_counts_of_the_hands_view(warehouse):
+    from analytics.db import run_query
+
+    counted = data.hand_counts(str(warehouse))
+    query = "SELECT variant, source, count(*) AS hands FROM hands GROUP BY ALL ORDER BY ALL"
+    scanned = [tuple(row.values()) for row in run_query(warehouse, query).to_pylist()]
+    assert counted.rows() == scanned and {"phh", "simulation"} <= set(counted["source"])
+
+
 def test_overview_counts_rejects_by_reason_and_numbers_hands_from_one(warehouse, tmp_path):
     bad = tmp_path / "bad"
     bad.mkdir()
@@ -371,6 +380,13 @@ EVERY_CHART_HAS_BARS = """() => {
 }"""
 
 
+# every table shows all its columns: none scrolls sideways (a cut column hides what it says)
+NO_TABLE_SCROLLS_SIDEWAYS = """() => {
+  const tables = [...document.querySelectorAll("[data-testid='stDataFrame'] .dvn-scroller")];
+  return tables.length > 0 && tables.every((table) => table.scrollWidth <= table.clientWidth + 1);
+}"""
+
+
 @pytest.mark.skipif(
     not shutil.which(CHROMIUM), reason="Debian's chromium is not installed (make test installs it)"
 )
@@ -403,6 +419,9 @@ def test_every_page_in_a_real_browser(warehouse, tmp_path):
                 charts = page.locator("[data-testid='stVegaLiteChart']")
                 charts.last.locator("svg.marks").first.wait_for()
                 page.wait_for_function(EVERY_CHART_HAS_BARS)  # (a chart squeezed to no bars never does)
+            if path == "compare":
+                page.locator("[data-testid='stDataFrame'] .dvn-scroller").first.wait_for()
+                assert page.evaluate(NO_TABLE_SCROLLS_SIDEWAYS), "a column of Compare's table is cut"
             page.screenshot(path=str(shots / f"{path or 'overview'}.png"), full_page=True)
         browser.close()
     port = server.url.rsplit(":", 1)[1]
@@ -614,8 +633,12 @@ def test_compare_opens_on_a_pair_that_dealt_the_same_cards_shows_labels_and_keep
     shown = test.dataframe[0].value
     assert "label" not in shown.columns and shown.shape[0] > 20
     assert not any("_" in s for s in shown["statistic"])  # labels, not ids
+    assert {"only A", "only B", "p adjusted"} <= set(shown.columns)
+    assert set(shown["significant"]) <= {"yes", "no"}
     holdem = app(tmp_path, "screens/compare.py", {"variant": "holdem"})  # no pair dealt alike: one of a kind
     assert {holdem.selectbox[1].value, holdem.selectbox[2].value} == {"h-1", "h-2"} and not holdem.warning
+    holdem.toggle[0].set_value(False).run()
+    assert "only A" not in holdem.dataframe[0].value.columns  # independent samples: no discordant counts
     linked = app(tmp_path, "screens/compare.py", {"variant": "holdem", "run_a": "h-2", "run_b": "h-1"})
     assert (linked.selectbox[0].value, linked.selectbox[1].value, linked.selectbox[2].value) == (
         "holdem",

@@ -1,12 +1,14 @@
 -- paired_hands: two runs that dealt the same cards (same seed, same shard size: hand i of shard s
 -- of one is hand i of shard s of the other; "deal" is the id's "s:i" part), hand by hand. For each hand-level outcome, the pairs where only run A
 -- had it and where only run B had it: what a McNemar test needs. Rates over showdowns count
--- the pairs where both runs reached the showdown. $variant, $run_a, $run_b.
+-- the pairs where both runs reached the showdown. $variant_a, $run_a, $variant_b, $run_b (two runs
+-- of one game, or of a game and one derived from it that deals alike).
 WITH outcomes AS (
-    SELECT o.run_id, substr(o.hand_id, length(o.run_id) + 2) AS deal, o.showdown, o.scoop, o.split, o.category_tie, o.triple_scoop,
-           o.high_low_same, o.surviving
-    FROM hand_outcomes AS o
-    WHERE o.variant = $variant AND o.run_id IN ($run_a, $run_b)
+    SELECT o.variant = $variant_a AND o.run_id = $run_a AS in_a,
+           substr(o.hand_id, length(o.run_id) + 2) AS deal, o.showdown, o.scoop, o.split, o.category_tie,
+           o.triple_scoop, o.high_low_same, o.surviving
+    FROM wide_hand_outcomes AS o  -- (runs that dealt alike are showdown-mode runs: seats as lists)
+    WHERE (o.variant = $variant_a AND o.run_id = $run_a) OR (o.variant = $variant_b AND o.run_id = $run_b)
 ),
 pairs AS (
     SELECT a.showdown AS sa, b.showdown AS sb,
@@ -15,8 +17,8 @@ pairs AS (
            a.triple_scoop AS triple_a, b.triple_scoop AS triple_b,
            a.high_low_same AS same_a, b.high_low_same AS same_b,
            a.surviving AS surviving_a, b.surviving AS surviving_b
-    FROM (SELECT * FROM outcomes WHERE run_id = $run_a) AS a
-    JOIN (SELECT * FROM outcomes WHERE run_id = $run_b) AS b USING (deal)
+    FROM (SELECT * FROM outcomes WHERE in_a) AS a
+    JOIN (SELECT * FROM outcomes WHERE NOT in_a) AS b USING (deal)
 )
 SELECT
     count(*) FILTER (WHERE sa AND NOT sb) AS showdown_a,

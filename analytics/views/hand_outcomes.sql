@@ -4,32 +4,7 @@
 -- whether one player won both the high and the low parts, whether a low part was paid (none is
 -- when no one qualifies; both false without a low half), how many boards survived, and whether two or more players held
 -- the best category at the showdown (category_tie: the tiebreak rule decided, or the pot split).
-WITH wide AS (
-    SELECT
-        h.hand_id, h.run_id, h.variant, h.source, h.structure, h.showdown, h.ending, h.pot, h.n_players,
-        h.showdown AND coalesce(h.scoop, false) AS scoop,
-        h.showdown AND coalesce(h.split, false) AS split,
-        coalesce(h.triple_scoop, false) AS triple_scoop,
-        -- (a rule set without a low half stores no seat_won_low: false, as for replayed hands)
-        CASE WHEN h.showdown THEN coalesce(list_bool_or(list_transform(range(h.n_players),
-            lambda i: h.seat_won[i + 1] - h.seat_won_low[i + 1] > 0 AND h.seat_won_low[i + 1] > 0)), false) END
-            AS high_low_same,
-        CASE WHEN h.showdown THEN coalesce(list_bool_or(list_transform(h.seat_won_low, lambda c: c > 0)), false)
-            END AS low_paid,
-        CAST(len(h.surviving_boards) AS TINYINT) AS surviving,
-        h.seat_strength AS strengths
-    FROM hands_raw AS h
-    JOIN variants AS v ON v.variant = h.variant
-    WHERE h.seat_hole IS NOT NULL
-),
-wide_outcomes AS (
-    SELECT
-        * EXCLUDE (strengths),
-        showdown AND len(list_filter(strengths, lambda x: x >= 0 AND strength_category(x) = strength_category(list_max(strengths)))) > 1
-            AS category_tie
-    FROM wide
-),
-raw AS (
+WITH raw AS (
     SELECT
         h.hand_id, h.run_id, h.variant, h.source, h.structure, h.showdown, h.ending, h.pot, h.n_players,
         h.showdown AND bool_or(p.scoop) AS scoop,
@@ -52,6 +27,6 @@ raw AS (
     GROUP BY h.hand_id, h.run_id, h.variant, h.source, h.structure, h.showdown, h.ending, h.pot, h.n_players,
         h.surviving_boards, h.split
 )
-SELECT * FROM wide_outcomes
+SELECT * FROM wide_hand_outcomes
 UNION ALL BY NAME
 SELECT * FROM raw

@@ -5,18 +5,16 @@ import streamlit as st
 
 from dashboards import data, widgets
 
-
-def alike_pair(runs: pl.DataFrame, variant: str) -> tuple[str, str] | None:
-    """Two runs of a game of one kind, mode and table size (newest first), if any: a pair to compare
-    without warnings that they differ in more than a rule option."""
-    rows = runs.filter(pl.col("variant") == variant).unique("run_id", keep="first", maintain_order=True)
-    seen: dict[tuple, str] = {}
-    for row in rows.iter_rows(named=True):
-        alike = (row["kind"], row["mode"], row["players"])
-        if alike in seen:
-            return seen[alike], row["run_id"]
-        seen[alike] = row["run_id"]
-    return None
+COLUMN_NAMES = {
+    "rate_a": "A",
+    "n_a": "n A",
+    "rate_b": "B",
+    "n_b": "n B",
+    "only_a": "only A",
+    "only_b": "only B",
+    "p_value": "p",
+    "p_adjusted": "p adjusted",
+}  # short: every column shows
 
 
 st.title("Compare runs")
@@ -28,10 +26,10 @@ if runs.height == 0:
 games = data.games()
 names = list(games)
 asked = st.query_params.get("variant")
-if asked not in games:  # by default the first game with two runs that dealt the same cards
-    asked = next((n for n in names if data.deal_pair(path, n)), None) or next(
-        (n for n in names if runs.filter(pl.col("variant") == n)["run_id"].n_unique() > 1), names[0]
-    )
+first_pair = data.default_pair(path)
+if asked not in games:  # by default the first game with two runs that dealt the same cards, or alike
+    several = (n for n in names if runs.filter(pl.col("variant") == n)["run_id"].n_unique() > 1)
+    asked = first_pair[0] if first_pair else next(several, names[0])
 variant = st.selectbox("Game", names, index=names.index(asked), format_func=lambda name: games[name].title)
 st.query_params["variant"] = variant
 options = sorted(set(runs.filter(pl.col("variant") == variant)["run_id"].to_list()))
@@ -40,7 +38,7 @@ if len(options) < 2:
             f"`scooplab simulate --variant {variant} --seed 1 --rule NAME=VALUE` "
             "(`scooplab variants` lists each game's options).")  # fmt: skip
     st.stop()
-pair = data.deal_pair(path, variant) or alike_pair(runs, variant)  # the same cards, else the same kind
+pair = data.deal_pair(path, variant) or data.alike_pair(runs, variant)  # the same cards, else the same kind
 first, second = (options.index(pair[0]), options.index(pair[1])) if pair else (0, 1)
 linked = st.query_params.get("run_a"), st.query_params.get("run_b")  # a link's pair first
 if all(run in options for run in linked):
@@ -66,6 +64,8 @@ if only and rows.height:
 if "label" in rows.columns:  # the statistic by its label (its id is in `scooplab compare --format json`)
     rows = rows.drop("statistic").rename({"label": "statistic"})
 if rows.height:
-    rows = widgets.formatted(rows, ["rate_a", "rate_b", "difference"], lambda v: f"{100 * v:.4f}%")
+    rows = widgets.formatted(rows, ["rate_a", "rate_b", "difference"], lambda v: f"{100 * v:.3f}%")
     rows = widgets.formatted(rows, ["p_value", "p_adjusted"], "{:.3g}".format)
-st.dataframe(widgets.for_display(rows), hide_index=True, width="stretch")
+    rows = widgets.formatted(rows, ["significant"], lambda v: "yes" if v else "no")
+    rows = rows.drop([name for name in ("only_a", "only_b") if rows[name].null_count() == rows.height])
+st.dataframe(widgets.for_display(rows).rename(COLUMN_NAMES, strict=False), hide_index=True, width="stretch")

@@ -10,7 +10,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboards import data, widgets
+from dashboards import data, design_view, widgets
 
 
 def header(variant: str) -> dict[str, Any] | None:
@@ -45,6 +45,7 @@ def header(variant: str) -> dict[str, Any] | None:
 def render(variant: str) -> None:
     """The whole page of one game."""
     stats = header(variant)
+    design_view.section(variant)  # a designed game: what changed against the game it came from
     if not stats:
         return
     game = data.games()[variant]

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from scooplab.cli.options import DEFAULT_DATA
+
 if TYPE_CHECKING:
     from engine.rules.games.base import GameSpec
 
@@ -25,13 +27,15 @@ def existing_warehouse(data: str) -> None:
         fail(f"--data {data}: no warehouse there (`scooplab simulate` or `scooplab ingest` writes one)")
 
 
-def game_named(variant: str, data: str | None = None):
-    """The game a ``--variant`` names (built-in or a description file; with ``data``, also a game
-    described in a file that runs of that warehouse were made from); a clear error otherwise."""
+def game_named(variant: str, data: str | None = DEFAULT_DATA):
+    """The game a ``--variant`` names: a game saved in the warehouse ``data`` (its newest version),
+    built-in, a description file, or one described in a file runs of that warehouse were made
+    from; a clear error otherwise."""
     from engine.rules.games import get_game
+    from scooplab.designs import known_game
 
     try:
-        return get_game(variant)
+        return known_game(data, variant)  # a game saved in the warehouse first, by its newest version
     except ValueError as error:
         if data is not None and "://" not in str(data) and Path(data).is_dir():
             from scooplab.lab import Lab
@@ -65,4 +69,4 @@ def compiling_notice(*modules: str) -> None:
 
     cache = Path(os.environ["NUMBA_CACHE_DIR"])  # numba keeps its cache there, in subfolders
     if not all(any(cache.glob(f"**/{module}.*.nbi")) for module in modules):
-        typer.echo("compiling the kernels (first run only, two to three minutes)…", err=True)
+        typer.echo("compiling the kernels (first run only, about four minutes on 2 cores)…", err=True)

@@ -16,8 +16,21 @@ def dashboard_command(
     port: Annotated[int, typer.Option("--port", help="Port to serve on.")] = 8501,
     host: Annotated[str, typer.Option("--host", help="Address to serve on.")] = "127.0.0.1",
     open_browser: Annotated[bool, typer.Option("--open/--no-open", help="Open a browser tab.")] = False,
+    max_hands: Annotated[
+        int, typer.Option("--max-hands", min=1, help="Hands per run started from a page.")
+    ] = 20_000_000,
+    max_jobs: Annotated[int, typer.Option("--max-jobs", min=1, help="Runs started from pages at once.")] = 2,
+    max_minutes: Annotated[
+        int,
+        typer.Option(
+            "--max-minutes",
+            min=1,
+            help="Minutes of work per run started from a page (at a cautious rate; more is refused).",
+        ),
+    ] = 60,
 ) -> None:
-    """Serve the Streamlit dashboard over a warehouse (on 127.0.0.1 unless told otherwise).
+    """Serve the Streamlit dashboard over a warehouse (on 127.0.0.1 unless told otherwise). Runs
+    and tables started from its pages go on in processes of their own, within the limits set here.
 
     Examples:
 
@@ -27,7 +40,8 @@ def dashboard_command(
     import os
 
     app_file = Path(__file__).resolve().parents[2] / "dashboards" / "app.py"
-    environment = dict(os.environ, SCOOPLAB_DATA=str(data))
+    environment = dict(os.environ, SCOOPLAB_DATA=str(data), SCOOPLAB_MAX_HANDS=str(max_hands),
+                       SCOOPLAB_MAX_JOBS=str(max_jobs), SCOOPLAB_MAX_MINUTES=str(max_minutes))  # fmt: skip
     typer.echo(f"scooplab dashboard: http://{host}:{port} (warehouse {data}); Ctrl-C stops it", err=True)
     command = [
         sys.executable, "-m", "streamlit", "run", str(app_file), "--server.port", str(port),

@@ -14,7 +14,7 @@ import typer
 from rich.table import Table
 
 from scooplab.cli.common import fail, game_named, rule_options
-from scooplab.cli.options import Format, GameName, OutputFormat, RuleFlag, Tiebreak
+from scooplab.cli.options import DEFAULT_DATA, DataFolder, Format, GameName, OutputFormat, RuleFlag, Tiebreak
 from scooplab.cli.output import console
 
 variants_app = typer.Typer(
@@ -98,8 +98,10 @@ def _order_facts(game) -> list[str]:
 def variants_command(
     ctx: typer.Context,
     output: Format = OutputFormat.table,
+    data: DataFolder = DEFAULT_DATA,
 ) -> None:
-    """List the games: what each has, its PHH codes and its rule options with defaults.
+    """List the games (built-in, and those saved in the warehouse with their version): what each
+    has, its PHH codes and its rule options with defaults.
 
     Examples:
 
@@ -109,7 +111,10 @@ def variants_command(
     if ctx.invoked_subcommand is not None:
         return
     from engine.rules.games import GAMES
+    from scooplab.lab import Lab
 
+    if Path(data).is_dir():
+        Lab(data).saved_games()  # known by name, at their newest version
     if output is OutputFormat.json:
         rows = [
             {"name": g.name, "title": g.title, "file": g.source, "players": [g.min_players, g.max_players],

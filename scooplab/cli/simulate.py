@@ -83,7 +83,7 @@ def simulate_command(
 
     from scooplab.lab import Lab
 
-    game, lab = game_named(variant), Lab(data)
+    game, lab = game_named(variant, data), Lab(data)
     settings = {"players": players, "seed": seed if seed is not None else secrets.randbits(63),
                 "mode": mode.value, "rule": rule_options(game, rule), "stake": stake,
                 "policies": tuple(policy or ("tag",)), "structure": structure.value if structure else "",

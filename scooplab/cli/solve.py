@@ -90,7 +90,7 @@ def pushfold_command(
     """
     from scooplab.lab import Lab
 
-    game = game_named(variant)
+    game = game_named(variant, data)
     options = game.resolve_options(rule_options(game, rule))
     if players != 2:
         fail(f"--players {players}: push/fold is solved heads-up (--players 2)")

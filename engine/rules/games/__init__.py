@@ -39,13 +39,34 @@ def clashes(spec: GameSpec) -> list[str]:
     """
     problems = []
     known = GAMES.get(spec.name)
-    if known is not None and Path(known.source).resolve() != Path(spec.source).resolve():
+    if known is not None and not _versions_of_one_game(known, spec):
         problems.append(f"the name {spec.name!r} is taken by {_where(known)}")
     for code in spec.variant_codes:
         other = next((g for g in GAMES.values() if code in g.variant_codes and g.name != spec.name), None)
         if other is not None:
             problems.append(f"PHH variant code {code} is {other.title}'s")
     return problems
+
+
+def _versions_of_one_game(known: GameSpec, spec: GameSpec) -> bool:
+    """Whether two descriptions are one file, or two versions of one game: files of a folder named
+    after the game, the built-in ones apart; or one game saved in two warehouses
+    (``games/NAME/v0001.toml``: the one asked for last is the one known by name).
+
+    >>> from dataclasses import replace
+    >>> mine = replace(GAMES["razz"], name="mine", source="wh/games/mine/v0001.toml")
+    >>> _versions_of_one_game(mine, replace(mine, source="wh/games/mine/v0002.toml"))
+    True
+    >>> _versions_of_one_game(GAMES["razz"], replace(GAMES["razz"], source="razz/v0001.toml"))
+    False
+    """
+    here, there = Path(known.source).resolve(), Path(spec.source).resolve()
+    if here == there:
+        return True
+    saved = [p.parent.name == spec.name and p.parent.parent.name == "games" for p in (here, there)]
+    return all(saved) or (
+        here.parent == there.parent and here.parent.name == spec.name and here.parent != VARIANTS_DIR
+    )
 
 
 def _where(game: GameSpec) -> str:

@@ -254,6 +254,7 @@ class GameSpec:
     betting_gaps: tuple[str, ...] = ()  # and besides in betting mode (the compiled replay's: replay_gaps)
     description: str = ""  # a sentence or two for people
     source: str = ""  # the description file
+    derived_from: str = ""  # the game this one was made from (its name), for comparing the two
 
     @property
     def board_names(self) -> tuple[str, ...]:

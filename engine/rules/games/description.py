@@ -53,7 +53,7 @@ MAX_POINTS = 10  # low points of one card
 TOP_KEYS = {
     "name", "title", "description", "deck", "ranking", "players", "phh_codes", "structure", "hole_use",
     "tiebreak", "burns_option", "boards", "streets", "shares", "kill", "betting", "options", "category_order",
-    "deck_runs_short",
+    "deck_runs_short", "derived_from",
 }  # fmt: skip
 STREET_KEYS = {
     "name", "hole_cards", "board_cards", "burns", "betting", "call_only", "big_bet", "up_cards", "opener",
@@ -407,6 +407,7 @@ def parse_description(data: Mapping[str, Any], source: str = "<description>") ->
         deck_runs_short=_deck_runs_short(r, data.get("deck_runs_short")),
         description=str(data.get("description", "")),
         source=source,
+        derived_from=str(data.get("derived_from", "")),
         **_betting(r, data.get("betting", {}), by_name),
     )
     _check_share_options(r, spec)
