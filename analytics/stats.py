@@ -256,6 +256,21 @@ def game_stats(
     return stats
 
 
+def _newest_version(run_rows: list[dict[str, Any]], runs: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """With no runs chosen, a saved game whose runs played several versions of its description
+    (docs/warehouse.md, "Saved games") is counted over the newest version's runs (and its runs of no
+    saved version: replayed histories); the others are named. Returns the runs and
+    ``{"shown": version, "others": [versions]}`` ({} for a game of one version)."""
+    from ingest.storage.descriptions import version_of
+
+    played = {r["run_id"]: max([version_of(s) or 0 for s in r["sources"] or []], default=0) for r in run_rows}
+    numbered = sorted({v for v in played.values() if v})
+    if runs or len(numbered) < 2:
+        return runs, {}
+    kept = [run for run, version in played.items() if version in (0, numbered[-1])]
+    return kept, {"shown": numbered[-1], "others": numbered[:-1]}
+
+
 def _may_hold(run: dict[str, Any], population: Population) -> bool:
     """Whether a run (a row of the runs table) can hold hands of a population: one of its mode (a
     replayed population: hand histories; a run of unknown mode: any)."""
@@ -286,11 +301,11 @@ def _statistics(
         known = ", ".join(GAMES)
         raise ValueError(f"unknown game {variant!r}; choose from {known} (or give its description file)")
     game = GAMES[variant]
-    runs = list(runs or [])
-    summarized = summarized_runs(data, variant, runs) if use_summaries else []
     from ingest.storage.schema import run_big_blind
 
     run_rows = [r for r in Warehouse(data).read("runs").to_pylist() if r["variant"] == variant]
+    runs, versions = _newest_version(run_rows, list(runs or []))
+    summarized = summarized_runs(data, variant, runs) if use_summaries else []
     sizes = {r["run_id"]: (r["players"], r["hands"], r["options"] or "") for r in run_rows}
     plays = {r["run_id"]: play_of(list(r["policies"] or ["tag"]), int(r["players"]), int(r["stake"]),
                                   run_big_blind(r)) for r in run_rows if r["mode"] == "betting"}  # fmt: skip
@@ -319,6 +334,7 @@ def _statistics(
     stats: dict[str, Any] = {
         "variant": variant,
         "runs": runs or "all",
+        "description_versions": versions,
         "population": chosen.as_dict(found.get(chosen, 0)),
         "populations": listed,
         "hands": hands,

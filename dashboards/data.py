@@ -9,6 +9,7 @@ import json
 import os
 import re
 import threading
+from contextlib import suppress
 from typing import Any
 
 import polars as pl
@@ -38,15 +39,20 @@ def stamp(data: str) -> tuple:
     folders, their count and newest change (a listing of two levels, milliseconds)."""
     found = []
     for table in ("runs", "games"):
-        top = os.path.join(data, table)
-        if not os.path.isdir(top):
-            continue
-        for entry in os.scandir(top):
-            if entry.is_dir():
-                found += [
-                    (table, entry.name, inner.name, inner.stat().st_mtime_ns) for inner in os.scandir(entry)
-                ]
-    return tuple(sorted(found))
+        with suppress(FileNotFoundError, NotADirectoryError):  # (no such table yet, or a folder removed)
+            for entry in os.scandir(os.path.join(data, table)):
+                if entry.is_dir() and not entry.name.startswith("."):
+                    found += [
+                        _entry(table, entry, inner) for inner in os.scandir(entry) if inner.name[0] != "."
+                    ]
+    return tuple(sorted(f for f in found if f))
+
+
+def _entry(table: str, folder: os.DirEntry, inner: os.DirEntry) -> tuple | None:
+    try:
+        return table, folder.name, inner.name, inner.stat().st_mtime_ns
+    except FileNotFoundError:  # a temporary file renamed, or a file removed, meanwhile
+        return None
 
 
 def follow_changes() -> None:
@@ -250,11 +256,12 @@ def random_hand(data: str, condition: str, variant: str | None = None, run: str 
     if condition in (REPLAYER_FILTERS["any hand"], REPLAYER_FILTERS["replayed hand histories"]) and _local(
         data
     ):
-        # no scan: a file by its row count, then a row of it (analytics.sampling); as uniform
-        chosen = None if run is None else [run]
+        # no scan: a file by its row count, then a row of it (analytics.sampling); as uniform. Only
+        # the runs the runs table lists (an older layout's runs, which no view reads, are not)
+        listed = runs(data)
         if condition != "true":
-            ingested = runs(data).filter(pl.col("kind") == "ingest")["run_id"].to_list()
-            chosen = [r for r in ingested if chosen is None or r in chosen]
+            listed = listed.filter(pl.col("kind") == "ingest")
+        chosen = [r for r in listed["run_id"].unique().to_list() if run in (None, r)]
         return uniform_hand(data, variant, chosen)
     where = [condition] + ["variant = $variant"] * bool(variant) + ["run_id = $run"] * bool(run)
     params = {k: v for k, v in (("variant", variant), ("run", run)) if v}
@@ -407,9 +414,10 @@ def start_job(kind: str, request: dict[str, Any]):
     (None, its job)."""
     from scooplab import jobs
 
-    busy = len(jobs.running(data_path()))
-    problem = limits().refusal(0, 0.0, busy)
-    return (problem, None) if problem else (None, jobs.start(data_path(), kind, request))
+    try:
+        return None, jobs.start(data_path(), kind, request, max_jobs=limits().max_jobs)
+    except jobs.JobRefused as refused:
+        return str(refused), None
 
 
 def jobs(kind: str | None = None) -> list:
@@ -425,10 +433,15 @@ def cancel_job(job_id: str):
     return background.cancel(data_path(), job_id)
 
 
-def resume_job(job_id: str):
+def resume_job(job_id: str) -> str | None:
+    """Resume a job; why not (too many running, or it runs already), else None."""
     from scooplab import jobs as background
 
-    return background.resume(data_path(), job_id)
+    try:
+        background.resume(data_path(), job_id, limits().max_jobs)
+    except background.JobRefused as refused:
+        return str(refused)
+    return None
 
 
 def structures(game: Any) -> list[str]:

@@ -99,8 +99,9 @@ def compare_with(variant: str, base: str) -> None:
     for warning in result["warnings"]:
         st.warning(warning)
     if result["paired"]:
-        design = ("The two runs dealt the same cards: hand-level rates and categories are tested hand by "
-                  "hand (McNemar), the rest as independent samples")  # fmt: skip
+        design = ("The two runs dealt the same hole cards (one seed; the first hands of every shard "
+                  "checked): hand-level rates and categories are tested hand by hand (McNemar), the rest as "
+                  "independent samples")  # fmt: skip
     else:
         design = "The runs dealt different cards, so they are independent samples (two-proportion z tests)"
     st.caption(f"A: {games[base].title}, B: {games[variant].title}. {design}; p-values adjusted for testing "

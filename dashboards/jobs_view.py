@@ -49,8 +49,11 @@ def _one(job: Any) -> None:
             data.cancel_job(job.job_id)
             st.rerun(scope="fragment")
         if job.state in ("cancelled", "failed") and st.button("Resume", key=f"resume-{job.job_id}"):
-            data.resume_job(job.job_id)
-            st.rerun(scope="fragment")
+            refused = data.resume_job(job.job_id)
+            if refused:
+                st.error(refused)
+            else:
+                st.rerun(scope="fragment")
 
 
 def job_list(kind: str | None = None, variant: str | None = None) -> None:

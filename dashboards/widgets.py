@@ -75,6 +75,11 @@ def population_choice(path: str, variant: str, runs: list[str], stats: dict[str,
         stats = data.stats(path, variant, tuple(runs), label)
     others = len(found) - 1
     more = f" ({others} other population{'s' if others > 1 else ''} in the sidebar)" if others else ""
+    versions = stats.get("description_versions") or {}
+    if versions:
+        older = ", ".join(str(v) for v in versions["others"])
+        more += (f"; runs of version {versions['shown']} of the description (runs of version {older}: choose "
+                 "them under Runs in the sidebar)")  # fmt: skip
     st.caption(f"Over {stats['population']['label']}: {stats['hands']:,} hands{more}")
     return stats
 

@@ -19,6 +19,7 @@ or notebook sees the same jobs.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import secrets
@@ -26,8 +27,8 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Mapping
-from contextlib import suppress
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -117,23 +118,64 @@ def _read_json(path: Path) -> dict[str, Any]:
         return {}
 
 
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` runs (a zombie, finished but not yet reaped, does not)."""
+def _started_at(pid: int) -> int | None:
+    """When process ``pid`` started (clock ticks since boot: with the pid, one process for good);
+    None when no such process runs (a zombie, finished but not yet reaped, does not)."""
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+            fields = stat.read().rsplit(")", 1)[1].split()
     except (OSError, IndexError):
-        return False
+        return None
+    return None if fields[0] == "Z" else int(fields[19])
 
 
-def start(root: str | Path, kind: str, request: dict[str, Any], job_id: str | None = None) -> Job:
-    """Start a job (or start again the job ``job_id``: a resumed run) in a process of its own."""
+def _alive(pid: int, started: int | None = None) -> bool:
+    """Whether process ``pid`` runs (and is the one that started at ``started``, if given: a pid
+    the system gave again to another process is not the job's)."""
+    now = _started_at(pid)
+    return now is not None and started in (None, now)
+
+
+@contextmanager
+def _starting(root: str | Path) -> Iterator[None]:
+    """One start at a time in a warehouse (an exclusive lock on ``jobs/.lock``): the check of the
+    jobs running and the start are one step for every server and process."""
+    folder = Path(root) / FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / ".lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+class JobRefused(ValueError):
+    """A job that may not start now: too many running, or its run going on already."""
+
+
+def start(root: str | Path, kind: str, request: dict[str, Any], job_id: str | None = None,
+          max_jobs: int | None = None) -> Job:  # fmt: skip
+    """Start a job (or start again the job ``job_id``: a resumed run) in a process of its own;
+    ``JobRefused`` when ``max_jobs`` run already, or the job or its run goes on already."""
     if kind not in KINDS:
         raise ValueError(f"unknown job kind {kind!r} (one of {', '.join(KINDS)})")
     job_id = job_id or f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
+    with _starting(root):
+        busy = running(root)
+        if max_jobs is not None and len(busy) >= max_jobs:
+            raise JobRefused(Limits(max_jobs=max_jobs).refusal(0, 0.0, len(busy)) or "too many jobs")
+        run_id = request.get("run_id")
+        if any(j.job_id == job_id or (run_id and j.request.get("run_id") == run_id) for j in busy):
+            raise JobRefused(f"job {job_id} (run {run_id}) is running already")
+        _launch(root, kind, request, job_id)
+    return job(root, job_id)
+
+
+def _launch(root: str | Path, kind: str, request: dict[str, Any], job_id: str) -> None:
     folder = _folder(root, job_id)
     folder.mkdir(parents=True, exist_ok=True)
-    for stale in ("state.json", "cancel"):
+    for stale in ("state.json", "cancel", "pid.json"):
         (folder / stale).unlink(missing_ok=True)
     write_json(folder / "request.json", {"kind": kind, "request": request, "started": time.time()})
     with open(folder / "log", "ab") as log:
@@ -141,9 +183,8 @@ def start(root: str | Path, kind: str, request: dict[str, Any], job_id: str | No
             [sys.executable, "-m", "scooplab.jobs", str(Path(root).resolve()), job_id],
             stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
-    write_json(folder / "pid.json", {"pid": process.pid})
+    write_json(folder / "pid.json", {"pid": process.pid, "started": _started_at(process.pid)})
     _REAPED.append(process)  # reaped by the next look at the jobs (no zombie is left behind)
-    return job(root, job_id)
 
 
 _REAPED: list[subprocess.Popen] = []
@@ -164,11 +205,14 @@ def job(root: str | Path, job_id: str) -> Job:
         raise ValueError(f"no job {job_id!r} in {root}")
     ended = _read_json(folder / "state.json")
     progress = _read_json(folder / "progress.json")
-    pid = _read_json(folder / "pid.json").get("pid", 0)
+    launched = _read_json(folder / "pid.json")
+    pid = launched.get("pid", 0)
     if ended:
         state, message = ended["state"], ended.get("message", "")
-    elif pid and _alive(pid):
-        state, message = "running", ""
+    elif (pid and _alive(pid, launched.get("started"))) or (
+        not launched and time.time() - asked["started"] < 60
+    ):
+        state, message = "running", ""  # (or starting: its process is being launched)
     elif (folder / "cancel").exists():
         state, message = "cancelled", "cancelled"
     else:
@@ -199,14 +243,16 @@ def cancel(root: str | Path, job_id: str, wait: float = 20.0) -> Job:
     ``wait`` seconds); its finished work stays (a cancelled run resumes from its finished shards)."""
     folder = _folder(root, job_id)
     (folder / "cancel").touch()
-    pid = _read_json(folder / "pid.json").get("pid", 0)
-    if pid and _alive(pid):
+    launched = _read_json(folder / "pid.json")
+    pid, started = launched.get("pid", 0), launched.get("started")
+    if pid and _alive(pid, started):  # (a pid given again to another process is left alone)
         _signal_group(pid, signal.SIGTERM)
         deadline = time.monotonic() + wait
-        while _alive(pid) and time.monotonic() < deadline:
+        while _alive(pid, started) and time.monotonic() < deadline:
             _reap()
             time.sleep(0.05)
-        _signal_group(pid, signal.SIGKILL)
+        if _alive(pid, started):
+            _signal_group(pid, signal.SIGKILL)
     _reap()
     return job(root, job_id)
 
@@ -216,12 +262,12 @@ def _signal_group(pid: int, signal_number: int) -> None:
         os.killpg(pid, signal_number)
 
 
-def resume(root: str | Path, job_id: str) -> Job:
+def resume(root: str | Path, job_id: str, max_jobs: int | None = None) -> Job:
     """Start a cancelled or failed job again, under the same id (a run goes on from its last shard)."""
     previous = job(root, job_id)
     if previous.running:
-        raise ValueError(f"job {job_id} is running already")
-    return start(root, previous.kind, previous.request, job_id)
+        raise JobRefused(f"job {job_id} is running already")
+    return start(root, previous.kind, previous.request, job_id, max_jobs)
 
 
 def progress_writer(folder: Path, total: int) -> Callable[[int], None]:
@@ -275,10 +321,10 @@ def _run(root: Path, job_id: str) -> None:
 def _simulate(lab, folder: Path, request: dict[str, Any]) -> dict[str, Any]:
     from scooplab.designs import known_game
 
-    known_game(lab.data, request["variant"])
-    settings = {k: v for k, v in request.items() if k not in ("variant", "hands")}
+    game = request.get("source") or known_game(lab.data, request["variant"]).name  # the version it began with
+    settings = {k: v for k, v in request.items() if k not in ("variant", "hands", "source")}
     settings["policies"] = tuple(settings.get("policies", ("tag",)))
-    summary = lab.simulate(request["variant"], request["hands"], **settings,
+    summary = lab.simulate(game, request["hands"], **settings,
                            progress=progress_writer(folder, request["hands"]))  # fmt: skip
     return {k: summary[k] for k in ("run_id", "hands", "seconds", "hands_per_second", "resumed_shards")}
 
@@ -324,17 +370,24 @@ def start_run(
     request.setdefault("shard_size", max(5_000, min(200_000, hands // 20)))
     stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}"
     request["run_id"] = request.get("run_id") or f"wb-{request['variant']}-{stamp}"
-    settings = {k: v for k, v in request.items() if k not in ("variant", "hands", "run_id", "workers")}
+    settings = {
+        k: v for k, v in request.items() if k not in ("variant", "hands", "run_id", "workers", "source")
+    }
     try:
         spec = Lab(root).simulation_spec(known_game(root, request["variant"]), hands, **settings)
     except ValueError as error:
         return str(error), None
+    if spec.game.endswith(".toml"):  # a described game: this version of it, resumed or not
+        request["source"] = spec.game
     seconds = hands / CAUTIOUS_RATES[spec.mode]
     memory_mb = spec.shard_size * spec.players * BYTES_PER_SEAT / 2**20
-    problem = limits.refusal(hands, seconds, busy=len(running(root)), memory_mb=memory_mb)
+    problem = limits.refusal(hands, seconds, busy=0, memory_mb=memory_mb)
     if problem:
         return problem, None
-    return None, start(root, "simulate", request)
+    try:
+        return None, start(root, "simulate", request, max_jobs=limits.max_jobs)
+    except JobRefused as refused:
+        return str(refused), None
 
 
 def as_dict(job_: Job) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from analytics.stats import game_stats
 from ingest.generation.simulation import SimSpec, simulate
 from ingest.storage.descriptions import save_version, versions
 from scooplab import designs, jobs
@@ -95,6 +96,16 @@ def test_versions_of_a_saved_game_replace_each_other_and_runs_record_theirs(tmp_
     )
     assert (first.version, second.version, second.note) == (1, 2, "")
     assert designs.known_game(tmp_path, FIVE).max_players == 5  # the newest version by name
+    simulate(
+        SimSpec(designs.known_game(tmp_path, FIVE).source, 3_000, players=4, seed=1), str(tmp_path), "v2"
+    )
+    newest = game_stats(tmp_path, FIVE)  # the newest version's runs unless runs are chosen: never a blend
+    assert newest["hands"] == 3_000 and newest["description_versions"] == {"shown": 2, "others": [1]}
+    assert game_stats(tmp_path, FIVE, ["v1"])["hands"] == 2_000
+    with pytest.raises(ValueError, match="saved version"):  # a v1 run goes on under v1 only
+        simulate(
+            SimSpec(designs.known_game(tmp_path, FIVE).source, 2_000, players=4, seed=1), str(tmp_path), "v1"
+        )
     result = runner.invoke(cli, ["query", "--data", str(tmp_path), "--format", "json",
                                  "SELECT unnest(sources) AS source FROM runs"])  # fmt: skip
     assert json.loads(result.stdout)[0]["source"].endswith(f"games/{FIVE}/v0001.toml")

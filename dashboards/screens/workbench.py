@@ -8,7 +8,7 @@ from dashboards import design_form as form
 from scooplab import designs
 
 BLANK = "(blank)"
-BASED_ON = "wb-based-on"  # the saved version the text was opened from (0: a new game)
+BASED_ON = "wb-based-on"  # (game, version) the text was opened from or last saved as (version 0: a new game)
 
 st.title("Workbench")
 root = data.data_path()
@@ -24,22 +24,23 @@ base = pick.selectbox("Start from", names, index=names.index(asked) if asked in 
                       format_func=lambda n: n if n == BLANK else f"{games[n].title} ({n})")  # fmt: skip
 if derive.button("Derive a new game", width="stretch"):
     st.session_state[form.TEXT] = designs.blank() if base == BLANK else designs.derive(base, root)
-    st.session_state[BASED_ON] = 0
+    st.session_state[BASED_ON] = ("", 0)
     form.new_generation()
 if edit.button("Edit it", width="stretch", disabled=base not in saved, help="a saved game: a new version"):
     version, path = designs.history(root, base)[-1]
     st.session_state[form.TEXT] = path.read_text(encoding="utf-8")
-    st.session_state[BASED_ON] = version
+    st.session_state[BASED_ON] = (base, version)
     form.new_generation()
 if form.TEXT not in st.session_state or (asked and asked != st.session_state.get("wb-from")):
     # a first visit, or a link from a game's page: a saved game opened to edit, another derived from
     st.session_state["wb-from"] = asked
     if base in saved:
         version, path = designs.history(root, base)[-1]
-        st.session_state[form.TEXT], st.session_state[BASED_ON] = path.read_text(encoding="utf-8"), version
+        st.session_state[form.TEXT] = path.read_text(encoding="utf-8")
+        st.session_state[BASED_ON] = (base, version)
     else:
         st.session_state[form.TEXT] = designs.blank() if base == BLANK else designs.derive(base, root)
-        st.session_state[BASED_ON] = 0
+        st.session_state[BASED_ON] = ("", 0)
     form.new_generation()
 result = designs.check(st.session_state[form.TEXT], root)
 left, right = st.columns([3, 2], gap="large")
@@ -56,7 +57,8 @@ with right:
             f"{count} problem{'s' if count > 1 else ''}, each shown at its place in the form",
             icon=":material/warning:",
         )
-    based_on = st.session_state.get(BASED_ON, 0)
+    opened, version = st.session_state.get(BASED_ON, ("", 0))
+    based_on = version if result.spec and result.spec.name == opened else 0  # renamed: a new game
     what = f"version {based_on + 1}" if based_on else "a new game"
     if st.button(f"Save ({what})", type="primary", disabled=not result.ok):
         try:
@@ -64,7 +66,7 @@ with right:
         except (ValueError, OSError) as error:
             st.error(f"Not saved: {error}")
         else:
-            st.session_state[BASED_ON] = done.version
+            st.session_state[BASED_ON] = (result.spec.name, done.version)
             st.session_state["wb-saved"] = (result.spec.name, done.version, str(done.path), done.note)
             data.refresh()
             st.rerun()  # the new game in the navigation at once

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -287,6 +288,13 @@ def _manifest(spec: SimSpec, run_id: str, status: str, shard_status: list[str]) 
     )
 
 
+def _saved_versions(sources: list[str]) -> list[tuple[str, int]]:
+    """The saved games' versions among a run's description files: (name, version) each."""
+    from ingest.storage.descriptions import version_of
+
+    return [(Path(s).parent.name, version_of(s)) for s in sources if version_of(s)]
+
+
 def _same_run(existing: dict[str, Any], spec: SimSpec) -> str | None:
     checks = {
         "mode": spec.mode,
@@ -302,6 +310,9 @@ def _same_run(existing: dict[str, Any], spec: SimSpec) -> str | None:
     for key, value in checks.items():
         if existing.get(key) != value:
             return f"{key} {existing.get(key)!r} (asked: {value!r})"
+    had, asked = (_saved_versions(sources) for sources in (existing.get("sources") or [], [spec.game]))
+    if had and had != asked:  # a saved game's run goes on under the version it began with
+        return f"saved version {had} (asked: {asked})"
     layout = json.loads(existing.get("details") or "{}").get("seat_layout")
     if spec.mode == "showdown" and layout != SEAT_LAYOUT:
         return f"seat layout {layout!r} of an older scooplab (asked: {SEAT_LAYOUT!r})"

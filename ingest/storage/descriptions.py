@@ -119,6 +119,8 @@ def _note(number: int, based_on: int | None) -> str:
     """What a save made from version ``based_on`` that became ``number`` should say."""
     if based_on is None or number == based_on + 1:
         return ""
+    if number <= based_on:  # made from another game's version (renamed): a game of its own
+        return f"saved as version {number} of this name"
     if based_on == 0:  # made as a new game
         return f"saved as version {number}: a game of this name was saved already ({number - 1} versions)"
     between = list(range(based_on + 1, number))

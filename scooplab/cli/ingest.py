@@ -56,7 +56,7 @@ def ingest_command(
     from scooplab.lab import Lab
 
     for described in variant or []:
-        game_named(described)  # known by its PHH codes from now on
+        game_named(described, data)  # known by its PHH codes from now on
     _check_paths(paths)
     shown = 0
 
