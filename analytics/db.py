@@ -141,6 +141,11 @@ def _of_population(source: str, table: str, population: Population | None) -> st
     return f"SELECT * FROM ({source}) WHERE hand_id IN (SELECT hand_id FROM hands_raw)"
 
 
+# each view is bound over its files as it is made: without this every view reads the footers of
+# every file again (80 views, 0.85 s over make demo's 300 files; 0.33 s with it). A file written again
+# is read again (DuckDB checks its time of change).
+FOOTERS_READ_ONCE = "SET parquet_metadata_cache = true"
+
 _TOLD: set[tuple[str, str]] = set()  # (warehouse, run) already named in a message
 
 
@@ -262,6 +267,7 @@ def connect(
     """
     con = duckdb.connect()
     con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
+    con.sql(FOOTERS_READ_ONCE)
     no_progress_bar(con)
     create_views(
         con, Warehouse(data), variants, skip_runs, tables, only_paths, population, only_hand=only_hand
@@ -297,6 +303,7 @@ def _views_database(data: str | Path) -> Iterator[tuple[str, str, str | None]]:
         path = str(Path(folder) / "views.duckdb")
         builder = duckdb.connect(path)
         builder.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
+        builder.sql(FOOTERS_READ_ONCE)
         create_views(builder, warehouse)
         builder.close()
         if warehouse.local:

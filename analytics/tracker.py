@@ -20,14 +20,17 @@ import uuid
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 import polars as pl
 
 from analytics.db import connect
 from analytics.sandbox import no_progress_bar
-from ingest.storage.warehouse import Warehouse
+from ingest.storage.warehouse import Warehouse, process_alive
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 TRACKER_VERSION = 2  # raise when tracker_seats.sql changes: every derived file is made again
 DERIVED = "derived/tracker_seats"  # per run: every seat row, and the manifest
@@ -92,8 +95,7 @@ def open_rows(data: str | Path) -> duckdb.DuckDBPyConnection:
     On a local warehouse the rows and totals are read from ``derived/`` (made here for each run
     whose files changed since); on object storage they are counted from the views each time.
     """
-    warehouse = Warehouse(data)
-    files = _derived_files(warehouse) if warehouse.local else []
+    files = prepare(data)
     if not files:  # object storage, or no hands: the views themselves (over nothing, or counted now)
         con = connect(data)
         con.sql("CREATE VIEW tracker_rows AS SELECT * FROM tracker_seats")
@@ -107,6 +109,15 @@ def open_rows(data: str | Path) -> duckdb.DuckDBPyConnection:
     totals = [f.replace(DERIVED, TOTALS) for f in files]
     con.sql(f"CREATE VIEW tracker_totals AS SELECT * FROM read_parquet({_listed(totals)})")
     return con
+
+
+def prepare(data: str | Path, on_run: Callable[[str], None] | None = None) -> list[str]:
+    """Count the tracker rows of every run of a local warehouse whose files changed since they were
+    counted (``simulate`` and ``ingest`` do it as they finish, so that the Players page opens at once);
+    the derived files of every run. ``on_run(run_id)`` hears of each run counted now. On object
+    storage nothing is kept (the rows are counted from the views each time): an empty list."""
+    warehouse = Warehouse(data)
+    return _derived_files(warehouse, on_run) if warehouse.local else []
 
 
 def _listed(files: list[str]) -> str:
@@ -143,7 +154,7 @@ def _runs_files(warehouse: Warehouse) -> dict[str, list[str]]:
     return runs
 
 
-def _derived_files(warehouse: Warehouse) -> list[str]:
+def _derived_files(warehouse: Warehouse, on_run: Callable[[str], None] | None = None) -> list[str]:
     """The derived file of every run with hands, each made again when its run's files changed."""
     folder = Path(warehouse.root) / DERIVED
     wanted = _runs_files(warehouse)
@@ -158,6 +169,8 @@ def _derived_files(warehouse: Warehouse) -> list[str]:
             current = False
         if not current:
             _derive(warehouse, run, path, expected)
+            if on_run:
+                on_run(run)
         files.append(str(path))
     for stale in folder.glob("run=*.parquet") if folder.exists() else ():
         if stale.stem[4:] not in wanted:
@@ -169,10 +182,11 @@ def _derived_files(warehouse: Warehouse) -> list[str]:
 
 def _derive(warehouse: Warehouse, run: str, path: Path, manifest: dict[str, Any]) -> None:
     """Count one run's tracker seat rows into ``path``, atomically (temporary file, then rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.parent / f".tmp-{uuid.uuid4().hex}.parquet.partial"
     totals = Path(str(path).replace(DERIVED, TOTALS))
-    totals.parent.mkdir(parents=True, exist_ok=True)
+    for folder in (path.parent, totals.parent):
+        folder.mkdir(parents=True, exist_ok=True)
+        _remove_left_behind(folder)
+    temporary = _temporary(path.parent, ".parquet.partial")
     con = connect(warehouse.url, only_paths=[f"/run={run}/"])
     try:
         target = str(temporary).replace("'", "''")
@@ -183,13 +197,30 @@ def _derive(warehouse: Warehouse, run: str, path: Path, manifest: dict[str, Any]
         con.sql(f"COPY ({_TOTALS.format(counts=f'({counts})')}) TO '{summed}' (FORMAT parquet)")
         os.replace(summed, totals)
         os.replace(temporary, path)
-        written = path.with_suffix(".json.partial")
-        written.write_text(json.dumps(manifest))
-        os.replace(written, path.with_suffix(".json"))
+        written = _temporary(path.parent, ".json.partial")
+        try:
+            written.write_text(json.dumps(manifest))
+            os.replace(written, path.with_suffix(".json"))
+        finally:
+            written.unlink(missing_ok=True)
     finally:
         con.close()
         temporary.unlink(missing_ok=True)
         Path(str(temporary).replace(".parquet.partial", ".totals.partial")).unlink(missing_ok=True)
+
+
+def _temporary(folder: Path, suffix: str) -> Path:
+    """A temporary file's name in ``folder``, naming this process (``_remove_left_behind``)."""
+    return folder / f".tmp-{os.getpid()}-{uuid.uuid4().hex}{suffix}"
+
+
+def _remove_left_behind(folder: Path) -> None:
+    """Remove the temporary files of writers that ended before renaming them (killed while counting):
+    a process still at work (the dashboard and a finishing run may count at once) keeps its own."""
+    for left in folder.glob(".tmp-*"):
+        pid = left.name.split("-")[1]
+        if not pid.isdigit() or not process_alive(int(pid)):
+            left.unlink(missing_ok=True)
 
 
 def _aggregates() -> str:

@@ -28,6 +28,8 @@ def game_page(variant: str):
     return page
 
 
+running = data.page_running()  # the background warm-up waits while a page runs
+running.__enter__()
 data.follow_changes()  # a run or a saved game added since the last page: every page shows it now
 data.warm_up()  # once per server: the first pages' figures computed in the background
 pages = {
@@ -51,4 +53,7 @@ pages = {
     ],
 }
 st.sidebar.caption(f"Warehouse: `{data.data_path()}`")
-st.navigation(pages, expanded=True).run()  # every page listed: there are more than ten
+try:
+    st.navigation(pages, expanded=True).run()  # every page listed: there are more than ten
+finally:
+    running.__exit__(None, None, None)

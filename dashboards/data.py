@@ -9,7 +9,10 @@ import json
 import os
 import re
 import threading
-from contextlib import suppress
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from contextlib import contextmanager, suppress
 from typing import Any
 
 import polars as pl
@@ -91,7 +94,30 @@ def connection(data: str):
     """The views over the files there are now: made again after a minute, so new runs show and a
     file another process removed (an interrupted ingest replaced) is no longer read."""
     _games(data)  # the games described in files first: the views' variants table lists them
+    prepared = _PREPARED.pop(data, None)
+    if prepared is not None and prepared[0] == stamp(data):  # (no run or game added since)
+        with suppress(Exception):
+            return prepared[1].result()
     return connect(data)
+
+
+_PREPARED: dict[str, tuple[tuple, Future]] = {}  # the views made as the server started, by warehouse
+
+
+def prepare_connection(data: str) -> None:
+    """As the server starts, before any page (dashboards/serve.py): make the views of ``data`` in the
+    background, so that the first page finds them made (half a second over make demo's warehouse)."""
+    made: Future = Future()
+
+    def make() -> None:
+        try:
+            Lab(data).described_games()
+            made.set_result(connect(data))
+        except Exception as error:  # the page makes them itself, and says what is wrong
+            made.set_exception(error)
+
+    _PREPARED[data] = (stamp(data), made)
+    threading.Thread(target=make, name="scooplab-views", daemon=True).start()
 
 
 @st.cache_data(show_spinner=False, ttl=60)
@@ -491,26 +517,79 @@ def alike_pair(found: pl.DataFrame, variant: str) -> tuple[str, str] | None:
 
 
 _WARMED: set[str] = set()
+_PAGES = {"running": 0}  # page scripts running now in this server (every session's)
+_PAGES_LOCK = threading.Lock()
+QUIET_POLL_SECONDS = 0.05
+
+
+@contextmanager
+def page_running() -> Iterator[None]:
+    """Around a page's script: the warm-up waits while any page runs, so that it takes no CPU
+    from a page being shown (two cores: a page and the warm-up at once each took twice as long)."""
+    with _PAGES_LOCK:
+        _PAGES["running"] += 1
+    try:
+        yield
+    finally:
+        with _PAGES_LOCK:
+            _PAGES["running"] -= 1
+
+
+def _when_quiet(stop: threading.Event) -> None:
+    """Return once no page script runs (or the server stops)."""
+    while _PAGES["running"] > 0 and not stop.is_set():
+        time.sleep(QUIET_POLL_SECONDS)
 
 
 def warm_up() -> None:
-    """Once per server process: compute in the background what the pages ask for first (the
-    replayer's choices, Compare's first pair, each game page's statistics), so that they come from
-    the cache when asked; a failure here only leaves the cache cold (the page computes it)."""
+    """Once per server process: compute in the background what the pages ask for first (Compare's
+    first pair, the replayer's choices, each game page's statistics), so that they come from the
+    cache when asked. Each step waits until no page runs, and the thread (with the DuckDB threads it
+    starts) runs at the lowest priority: a page being shown never shares the CPU with it. A failure
+    here only leaves the cache cold (the page computes it)."""
     path = data_path()
     if path in _WARMED or empty(path):
         return
     _WARMED.add(path)
 
+    stop = threading.Event()
+
     def warm() -> None:
+        with suppress(OSError, AttributeError):  # (Linux: a thread's own priority)
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+        steps = [*_compare_steps(path), lambda: hand_sources(path)]
+        steps += [lambda variant=variant: stats(path, variant, ()) for variant in games()]
         try:
-            hand_sources(path)
-            pair = default_pair(path)
-            if pair:
-                compare(path, *pair)
-            for variant in games():
-                stats(path, variant, ())
+            for step in steps:
+                _when_quiet(stop)
+                if stop.is_set():
+                    return
+                step()
         except Exception:
             pass
 
-    threading.Thread(target=warm, name="scooplab-warm-up", daemon=True).start()
+    thread = threading.Thread(target=warm, name="scooplab-warm-up", daemon=True)
+    thread.start()
+    _at_shutdown(lambda: (stop.set(), thread.join(WARM_UP_STOP_SECONDS)))
+
+
+WARM_UP_STOP_SECONDS = 15  # at shutdown, the warm-up's step under way may end (a few seconds at most)
+
+
+def _at_shutdown(step: Callable[[], object]) -> None:
+    """Run ``step`` as the server's process ends, before its background threads are abandoned: a
+    thread abandoned inside DuckDB ends the process with a C++ "terminate called" message."""
+    register = getattr(threading, "_register_atexit", None)  # (CPython: before threads are abandoned)
+    if register is not None:
+        with suppress(RuntimeError):  # (the process is ending already)
+            register(step)
+
+
+def _compare_steps(path: str) -> list[Callable[[], object]]:
+    """Compare's first pair in short steps (each run's statistics, then the paired counts)."""
+    pair = default_pair(path)
+    if not pair:
+        return []
+    variant, run_a, run_b = pair
+    return [lambda: stats(path, variant, (run_a,)), lambda: stats(path, variant, (run_b,)),
+            lambda: compare(path, variant, run_a, run_b)]  # fmt: skip

@@ -17,6 +17,7 @@ are read), and the commands' results as plain Python objects: ``stats``, ``compa
 from __future__ import annotations
 
 import json
+import sys
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -254,6 +255,7 @@ class Lab:
                                     big_blind=big_blind, shard_size=shard_size)  # fmt: skip
         report = simulate(spec, self.data, run_id, workers, executor, scheduler, on_progress=progress)
         self._changed()
+        self.index_players()
         return report.summary() | {"seed": spec.seed, "variant": game.name}
 
     def pushfold_chart(self, spec: SimSpec, run_id: str | None = None,
@@ -312,7 +314,26 @@ class Lab:
         report = ingest(list(paths), _warehouse(self.data), run_id=run_id, on_reject=reject, on_hand=on_hand,
                         workers=workers, games=games)  # fmt: skip
         self._changed()
+        self.index_players()
         return report.summary() | {"rejected_hands": rejected}
+
+    def index_players(self) -> list[str]:
+        """Count the Players page's rows (``analytics.tracker.prepare``) of every run written since they
+        were last counted: ``simulate`` and ``ingest`` do it as they finish, so that the page and
+        ``tracker`` open at once. The runs counted now. A failure is one line on stderr, never an
+        error: the rows are then counted when first asked for."""
+        import duckdb
+
+        from analytics.tracker import prepare
+
+        counted: list[str] = []
+        try:
+            prepare(self.data, counted.append)
+        except (duckdb.Error, OSError) as error:
+            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            sys.stderr.write(f"scooplab: the Players page's rows were not counted now ({first}); "
+                             "they are counted when the page or `scooplab players` first asks\n")  # fmt: skip
+        return counted
 
     def reject_reasons(self, run_id: str, limit: int = 5) -> list[tuple[str, int]]:
         """The commonest reasons an ingest rejected hands, with how many each, commonest first."""

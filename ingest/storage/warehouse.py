@@ -289,10 +289,16 @@ def _alive(holder: dict) -> bool:
         return True
     try:
         pid = int(holder.get("pid") or 0)
-        if pid <= 0:
-            return False  # a lease that names no process: taken over
+    except (ValueError, TypeError):
+        return False
+    return pid > 0 and process_alive(pid)  # (a lease that names no process: taken over)
+
+
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` of this machine is alive (another user's counts)."""
+    try:
         os.kill(pid, 0)
-    except (ProcessLookupError, ValueError, TypeError, OverflowError):
+    except (ProcessLookupError, OverflowError):
         return False
     except PermissionError:  # alive, another user's
         return True

@@ -39,12 +39,13 @@ def dashboard_command(
     """
     import os
 
-    app_file = Path(__file__).resolve().parents[2] / "dashboards" / "app.py"
+    dashboards = Path(__file__).resolve().parents[2] / "dashboards"
+    app_file = dashboards / "app.py"
     environment = dict(os.environ, SCOOPLAB_DATA=str(data), SCOOPLAB_MAX_HANDS=str(max_hands),
                        SCOOPLAB_MAX_JOBS=str(max_jobs), SCOOPLAB_MAX_MINUTES=str(max_minutes))  # fmt: skip
     typer.echo(f"scooplab dashboard: http://{host}:{port} (warehouse {data}); Ctrl-C stops it", err=True)
-    command = [
-        sys.executable, "-m", "streamlit", "run", str(app_file), "--server.port", str(port),
+    command = [  # `streamlit run`, once the pages' modules are loaded (dashboards/serve.py)
+        sys.executable, str(dashboards / "serve.py"), "run", str(app_file), "--server.port", str(port),
         "--server.address", host, "--server.headless", "true" if not open_browser else "false",
         "--browser.gatherUsageStats", "false", "--theme.base", "light", "--client.toolbarMode", "viewer",
         # under many sessions (docs/reliability.md): no scan of every module for each new session, no
