@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 import numpy as np
@@ -34,6 +34,9 @@ from engine.rules.games import GAMES
 from engine.rules.games.base import GameSpec
 from ingest.storage.schema import current_summary_count
 from ingest.storage.warehouse import Warehouse
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 QUERIES = Path(__file__).parent / "queries"
 
@@ -636,6 +639,26 @@ def _kills(counts: Counts, game: GameSpec, options: dict[str, Any], overview: di
     }
 
 
+def _strengths(game: GameSpec, options: dict[str, Any], holes: np.ndarray, boards: np.ndarray) -> np.ndarray:
+    """The strength of each row of hole cards with its row of board cards, under ``options`` (card ids)."""
+    ranking, deck = RANKINGS[game.ranking], game.deck
+    hole_use, tiebreak = game.hole_use.value(options), game.tiebreak.value(options)
+    return ranking.evaluate(holes.astype(np.int8), boards.astype(np.int8), hole_use, tiebreak, deck,
+                            game.category_places(options))  # fmt: skip
+
+
+def load_kernels(games: Iterable[GameSpec]) -> None:
+    """Load from numba's cache the compiled kernels the statistics of ``games`` evaluate hands with
+    (the killed-board sample of a game with a kill rule), called as the statistics call them: a
+    first page then does not wait for the load (a third of a second a kernel)."""
+    for game in games:
+        if game.kill is None:
+            continue
+        hole, board = (sum(getattr(s, part) for s in game.streets) for part in ("hole_cards", "board_cards"))
+        cards = np.arange(hole + board).reshape(1, -1)
+        _strengths(game, game.resolve_options(None), cards[:, :hole], cards[:, hole:])
+
+
 def _rank_against_rarity(game: GameSpec, options: dict[str, Any], stats: dict[str, Any]
                          ) -> list[dict[str, Any]]:  # fmt: skip
     """Each category's exact 7-card chance beside what was seen, and which weaker ones are rarer."""
@@ -700,10 +723,7 @@ def killed_boards_sample(
     showdown hands with a killed board whose best hand (alone or tied) belonged to a seat that
     collected no chips.
     """
-    ranking = RANKINGS[game.ranking]
     options = game.resolve_options(options)
-    hole_use, tiebreak = game.hole_use.value(options), game.tiebreak.value(options)
-    places = game.category_places(options)
     per_board, n_boards = sum(s.board_cards for s in game.streets), len(game.boards)
     columns = "seat_hole, boards, surviving_boards, seat_won, n_players"
     where = (
@@ -739,12 +759,11 @@ def killed_boards_sample(
         alive[np.repeat(np.arange(n), survivors.list.len().to_numpy()), survivors.explode().to_numpy()] = True
         won = part["seat_won"].explode().to_numpy().reshape(n, players) > 0
         hit = np.zeros(n, dtype=bool)
+        hole_rows = holes.reshape(n * players, -1)
         for b in game.community_boards:
             killed = ~alive[:, b]
-            hole_rows = holes.reshape(n * players, -1).astype(np.int8)
-            board_rows = np.repeat(boards[:, b, :], players, axis=0).astype(np.int8)
-            strength = ranking.evaluate(hole_rows, board_rows, hole_use, tiebreak, game.deck, places)
-            strength = strength.reshape(n, players)
+            board_rows = np.repeat(boards[:, b, :], players, axis=0)
+            strength = _strengths(game, options, hole_rows, board_rows).reshape(n, players)
             best = strength == strength.max(axis=1, keepdims=True)
             hit |= killed & (best & ~won).any(axis=1)
         hits += int(hit.sum())

@@ -16,7 +16,10 @@ from __future__ import annotations
 import json
 import os
 import posixpath
+import socket
+import time
 import uuid
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -210,17 +213,25 @@ def _derive(warehouse: Warehouse, run: str, path: Path, manifest: dict[str, Any]
 
 
 def _temporary(folder: Path, suffix: str) -> Path:
-    """A temporary file's name in ``folder``, naming this process (``_remove_left_behind``)."""
-    return folder / f".tmp-{os.getpid()}-{uuid.uuid4().hex}{suffix}"
+    """A temporary file's name in ``folder``, naming this process and machine (``_remove_left_behind``)."""
+    return folder / f".tmp-{os.getpid()}@{socket.gethostname()}-{uuid.uuid4().hex}{suffix}"
+
+
+LEFT_BEHIND_SECONDS = 3600  # a temporary file this old is no writer's at work (a count takes seconds)
 
 
 def _remove_left_behind(folder: Path) -> None:
     """Remove the temporary files of writers that ended before renaming them (killed while counting):
-    a process still at work (the dashboard and a finishing run may count at once) keeps its own."""
+    those of an ended process of this machine, and any an hour old (another machine's, or an older
+    scooplab's). A writer still at work (the dashboard and a finishing run may count at once) keeps
+    its own."""
     for left in folder.glob(".tmp-*"):
-        pid = left.name.split("-")[1]
-        if not pid.isdigit() or not process_alive(int(pid)):
-            left.unlink(missing_ok=True)
+        owner = left.name[len(".tmp-") : left.name.rfind("-")]
+        pid, _, host = owner.partition("@")
+        ended = host == socket.gethostname() and pid.isdigit() and not process_alive(int(pid))
+        with suppress(FileNotFoundError):
+            if ended or time.time() - left.stat().st_mtime > LEFT_BEHIND_SECONDS:
+                left.unlink()
 
 
 def _aggregates() -> str:

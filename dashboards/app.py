@@ -28,32 +28,32 @@ def game_page(variant: str):
     return page
 
 
-running = data.page_running()  # the background warm-up waits while a page runs
-running.__enter__()
-data.follow_changes()  # a run or a saved game added since the last page: every page shows it now
-data.warm_up()  # once per server: the first pages' figures computed in the background
-pages = {
-    "Warehouse": [st.Page(HERE / "overview.py", title="Overview", default=True)],
-    "Design": [
-        st.Page(HERE / "workbench.py", title="Workbench"),
-        st.Page(HERE / "runs.py", title="Runs"),
-    ],
-    "Games": [
-        st.Page(game_page(name), title=spec.title, url_path=name.replace("-", "_"))
-        for name, spec in data.games().items()
-    ],
-    "Explore": [
-        st.Page(HERE / "players.py", title="Players"),
-        st.Page(HERE / "replayer.py", title="Hand replayer"),
-        st.Page(HERE / "compare.py", title="Compare runs"),
-        st.Page(HERE / "odds.py", title="Odds"),
-        st.Page(HERE / "starting_hands.py", title="Starting hands"),
-        st.Page(HERE / "equilibrium.py", title="Equilibrium"),
-        st.Page(HERE / "sql.py", title="SQL"),
-    ],
-}
-st.sidebar.caption(f"Warehouse: `{data.data_path()}`")
-try:
-    st.navigation(pages, expanded=True).run()  # every page listed: there are more than ten
-finally:
-    running.__exit__(None, None, None)
+def navigation() -> dict[str, list]:
+    """Every page, by section (the games from their descriptions)."""
+    return {
+        "Warehouse": [st.Page(HERE / "overview.py", title="Overview", default=True)],
+        "Design": [
+            st.Page(HERE / "workbench.py", title="Workbench"),
+            st.Page(HERE / "runs.py", title="Runs"),
+        ],
+        "Games": [
+            st.Page(game_page(name), title=spec.title, url_path=name.replace("-", "_"))
+            for name, spec in data.games().items()
+        ],
+        "Explore": [
+            st.Page(HERE / "players.py", title="Players"),
+            st.Page(HERE / "replayer.py", title="Hand replayer"),
+            st.Page(HERE / "compare.py", title="Compare runs"),
+            st.Page(HERE / "odds.py", title="Odds"),
+            st.Page(HERE / "starting_hands.py", title="Starting hands"),
+            st.Page(HERE / "equilibrium.py", title="Equilibrium"),
+            st.Page(HERE / "sql.py", title="SQL"),
+        ],
+    }
+
+
+with data.page_running():  # the background warm-up waits while a page runs, whichever way it ends
+    data.follow_changes()  # a run or a saved game added since the last page: every page shows it now
+    data.warm_up()  # once per server: the first pages' figures computed in the background
+    st.sidebar.caption(f"Warehouse: `{data.data_path()}`")
+    st.navigation(navigation(), expanded=True).run()  # every page listed: there are more than ten

@@ -10,6 +10,7 @@ import os
 import re
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager, suppress
@@ -23,7 +24,7 @@ from analytics.compare import compare_runs, paired_runs
 from analytics.db import connect, run_query, run_query_page
 from analytics.sampling import rows_per_run, uniform_hand
 from analytics.sandbox import QueryError, QueryLimits, size_text
-from analytics.stats import game_stats
+from analytics.stats import game_stats, load_kernels
 from scooplab.lab import Lab
 
 NO_RUN = "(no run matches)"  # the run filter when the sidebar's filters match no run
@@ -89,35 +90,48 @@ def _games(data: str) -> dict[str, Any]:
     return dict(GAMES)
 
 
-@st.cache_resource(show_spinner=False, ttl=60)
+CONNECTION_SECONDS = 60  # how long views made over the files there were then may serve
+
+
+@st.cache_resource(show_spinner=False, ttl=CONNECTION_SECONDS)
 def connection(data: str):
     """The views over the files there are now: made again after a minute, so new runs show and a
     file another process removed (an interrupted ingest replaced) is no longer read."""
     _games(data)  # the games described in files first: the views' variants table lists them
     prepared = _PREPARED.pop(data, None)
-    if prepared is not None and prepared[0] == stamp(data):  # (no run or game added since)
-        with suppress(Exception):
-            return prepared[1].result()
+    if prepared is not None:
+        made_at, made_over, made = prepared
+        if made_over == stamp(data) and time.monotonic() - made_at < CONNECTION_SECONDS:  # (still current)
+            with suppress(Exception):
+                return made.result()
     return connect(data)
 
 
-_PREPARED: dict[str, tuple[tuple, Future]] = {}  # the views made as the server started, by warehouse
+# the views made as the server started, by warehouse: (when, the warehouse's stamp then, the views)
+_PREPARED: dict[str, tuple[float, tuple, Future]] = {}
 
 
 def prepare_connection(data: str) -> None:
     """As the server starts, before any page (dashboards/serve.py): make the views of ``data`` in the
-    background, so that the first page finds them made (half a second over make demo's warehouse)."""
+    background, so that the first page finds them made (half a second over make demo's warehouse),
+    then load the compiled kernels the statistics evaluate hands with (a third of a second each)."""
     made: Future = Future()
 
     def make() -> None:
+        from engine.rules.games import GAMES
+
         try:
             Lab(data).described_games()
             made.set_result(connect(data))
         except Exception as error:  # the page makes them itself, and says what is wrong
             made.set_exception(error)
+        with suppress(Exception):  # (a kernel not loaded now is loaded when a page asks)
+            load_kernels(list(GAMES.values()))
 
-    _PREPARED[data] = (stamp(data), made)
-    threading.Thread(target=make, name="scooplab-views", daemon=True).start()
+    _PREPARED[data] = (time.monotonic(), stamp(data), made)
+    thread = threading.Thread(target=make, name="scooplab-views", daemon=True)
+    thread.start()
+    _at_shutdown(lambda: thread.join(WARM_UP_STOP_SECONDS))  # (never abandoned inside DuckDB)
 
 
 @st.cache_data(show_spinner=False, ttl=60)
@@ -544,9 +558,9 @@ def _when_quiet(stop: threading.Event) -> None:
 def warm_up() -> None:
     """Once per server process: compute in the background what the pages ask for first (Compare's
     first pair, the replayer's choices, each game page's statistics), so that they come from the
-    cache when asked. Each step waits until no page runs, and the thread (with the DuckDB threads it
-    starts) runs at the lowest priority: a page being shown never shares the CPU with it. A failure
-    here only leaves the cache cold (the page computes it)."""
+    cache when asked. The work goes in short steps, each begun only while no page runs: a page
+    shares the CPU with one step at the most. A failure here only leaves the cache cold (the page
+    computes it)."""
     path = data_path()
     if path in _WARMED or empty(path):
         return
@@ -555,16 +569,15 @@ def warm_up() -> None:
     stop = threading.Event()
 
     def warm() -> None:
-        with suppress(OSError, AttributeError):  # (Linux: a thread's own priority)
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
-        steps = [*_compare_steps(path), lambda: hand_sources(path)]
-        steps += [lambda variant=variant: stats(path, variant, ()) for variant in games()]
+        steps = deque([lambda: _compare_steps(path), lambda: hand_sources(path), lambda: _game_steps(path)])
         try:
-            for step in steps:
+            while steps:
                 _when_quiet(stop)
                 if stop.is_set():
                     return
-                step()
+                more = steps.popleft()()  # a step may name the steps that follow it
+                if isinstance(more, list):
+                    steps.extendleft(reversed(more))
         except Exception:
             pass
 
@@ -583,6 +596,11 @@ def _at_shutdown(step: Callable[[], object]) -> None:
     if register is not None:
         with suppress(RuntimeError):  # (the process is ending already)
             register(step)
+
+
+def _game_steps(path: str) -> list[Callable[[], object]]:
+    """Each game page's statistics, one step a game, in the order the pages are listed."""
+    return [lambda variant=variant: stats(path, variant, ()) for variant in games()]
 
 
 def _compare_steps(path: str) -> list[Callable[[], object]]:

@@ -5,7 +5,9 @@ while a page runs, and a connection reads each file's footer once yet reads a fi
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -14,6 +16,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 
 import scooplab
 from analytics import tracker
@@ -61,15 +64,20 @@ def test_counting_removes_what_a_killed_counter_left_and_keeps_a_live_one_s_file
     ingest([HANDS], Warehouse(tmp_path), run_id="cash")  # (the engine's ingest: nothing counted yet)
     ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
                            text=True, check=True).stdout.strip()  # fmt: skip
+    here = socket.gethostname()
     folder = tmp_path / tracker.DERIVED
     folder.mkdir(parents=True)
-    killed = folder / f".tmp-{ended}-0f0f.parquet.partial"
-    working = folder / f".tmp-{os.getpid()}-0e0e.parquet.partial"
-    for path in (killed, working):
+    killed = folder / f".tmp-{ended}@{here}-0f0f.parquet.partial"
+    working = folder / f".tmp-{os.getpid()}@{here}-0e0e.parquet.partial"
+    elsewhere = folder / f".tmp-{ended}@another-machine-0d0d.parquet.partial"  # a pid of another machine
+    forgotten = folder / ".tmp-0c0c.parquet.partial"  # an older scooplab's, two hours old
+    for path in (killed, working, elsewhere, forgotten):
         path.write_bytes(b"half a file")
+    two_hours_ago = forgotten.stat().st_mtime - 2 * tracker.LEFT_BEHIND_SECONDS
+    os.utime(forgotten, (two_hours_ago, two_hours_ago))
     assert _counted_now(tmp_path) == ["cash"]
-    assert not killed.exists() and working.exists()
-    assert sorted(p.name for p in folder.iterdir()) == [working.name, "run=cash.json", "run=cash.parquet"]
+    kept = sorted(p.name for p in folder.iterdir())
+    assert kept == sorted([working.name, elsewhere.name, "run=cash.json", "run=cash.parquet"])
 
 
 def test_the_views_made_as_the_server_starts_serve_the_first_page_unless_a_run_came_since(tmp_path):
@@ -78,11 +86,11 @@ def test_the_views_made_as_the_server_starts_serve_the_first_page_unless_a_run_c
         lab.ingest(HANDS, run_id="cash")
     data.connection.clear()
     data.prepare_connection(folder)
-    made = data._PREPARED[folder][1].result()
+    made = data._PREPARED[folder][2].result()
     assert data.connection(folder) is made
     data.connection.clear()
     data.prepare_connection(folder)
-    unused = data._PREPARED[folder][1].result()
+    unused = data._PREPARED[folder][2].result()
     with scooplab.open(tmp_path) as lab:
         lab.ingest(VALID, run_id="later")  # a run written after the views were made
     fresh = data.connection(folder)
@@ -90,9 +98,41 @@ def test_the_views_made_as_the_server_starts_serve_the_first_page_unless_a_run_c
     runs = {run for (run,) in fresh.cursor().sql("SELECT DISTINCT run_id FROM hands").fetchall()}
     assert runs == {"cash", "later"}
     data.connection.clear()
+    data.prepare_connection(folder)
+    made_at, stamp, old = data._PREPARED[folder]
+    data._PREPARED[folder] = (made_at - data.CONNECTION_SECONDS, stamp, old)  # made a minute ago
+    aged = data.connection(folder)
+    assert aged is not old.result()  # views live a minute, whoever made them
+    data.connection.clear()
+    for con in (made, unused, fresh, old.result(), aged):
+        con.close()
 
 
-def test_the_warm_up_waits_while_a_page_runs_and_stops_with_the_server():
+@pytest.fixture
+def no_page_running():
+    """The count of pages running in this process starts at none (AppTest runs share it)."""
+    data._PAGES["running"] = 0
+    yield
+    assert data._PAGES["running"] == 0  # every page that began ended
+
+
+def test_a_page_that_stops_or_fails_is_no_longer_counted(no_page_running):
+    for ending in (RuntimeError("a page's error"), KeyboardInterrupt()):
+        with contextlib.suppress(type(ending)), data.page_running():
+            assert data._PAGES["running"] == 1
+            raise ending
+    assert data._PAGES["running"] == 0
+
+
+def test_the_app_s_runs_end_uncounted_even_one_that_stops(tmp_path, no_page_running):
+    from tests.test_dashboard import app
+
+    test = app(tmp_path, "screens/overview.py")  # an empty warehouse: the page says so and stops
+    assert any("scooplab simulate" in info.value for info in test.info)
+    assert data._PAGES["running"] == 0
+
+
+def test_the_warm_up_waits_while_a_page_runs_and_stops_with_the_server(no_page_running):
     stop = threading.Event()
     with data.page_running():
         waiting = threading.Thread(target=data._when_quiet, args=(stop,))
