@@ -570,16 +570,15 @@ def warm_up() -> None:
 
     def warm() -> None:
         steps = deque([lambda: _compare_steps(path), lambda: hand_sources(path), lambda: _game_steps(path)])
-        try:
-            while steps:
-                _when_quiet(stop)
-                if stop.is_set():
-                    return
+        while steps:
+            _when_quiet(stop)
+            if stop.is_set():
+                return
+            more = None
+            with suppress(Exception):  # (a step that fails leaves its result to the page; the rest go on)
                 more = steps.popleft()()  # a step may name the steps that follow it
-                if isinstance(more, list):
-                    steps.extendleft(reversed(more))
-        except Exception:
-            pass
+            if isinstance(more, list):
+                steps.extendleft(reversed(more))
 
     thread = threading.Thread(target=warm, name="scooplab-warm-up", daemon=True)
     thread.start()
