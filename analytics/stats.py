@@ -654,8 +654,8 @@ def load_kernels(games: Iterable[GameSpec]) -> None:
     for game in games:
         if game.kill is None:
             continue
-        hole, board = (sum(getattr(s, part) for s in game.streets) for part in ("hole_cards", "board_cards"))
-        cards = np.arange(hole + board).reshape(1, -1)
+        hole = sum(s.hole_cards for s in game.streets)
+        cards = np.arange(hole + sum(s.board_cards for s in game.streets)).reshape(1, -1)
         _strengths(game, game.resolve_options(None), cards[:, :hole], cards[:, hole:])
 
 

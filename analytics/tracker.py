@@ -30,7 +30,7 @@ import polars as pl
 
 from analytics.db import connect
 from analytics.sandbox import no_progress_bar
-from ingest.storage.warehouse import Warehouse, process_alive
+from ingest.storage.warehouse import Warehouse, holder_alive
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -226,11 +226,12 @@ def _remove_left_behind(folder: Path) -> None:
     scooplab's). A writer still at work (the dashboard and a finishing run may count at once) keeps
     its own."""
     for left in folder.glob(".tmp-*"):
-        owner = left.name[len(".tmp-") : left.name.rfind("-")]
-        pid, _, host = owner.partition("@")
-        ended = host == socket.gethostname() and pid.isdigit() and not process_alive(int(pid))
+        pid, _, host = left.name[len(".tmp-") : left.name.rfind("-")].partition("@")
         with suppress(FileNotFoundError):
-            if ended or time.time() - left.stat().st_mtime > LEFT_BEHIND_SECONDS:
+            if (
+                not holder_alive({"host": host, "pid": pid})
+                or time.time() - left.stat().st_mtime > LEFT_BEHIND_SECONDS
+            ):
                 left.unlink()
 
 

@@ -83,8 +83,12 @@ def games() -> dict[str, Any]:
 
 @st.cache_resource(show_spinner=False, ttl=60)
 def _games(data: str) -> dict[str, Any]:
+    return _known_games(data)
+
+
+def _known_games(data: str) -> dict[str, Any]:
+    """The built-in games and those described in files that runs of ``data`` were simulated from."""
     from engine.rules.games import GAMES
-    from scooplab.lab import Lab
 
     Lab(data).described_games()
     return dict(GAMES)
@@ -118,15 +122,14 @@ def prepare_connection(data: str) -> None:
     made: Future = Future()
 
     def make() -> None:
-        from engine.rules.games import GAMES
-
+        games: dict[str, Any] = {}
         try:
-            Lab(data).described_games()
+            games = _known_games(data)  # (the views' variants table lists them)
             made.set_result(connect(data))
         except Exception as error:  # the page makes them itself, and says what is wrong
             made.set_exception(error)
         with suppress(Exception):  # (a kernel not loaded now is loaded when a page asks)
-            load_kernels(list(GAMES.values()))
+            load_kernels(games.values())
 
     _PREPARED[data] = (time.monotonic(), stamp(data), made)
     thread = threading.Thread(target=make, name="scooplab-views", daemon=True)

@@ -161,7 +161,7 @@ class Warehouse:
         """
         path = posixpath.join(self.root, ".leases", f"{check_name('run id', run_id)}.json")
         held = self._lease_of(path)
-        if held is not None and _alive(held):
+        if held is not None and holder_alive(held):
             raise ValueError(
                 f"run {run_id} is being written by process {held.get('pid')} on {held.get('host')}; "
                 f"wait for it to end (or, if that process is gone, remove {path})"
@@ -283,22 +283,17 @@ class Warehouse:
         return set(self.read("hands", ["hand_id"]).column("hand_id").to_pylist())
 
 
-def _alive(holder: dict) -> bool:
-    """Whether a lease's process may still be at work: alive on this machine, or on another."""
+def holder_alive(holder: dict) -> bool:
+    """Whether the writer ``holder`` names (its ``host`` and ``pid``: a lease's, a temporary file's)
+    may still be at work: alive on this machine, or on another."""
     if holder.get("host") != socket.gethostname():
         return True
     try:
         pid = int(holder.get("pid") or 0)
-    except (ValueError, TypeError):
-        return False
-    return pid > 0 and process_alive(pid)  # (a lease that names no process: taken over)
-
-
-def process_alive(pid: int) -> bool:
-    """Whether process ``pid`` of this machine is alive (another user's counts)."""
-    try:
+        if pid <= 0:
+            return False  # a lease that names no process: taken over
         os.kill(pid, 0)
-    except (ProcessLookupError, OverflowError):
+    except (ProcessLookupError, ValueError, TypeError, OverflowError):
         return False
     except PermissionError:  # alive, another user's
         return True
