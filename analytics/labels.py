@@ -7,6 +7,11 @@ out of. The CLI's tables, the JSON (``labels``, beside the ids) and the dashboar
 'Stood pat: third-draw'
 >>> label("players[player=tag-1].vpip")
 'tag-1: put chips in voluntarily (VPIP)'
+
+The plain numbers and table columns shown beside them have words too, and p-values a text:
+
+>>> field_label("pot.p10"), field_label("never_the_best_hand"), p_text(0.0), p_text(0.01234)
+('10th percentile', 'never the best hand', '< 0.0001', '0.0123')
 """
 
 from __future__ import annotations
@@ -55,6 +60,36 @@ FAMILIES: dict[str, tuple[str, str]] = {
     "players.wtsd": ("{}: went to the showdown (WTSD)", "hands played"),
     "players.wsd": ("{}: won at the showdown (W$SD)", "showdowns"),
 }
+# the plain numbers (hands, pots) and the columns of tables shown beside the statistics -> words
+FIELDS: dict[str, str] = {
+    "hands": "hands",
+    "showdown_hands": "hands to a showdown",
+    "uncontested_hands": "hands won uncontested",
+    "showdown_mode_hands": "showdown-mode hands",
+    "pot": "pots",  # (their distribution: pot.mean, pot.p10...)
+    "pot.mean": "mean",
+    "pot.min": "smallest",
+    "pot.p10": "10th percentile",
+    "pot.p25": "25th percentile",
+    "pot.median": "median",
+    "pot.p75": "75th percentile",
+    "pot.p90": "90th percentile",
+    "pot.max": "largest",
+    "category": "category",
+    "exact": "exact chance",
+    "observed": "seen at the showdown",
+    "never_the_best_hand": "never the best hand",
+    "more_common_than": "more common than",
+    "rate_a": "A",
+    "rate_b": "B",
+    "n_a": "n A",
+    "n_b": "n B",
+    "only_a": "only A",
+    "only_b": "only B",
+    "p_value": "p",
+    "p_adjusted": "p adjusted",
+}
+SMALLEST_P = 1e-4  # a p-value below this is said as "< 0.0001" (a computed 0 is only very small)
 _ID = re.compile(r"^(?P<base>[a-z_.]+?)(\[(?P<key>[a-z_]+)=(?P<value>[^\]]*)\])?(\.(?P<sub>[a-z_.]+))?$")
 
 
@@ -93,3 +128,13 @@ def out_of(statistic: str) -> str:
 def labels_of(statistics: Iterable[str]) -> dict[str, dict[str, str]]:
     """Each id's label and what it is out of, for the JSON beside the ids."""
     return {s: {"label": label(s), "out_of": out_of(s)} for s in statistics}
+
+
+def field_label(name: str) -> str:
+    """The words of a plain number or a table column (``pot.p10``, ``more_common_than``)."""
+    return FIELDS.get(name, name.replace("_", " "))
+
+
+def p_text(p: float) -> str:
+    """A p-value as people read it: three figures, or "< 0.0001" for less (never a bare 0)."""
+    return f"< {SMALLEST_P:g}" if p < SMALLEST_P else f"{p:.3g}"

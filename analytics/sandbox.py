@@ -158,6 +158,10 @@ def check_query(sql: str) -> None:
     Traceback (most recent call last):
     ...
     analytics.sandbox.QueryError: one query at a time, please (2 statements given)
+    >>> check_query("install httpfs")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    analytics.sandbox.QueryError: INSTALL httpfs refused: DuckDB extensions cannot be installed ...
     """
     try:
         statements = duckdb.extract_statements(sql)
@@ -166,6 +170,12 @@ def check_query(sql: str) -> None:
     if len(statements) != 1:
         raise QueryError(f"one query at a time, please ({len(statements)} statements given)")
     kind = statements[0].type
+    if kind is duckdb.StatementType.LOAD:  # INSTALL and LOAD alike: named as written
+        words = statements[0].query.split()
+        verbs = [word.upper() for word in words[:2] if word.upper() in ("FORCE", "INSTALL", "LOAD")]
+        written = " ".join([*verbs, *words[len(verbs) : len(verbs) + 1]])  # INSTALL httpfs, FORCE INSTALL x
+        raise QueryError(f"{written} refused: DuckDB extensions cannot be installed or loaded here "
+                         "(the console is read-only: queries only)")  # fmt: skip
     if kind not in (duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN):
         raise QueryError(f"only queries are allowed, not {kind.name} statements (the console is read-only)")
 

@@ -9,6 +9,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
+from analytics.labels import p_text
 from dashboards import data, jobs_view, widgets
 from scooplab import designs
 
@@ -115,7 +116,7 @@ def compare_with(variant: str, base: str) -> None:
     st.markdown(f"**{changed:,} of {rows.height:,} statistics changed** (significant after adjustment)")
     shown = rows.select("label", "rate_a", "rate_b", "difference", "p_adjusted", "significant")
     shown = widgets.formatted(shown, ["rate_a", "rate_b", "difference"], lambda v: f"{100 * v:.3f}%")
-    shown = widgets.formatted(shown, ["p_adjusted"], "{:.3g}".format)
+    shown = widgets.formatted(shown, ["p_adjusted"], p_text)  # (never a bare 0)
     shown = widgets.formatted(shown, ["significant"], lambda v: "yes" if v else "no")
     names = {"label": "statistic", "rate_a": "A", "rate_b": "B", "p_adjusted": "p adjusted"}
     st.dataframe(shown.rename(names), hide_index=True, width="stretch", height=420)

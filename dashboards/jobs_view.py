@@ -1,5 +1,5 @@
-"""The background jobs on a page: each with its progress bar and rate, Cancel and Resume; redrawn
-every second while one runs (a fragment: the rest of the page stays as it is)."""
+"""The background jobs on a page: each with its progress bar, rate and phase, Cancel and Resume;
+redrawn twice a second while one runs (a fragment: the rest of the page stays as it is)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,20 @@ import streamlit as st
 from dashboards import data
 
 SHOWN = 8  # the newest jobs listed
+POLL_SECONDS = 0.5  # while a job runs: as often as it rewrites its progress (scooplab.jobs.PROGRESS_EVERY)
+PHASES = {  # what a job does, in words
+    "starting": "starting",
+    "dealing": "dealing",
+    "writing": "writing the run's record",
+    "counting players": "counting the Players page's rows",
+    "counting pairs": "counting Compare's paired hands",
+    "computing": "computing",
+    "solving": "solving",
+}
+
+
+def _phase_words(phase: str) -> str:
+    return PHASES.get(phase, phase)
 
 
 def describe(job: Any) -> str:
@@ -22,17 +36,28 @@ def describe(job: Any) -> str:
         what = f"starting hands of {asked['variant']}, {asked['players']} players"
     else:
         what = f"push/fold of {asked['variant']} at {', '.join(f'{s:g}' for s in asked['stacks'])} bb"
-    return f"{what} · {job.state}"
+    return f"{what} · {_phase_words(job.phase) if job.running and job.phase else job.state}"
 
 
 def _progress_text(job: Any) -> str:
-    if job.running and job.done == 0:
+    if job.running and (job.phase == "starting" or (not job.phase and job.done == 0)):
         return (f"0 of {job.total:,}: starting (the engine loads; a game's first run compiles its kernels "
                 "once, a minute or two)")  # fmt: skip
     if job.kind != "simulate":
         return f"{job.done:,} of {job.total:,} done"
     rate = f", {job.rate:,.0f} hands/s" if job.rate else ""
+    if job.running and job.phase not in ("", "dealing"):  # dealt: what the run does after its hands
+        return f"{job.done:,} of {job.total:,} hands dealt{rate}; now {_phase_words(job.phase)}…"
     return f"{job.done:,} of {job.total:,} hands ({100 * job.fraction:.0f}%){rate}"
+
+
+def done_text(job: Any) -> str:
+    """How long the one who asked waited, from the click to the end, and what took it."""
+    if job.seconds is None:
+        return "Done."
+    took = [f"{_phase_words(name)} {seconds:,.1f} s" for name, seconds in job.phase_seconds().items()
+            if seconds >= 0.05]  # fmt: skip
+    return f"Done in {job.seconds:,.1f} s" + (f" ({', '.join(took)})." if took else ".")
 
 
 def _one(job: Any) -> None:
@@ -42,9 +67,8 @@ def _one(job: Any) -> None:
             st.progress(job.fraction, text=_progress_text(job))
         if job.state == "failed":
             st.error(job.message)
-        if job.state == "done" and job.kind == "simulate":
-            took = job.result.get("seconds")
-            st.caption(f"Done in {took:,.1f} s." if took is not None else "Done.")
+        if job.state == "done":
+            st.caption(done_text(job))
         if job.running and st.button("Cancel", key=f"cancel-{job.job_id}"):
             data.cancel_job(job.job_id)
             st.rerun(scope="fragment")
@@ -57,12 +81,12 @@ def _one(job: Any) -> None:
 
 
 def job_list(kind: str | None = None, variant: str | None = None) -> None:
-    """The newest jobs (of ``kind``, of the game ``variant``), redrawn each second while one runs."""
+    """The newest jobs (of ``kind``, of the game ``variant``), redrawn twice a second while one runs."""
 
     def of_here() -> list:
         return [j for j in data.jobs(kind) if variant in (None, j.request.get("variant"))]
 
-    interval = 1.0 if any(j.running for j in of_here()) else 3.0
+    interval = POLL_SECONDS if any(j.running for j in of_here()) else 3.0
 
     @st.fragment(run_every=interval)
     def listed() -> None:

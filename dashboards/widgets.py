@@ -106,6 +106,29 @@ def for_display(frame: pl.DataFrame) -> pl.DataFrame:
     return formatted(frame, whole, "{:,}".format).with_columns(pl.all().cast(pl.String).fill_null(""))
 
 
+SOURCES = {"phh": "replayed", "ingest": "replayed", "simulation": "simulated"}  # (a run's kind: ingest)
+
+
+def game_titles(games: dict[str, Any]) -> dict[str, str]:
+    """Each game's title, its name beside a title two games share."""
+    titles = {name: game.title for name, game in games.items()}
+    shared = {title for title in titles.values() if list(titles.values()).count(title) > 1}
+    return {name: f"{title} ({name})" if title in shared else title for name, title in titles.items()}
+
+
+def in_words(frame: pl.DataFrame, titles: dict[str, str]) -> pl.DataFrame:
+    """Games by their titles (``titles``: name -> title) and sources in words, in the columns
+    ``variant``, ``source`` and ``kind`` a frame has.
+
+    >>> in_words(pl.DataFrame({"variant": ["holdem", "mine"], "source": ["phh", "simulation"]}),
+    ...          {"holdem": "Hold'em"}).rows()
+    [("Hold'em", 'replayed'), ('mine', 'simulated')]
+    """
+    named = [pl.col("variant").replace(titles)] if "variant" in frame.columns else []
+    named += [pl.col(c).replace(SOURCES) for c in ("source", "kind") if c in frame.columns]
+    return frame.with_columns(named)
+
+
 def link(path: str, text: str) -> None:
     """A link to another page of the dashboard (``path`` relative to this one, with its query),
     opened in this tab."""

@@ -2,8 +2,9 @@
 on when the page that started them is closed, can be cancelled, and a cancelled run resumes.
 
 A job is a folder of the warehouse, ``jobs/ID/`` (docs/warehouse.md, "Jobs"): ``request.json``
-(what to do), ``progress.json`` (done, total and rate, rewritten as the work goes), ``state.json``
-(its end: done, failed with one line, cancelled) and ``log`` (the process's own output). The
+(what to do, and when it was asked), ``progress.json`` (done, total, rate, and the phase of the work
+with when each began, rewritten as the work goes), ``state.json`` (its end: done, failed with one
+line, cancelled, and when) and ``log`` (the process's own output). The
 process is ``python -m scooplab.jobs ROOT ID``, the leader of a session of its own (a signal to
 its group reaches every worker it starts); whoever asks reads the folder, so any page, process
 or notebook sees the same jobs.
@@ -27,7 +28,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -89,11 +90,33 @@ class Job:
     rate: float = 0.0
     message: str = ""
     result: dict[str, Any] = field(default_factory=dict)
-    started: float = 0.0
+    started: float = 0.0  # when it was asked for (time.time()), and when its work ended (0: not yet)
+    ended: float = 0.0
+    phases: list[tuple[str, float]] = field(default_factory=list)  # each phase, and when it began
 
     @property
     def fraction(self) -> float:
         return min(1.0, self.done / self.total) if self.total else 0.0
+
+    @property
+    def phase(self) -> str:
+        """What the job does now (a run: ``starting``, ``dealing``, ``writing``, then what
+        ``Lab.simulate`` tells: ``counting players``...), or "" once it ended."""
+        return self.phases[-1][0] if self.phases and self.running else ""
+
+    @property
+    def seconds(self) -> float | None:
+        """From the ask to the end (what the one who asked waited), None while it runs."""
+        return max(0.0, self.ended - self.started) if self.ended and self.started else None
+
+    def phase_seconds(self) -> dict[str, float]:
+        """How long each phase took (the first from the ask, the last until the end or until now)."""
+        if not self.phases:
+            return {}
+        names, begins = [name for name, _ in self.phases], [when for _, when in self.phases]
+        ends = [*begins[1:], self.ended or time.time()]
+        begins[0] = min(begins[0], self.started or begins[0])
+        return {name: max(0.0, end - began) for name, began, end in zip(names, begins, ends, strict=True)}
 
     @property
     def running(self) -> bool:
@@ -155,9 +178,11 @@ class JobRefused(ValueError):
 
 
 def start(root: str | Path, kind: str, request: dict[str, Any], job_id: str | None = None,
-          max_jobs: int | None = None) -> Job:  # fmt: skip
+          max_jobs: int | None = None, asked_at: float | None = None) -> Job:  # fmt: skip
     """Start a job (or start again the job ``job_id``: a resumed run) in a process of its own;
-    ``JobRefused`` when ``max_jobs`` run already, or the job or its run goes on already."""
+    ``JobRefused`` when ``max_jobs`` run already, or the job or its run goes on already. ``asked_at``:
+    when it was asked for (``time.time()``; now if not given), the start of the time it takes."""
+    asked_at = asked_at or time.time()
     if kind not in KINDS:
         raise ValueError(f"unknown job kind {kind!r} (one of {', '.join(KINDS)})")
     job_id = job_id or f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
@@ -168,16 +193,16 @@ def start(root: str | Path, kind: str, request: dict[str, Any], job_id: str | No
         run_id = request.get("run_id")
         if any(j.job_id == job_id or (run_id and j.request.get("run_id") == run_id) for j in busy):
             raise JobRefused(f"job {job_id} (run {run_id}) is running already")
-        _launch(root, kind, request, job_id)
+        _launch(root, kind, request, job_id, asked_at)
     return job(root, job_id)
 
 
-def _launch(root: str | Path, kind: str, request: dict[str, Any], job_id: str) -> None:
+def _launch(root: str | Path, kind: str, request: dict[str, Any], job_id: str, asked_at: float) -> None:
     folder = _folder(root, job_id)
     folder.mkdir(parents=True, exist_ok=True)
     for stale in ("state.json", "cancel", "pid.json"):
         (folder / stale).unlink(missing_ok=True)
-    write_json(folder / "request.json", {"kind": kind, "request": request, "started": time.time()})
+    write_json(folder / "request.json", {"kind": kind, "request": request, "started": asked_at})
     with open(folder / "log", "ab") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "scooplab.jobs", str(Path(root).resolve()), job_id],
@@ -220,9 +245,10 @@ def job(root: str | Path, job_id: str) -> Job:
             "failed",
             "the job's process ended without a word (killed?); its log: " + str(folder / "log"),
         )
+    phases = [(name, when) for name, when in progress.get("phases", [])]
     return Job(job_id, asked["kind"], asked["request"], state, progress.get("done", 0),
                progress.get("total", 0), progress.get("rate", 0.0), message, ended.get("result", {}),
-               asked.get("started", 0.0))  # fmt: skip
+               asked.get("started", 0.0), ended.get("ended", 0.0), phases)  # fmt: skip
 
 
 def jobs(root: str | Path) -> list[Job]:
@@ -270,24 +296,43 @@ def resume(root: str | Path, job_id: str, max_jobs: int | None = None) -> Job:
     return start(root, previous.kind, previous.request, job_id, max_jobs)
 
 
-def progress_writer(folder: Path, total: int) -> Callable[[int], None]:
-    """``advance(count)`` for a job's work: adds up what is done and rewrites ``progress.json`` at
-    most every half second (and at the end). The rate counts from the first report on: that one
-    may hold work done before (a resumed run's finished shards) or the engine's start."""
-    counted, last, first = [0], [0.0], [0, 0.0]
-    write_json(folder / "progress.json", {"done": 0, "total": total, "rate": 0.0})
+class Progress:
+    """A job's ``progress.json``: ``advance(count)`` adds up what is done and rewrites it at most
+    every half second (at once when a phase begins, and at the end); ``phase(name)`` says what the
+    job does next.
+    The phases: ``starting`` (the engine loads), ``working`` from the first report on, ``finishing``
+    (if any) once the count is whole (a run: ``dealing``, then ``writing`` its record). The rate
+    counts from the first report on: that one may hold work done before (a resumed run's shards)."""
 
-    def advance(count: int = 1) -> None:
-        counted[0] += count
+    def __init__(self, folder: Path, total: int, working: str = "working", finishing: str = "") -> None:
+        self.path, self.total = folder / "progress.json", total
+        self.working, self.finishing = working, finishing
+        self.done, self.rate, self.last, self.first = 0, 0.0, 0.0, (0, 0.0)
+        self.phases: list[tuple[str, float]] = []
+        self.phase("starting")
+
+    def advance(self, count: int = 1) -> None:
+        self.done += count
         now = time.monotonic()
-        if not first[1]:
-            first[:] = [counted[0], now]
-        if now - last[0] >= PROGRESS_EVERY or counted[0] >= total:
-            last[0] = now
-            rate = (counted[0] - first[0]) / (now - first[1]) if now > first[1] else 0.0
-            write_json(folder / "progress.json", {"done": counted[0], "total": total, "rate": rate})
+        if not self.first[1]:
+            self.first = (self.done, now)
+        if now > self.first[1]:
+            self.rate = (self.done - self.first[0]) / (now - self.first[1])
+        step = self.finishing if self.finishing and self.done >= self.total else self.working
+        if step != self.phases[-1][0]:
+            self.phase(step)
+        elif now - self.last >= PROGRESS_EVERY or self.done >= self.total:
+            self._write()
 
-    return advance
+    def phase(self, name: str) -> None:
+        """``name`` begins now (written at once)."""
+        self.phases.append((name, time.time()))
+        self._write()
+
+    def _write(self) -> None:
+        self.last = time.monotonic()
+        write_json(self.path, {"done": self.done, "total": self.total, "rate": self.rate,
+                               "phase": self.phases[-1][0], "phases": self.phases})  # fmt: skip
 
 
 def _run(root: Path, job_id: str) -> None:
@@ -310,12 +355,17 @@ def _run(root: Path, job_id: str) -> None:
             result = _starting_hands(lab, folder, request)
         else:
             result = _pushfold(lab, folder, request)
-        write_json(folder / "state.json", {"state": "done", "result": result})
+        _end(folder, {"state": "done", "result": result})
     except KeyboardInterrupt:
-        write_json(folder / "state.json", {"state": "cancelled", "message": "cancelled"})
+        _end(folder, {"state": "cancelled", "message": "cancelled"})
     except Exception as error:
-        write_json(folder / "state.json", {"state": "failed", "message": f"{type(error).__name__}: {error}"})
+        _end(folder, {"state": "failed", "message": f"{type(error).__name__}: {error}"})
         raise
+
+
+def _end(folder: Path, state: dict[str, Any]) -> None:
+    """Write how the job ended, and when: the moment its work ended (not its process's exit)."""
+    write_json(folder / "state.json", state | {"ended": time.time()})
 
 
 def _simulate(lab, folder: Path, request: dict[str, Any]) -> dict[str, Any]:
@@ -324,8 +374,9 @@ def _simulate(lab, folder: Path, request: dict[str, Any]) -> dict[str, Any]:
     game = request.get("source") or known_game(lab.data, request["variant"]).name  # the version it began with
     settings = {k: v for k, v in request.items() if k not in ("variant", "hands", "source")}
     settings["policies"] = tuple(settings.get("policies", ("tag",)))
-    summary = lab.simulate(game, request["hands"], **settings,
-                           progress=progress_writer(folder, request["hands"]))  # fmt: skip
+    progress = Progress(folder, request["hands"], working="dealing", finishing="writing")
+    summary = lab.simulate(game, request["hands"], **settings, progress=progress.advance,
+                           on_phase=progress.phase)  # fmt: skip
     return {k: summary[k] for k in ("run_id", "hands", "seconds", "hands_per_second", "resumed_shards")}
 
 
@@ -333,9 +384,10 @@ def _starting_hands(lab, folder: Path, request: dict[str, Any]) -> dict[str, Any
     from scooplab.designs import known_game
 
     known_game(lab.data, request["variant"])
-    advance = progress_writer(folder, 1)
+    progress = Progress(folder, 1, working="computing")
+    progress.advance(0)
     lab.compute_starting_hands(request["variant"], request["players"])
-    advance(1)
+    progress.advance(1)
     return {"variant": request["variant"], "players": request["players"]}
 
 
@@ -344,10 +396,11 @@ def _pushfold(lab, folder: Path, request: dict[str, Any]) -> dict[str, Any]:
 
     known_game(lab.data, request["variant"])
     stacks = request["stacks"]
-    advance = progress_writer(folder, len(stacks))
+    progress = Progress(folder, len(stacks), working="solving")
+    progress.advance(0)
     for stack in stacks:
         lab.solve_pushfold(request["variant"], [stack])
-        advance(1)
+        progress.advance(1)
     return {"variant": request["variant"], "stacks": stacks}
 
 
@@ -364,6 +417,7 @@ def start_run(
     from scooplab.designs import known_game
     from scooplab.lab import Lab
 
+    asked_at = time.time()  # (the checks below are part of what the one who asked waits for)
     limits = limits or Limits.from_environment()
     request = dict(request)
     hands = int(request["hands"])
@@ -385,7 +439,7 @@ def start_run(
     if problem:
         return problem, None
     try:
-        return None, start(root, "simulate", request, max_jobs=limits.max_jobs)
+        return None, start(root, "simulate", request, max_jobs=limits.max_jobs, asked_at=asked_at)
     except JobRefused as refused:
         return str(refused), None
 

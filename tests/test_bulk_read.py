@@ -364,6 +364,35 @@ def test_archive_members_are_read_as_blocks_with_the_same_rows(tmp_path, monkeyp
     assert {row["hand_index"] for row in tables["hands"] if "!h/" in row["source_file"]} == {0}
 
 
+@pytest.mark.parametrize("given", ["folder", "files"])
+def test_one_hand_files_are_read_as_blocks_with_the_same_rows(given, tmp_path, monkeypatch):
+    """The one-hand files of a folder (or given one after another) go to the block reader together as
+    an archive's members do, each hand keeping its own file as its source, the odd ones alone: the
+    same rows, rejects and counts as read file by file."""
+    folder = tmp_path / "hands"
+    for name, data in _archive_members():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    taken = []
+    read = bulk_read.read_block
+
+    def counted(data, name, members=None):
+        block = read(data, name, members)
+        taken.append(0 if block is None or members is None else int(block.plain.sum()))
+        return block
+
+    monkeypatch.setattr(bulk_read, "read_block", counted)
+    paths = [folder] if given == "folder" else sorted(p for p in folder.rglob("*") if p.is_file())
+    tables, report = both_ways(paths, tmp_path, monkeypatch)
+    assert sum(taken) >= 20  # the fixtures' hands went by blocks
+    rejected = {Path(row["source_file"]).relative_to(folder).as_posix() for row in tables["rejects"]}
+    assert rejected == {"odd/empty.phh", "odd/latin1.phh", "odd/refused.phh"}, rejected
+    sources = {row["source_file"] for row in tables["hands"]}
+    assert {str(folder / "h" / f"{i}.phh") for i in range(20)} <= sources  # each its own file's
+    assert {row["hand_index"] for row in tables["hands"] if row["source_file"].endswith(".phh")} == {0}
+    assert report["duplicates"] >= 1
+
+
 def test_an_archive_member_holding_a_header_line_is_read_alone(tmp_path, monkeypatch):
     plain = (FIXTURES / "phh" / "dwan-ivey-2009.phh").read_bytes()
     split = plain.replace(b"players = [", b"[2]\nplayers = [")

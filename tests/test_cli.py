@@ -153,6 +153,34 @@ def test_ingest_of_nothing_to_read_fails_and_records_no_run(tmp_path):
     assert not (data / "runs").exists()
 
 
+def test_ingest_says_its_size_then_files_and_hands_read_in_plain_lines_off_a_terminal(tmp_path, monkeypatch):
+    import scooplab.cli.ingest as command
+
+    monkeypatch.setattr(command, "PROGRESS_EVERY", 0.0)  # a line at every step (they are seconds apart)
+    fixtures = Path(__file__).parent / "fixtures"
+    one_hand = sorted((fixtures / "phh").rglob("*.phh"))
+    size = sum(path.stat().st_size for path in one_hand)
+    for sources, files, hands in (
+        ([fixtures / "phh"], len(one_hand), len(one_hand)),
+        ([*one_hand, fixtures / "money" / "tracker.phhs"], len(one_hand) + 1, None),
+    ):
+        result = invoke("ingest", *map(str, sources), "--data", str(tmp_path / "wh"), "--format", "json")
+        assert result.exit_code == 0, result.output
+        report = json.loads(result.stdout)
+        read = report["hands"] + report["rejected"] + report["duplicates"]
+        lines = result.stderr.splitlines()
+        if hands is not None:  # each file a hand: the hands are known before they are read
+            assert lines[0] == f"ingesting {files} files ({size / 1000:,.0f} kB, {hands} hands)"
+        else:
+            assert re.fullmatch(rf"ingesting {files} files \([0-9,]+ kB\)", lines[0]), lines[0]
+        progress = [line for line in lines if line.startswith("ingesting: ")]
+        of = f" of {hands}" if hands is not None else ""
+        assert (
+            len(progress) > 2 and progress[-1] == f"ingesting: {read:,}{of} hands, {files} of {files} files"
+        )
+        assert report["hands_per_second"] > 0 and report["seconds"] >= report["compile_seconds"] >= 0
+
+
 def test_ingest_where_every_hand_is_rejected_exits_3_and_says_how_to_list_reasons(tmp_path):
     bad = tmp_path / "bad.phh"
     bad.write_text('variant = "NT"\n')

@@ -287,6 +287,7 @@ def test_overview_names_every_game_and_scales_hands_from_one(warehouse):
     games, hands = spec["encoding"]["y"], spec["encoding"]["x"]
     assert games["field"] == "variant" and games["axis"]["labelOverlap"] is False  # no name dropped
     assert hands["scale"] == {"type": "log", "domainMin": 1}  # no 0 on a log axis
+    assert "stack" in hands and hands["stack"] is None  # a stacked bar starts at 0: none would be drawn
 
 
 def test_overview_counts_from_the_footers_are_the_counts_of_the_hands_view(warehouse):
@@ -395,7 +396,8 @@ def test_every_page_in_a_real_browser(warehouse, tmp_path):
 
     shots = Path(__file__).parent / "artifacts"
     shots.mkdir(exist_ok=True)
-    with dashboard_server(warehouse) as server, sync_playwright() as playwright:
+    log = tmp_path / "server.log"
+    with dashboard_server(warehouse, log) as server, sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM, args=CHROMIUM_FLAGS, timeout=BROWSER_WAIT_MS
         )
@@ -415,7 +417,7 @@ def test_every_page_in_a_real_browser(warehouse, tmp_path):
             assert page.locator("[data-testid='stException']").count() == 0, path
             if path in ("", "scarney", "cry_me_a_river", "skoejarth", "holdem") or "starting" in path:
                 page.locator("canvas, svg.marks").first.wait_for()
-            if path in ("scarney", "cry_me_a_river", "skoejarth", "holdem"):  # rate charts: bars drawn
+            if path in ("", "scarney", "cry_me_a_river", "skoejarth", "holdem"):  # counts and rates: bars
                 charts = page.locator("[data-testid='stVegaLiteChart']")
                 charts.last.locator("svg.marks").first.wait_for()
                 page.wait_for_function(EVERY_CHART_HAS_BARS)  # (a chart squeezed to no bars never does)
@@ -426,6 +428,8 @@ def test_every_page_in_a_real_browser(warehouse, tmp_path):
         browser.close()
     port = server.url.rsplit(":", 1)[1]
     assert subprocess.run(["pgrep", "-f", f"--server.port {port}"], capture_output=True).stdout == b""
+    said = log.read_text()  # the server's output: no noise from the modules preloaded or the warm-up (#52)
+    assert "No runtime found" not in said and "missing ScriptRunContext" not in said, said
 
 
 def test_source_and_player_filters_live_in_the_address(warehouse):
@@ -466,6 +470,18 @@ def test_the_odds_page_reads_its_situation_from_the_url_and_says_bad_input_in_on
     assert test.dataframe[0].value["equity"].to_list() == ["95.45%", "4.55%"]
     bad = app(warehouse, "screens/odds.py", query | {"hands": "AhAs;AhKc"})
     assert not bad.exception and [e.value for e in bad.error] == ["Ah is given twice"]
+
+
+def test_the_odds_page_samples_down_past_its_time_limit_and_says_so(tmp_path):
+    six = ";".join(["random"] * 6)  # six draw hands: about 4 s for 200,000 runouts here
+    test = app(tmp_path, "screens/odds.py", {"variant": "deuce-to-seven-triple-draw", "hands": six})
+    assert not test.exception and "200,000 sampled runouts" in test.subheader[0].value and not test.info
+    test.number_input(key="odds-limit").set_value(0.1).run()
+    assert not test.exception and not test.error
+    said = test.info[0].value
+    assert said.startswith("200,000 sampled runouts would take about ") and "time limit of 0.1 s:" in said
+    runouts = int(test.subheader[0].value.split(": ")[1].split(" ")[0].replace(",", ""))
+    assert runouts < 200_000 and f"{runouts:,} are sampled instead, each figure within ±" in said
 
 
 def test_the_starting_hands_page_draws_the_usual_grid_from_the_stored_table(warehouse):

@@ -96,16 +96,20 @@ def test_a_file_that_is_not_a_hand_history_is_refused_and_records_no_run(tmp_pat
     assert not data.exists()
 
 
-def test_ingesting_the_same_hands_again_records_no_empty_run(tmp_path):
+def test_ingesting_the_same_hands_again_says_so_in_one_line_and_records_no_empty_run(tmp_path):
     data = str(tmp_path / "w")
     source = str(Path(__file__).parent / "fixtures" / "phh")
     first = runner.invoke(app, ["ingest", source, "--data", data, "--format", "json"])
     assert first.exit_code == 0, first.output
+    stored = json.loads(first.stdout)["hands"]
+    said = f"{source}: every hand ({stored:,}) was already stored; nothing new, no run recorded"
     again = runner.invoke(app, ["ingest", source, "--data", data, "--format", "json"])
-    assert again.exit_code == 0 and "every hand was already stored; no run recorded" in again.output
-    report = json.loads(again.output.strip().splitlines()[0])
-    stored = json.loads(first.output.strip().splitlines()[-1])["hands"]
-    assert report["hands"] == 0 and report["duplicates"] == stored > 0
+    report = json.loads(again.stdout)
+    assert again.exit_code == 0 and report["hands"] == 0 and report["duplicates"] == stored > 0
+    assert said in again.stderr.splitlines()
+    table = runner.invoke(app, ["ingest", source, "--data", data])
+    assert table.exit_code == 0 and table.stdout.splitlines() == [said]  # not a "run ...: 0 hands stored" too
+    assert "no run recorded" not in table.stderr
     runs = runner.invoke(
         app,
         ["query", "--data", data, "--format", "json", "SELECT DISTINCT run_id FROM runs"],

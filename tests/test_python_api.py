@@ -221,6 +221,15 @@ def test_the_api_loads_nothing_until_asked():
     assert result.stdout.strip() == "[]"
 
 
+def test_import_finds_the_package_from_the_folder_above_a_clone_named_scooplab(tmp_path):
+    """``git clone`` names the clone's folder scooplab: from the folder above it, that folder (no
+    ``__init__.py``) must not be taken for an empty namespace package ahead of the installed one (#52)."""
+    (tmp_path / "scooplab").mkdir()
+    code = "import scooplab; print(callable(scooplab.open))"  # (an empty namespace package: AttributeError)
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 0 and result.stdout.strip() == "True", result.stderr
+
+
 def test_a_described_game_is_recorded_by_its_file_however_it_is_named(tmp_path):
     description = Path(__file__).parent / "fixtures" / "variants" / "double-board-holdem.toml"
     with scooplab.open(tmp_path / "wh") as lab:

@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from analytics.stats import game_stats
+from dashboards import jobs_view
 from ingest.generation.simulation import SimSpec, simulate
 from ingest.storage.descriptions import save_version, versions
 from scooplab import designs, jobs
@@ -169,6 +170,33 @@ def test_a_failed_job_says_one_line(tmp_path):
     ended = jobs.job(tmp_path, job.job_id)
     assert ended.state == "failed" and "unknown game 'no-such-game'" in ended.message
     assert "\n" not in ended.message
+
+
+def test_a_run_s_job_says_each_phase_after_dealing_and_its_time_from_the_ask_to_the_end(tmp_path):
+    """#52: the bar stood at 100% while the job went on (counting the players' rows), and "Done in"
+    said the dealing's time alone."""
+    asked = {"variant": "holdem", "hands": 2_000, "players": 3, "seed": 1, "mode": "betting",
+             "policies": ["tag", "random"], "shard_size": 1_000}  # fmt: skip
+    problem, job = jobs.start_run(tmp_path, asked)
+    assert problem is None and job.running and job.started and not job.ended and job.seconds is None
+    _wait(lambda: not jobs.job(tmp_path, job.job_id).running, "the job's end")
+    ended = jobs.job(tmp_path, job.job_id)
+    assert ended.state == "done" and ended.started == job.started, ended.message
+    assert [name for name, _ in ended.phases][:4] == ["starting", "dealing", "writing", "counting players"]
+    moments = [ended.started, *(when for _, when in ended.phases), ended.ended]
+    assert moments == sorted(moments)  # each phase after the one before; the end after the last
+    assert (ended.done, ended.total) == (2_000, 2_000) and ended.phase == ""
+    assert ended.seconds == pytest.approx(ended.ended - ended.started)
+    assert ended.seconds >= ended.result["seconds"]  # the dealing is a part of the wait
+    assert sum(ended.phase_seconds().values()) == pytest.approx(ended.seconds)
+    assert jobs_view.done_text(ended).startswith(f"Done in {ended.seconds:,.1f} s")
+    counting = jobs.Job(job.job_id, "simulate", ended.request, "running", 2_000, 2_000, 1_000.0,
+                        started=ended.started, phases=ended.phases[:4])  # fmt: skip
+    assert counting.phase == "counting players" and counting.seconds is None
+    assert jobs_view.describe(counting).endswith("· counting the Players page's rows")
+    assert jobs_view._progress_text(counting).endswith("now counting the Players page's rows…")
+    test = app(tmp_path, "screens/runs.py", {"variant": "holdem"})
+    assert not test.exception and any(c.value.startswith("Done in ") for c in test.caption)
 
 
 def test_the_workbench_page_derives_checks_at_the_field_and_saves_a_version(tmp_path):

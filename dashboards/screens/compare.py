@@ -3,19 +3,8 @@
 import polars as pl
 import streamlit as st
 
+from analytics.labels import field_label, p_text
 from dashboards import data, widgets
-
-COLUMN_NAMES = {
-    "rate_a": "A",
-    "n_a": "n A",
-    "rate_b": "B",
-    "n_b": "n B",
-    "only_a": "only A",
-    "only_b": "only B",
-    "p_value": "p",
-    "p_adjusted": "p adjusted",
-}  # short: every column shows
-
 
 st.title("Compare runs")
 path = data.data_path()
@@ -65,7 +54,7 @@ if "label" in rows.columns:  # the statistic by its label (its id is in `scoopla
     rows = rows.drop("statistic").rename({"label": "statistic"})
 if rows.height:
     rows = widgets.formatted(rows, ["rate_a", "rate_b", "difference"], lambda v: f"{100 * v:.3f}%")
-    rows = widgets.formatted(rows, ["p_value", "p_adjusted"], "{:.3g}".format)
+    rows = widgets.formatted(rows, ["p_value", "p_adjusted"], p_text)  # (never a bare 0)
     rows = widgets.formatted(rows, ["significant"], lambda v: "yes" if v else "no")
     rows = rows.drop([name for name in ("only_a", "only_b") if rows[name].null_count() == rows.height])
-st.dataframe(widgets.for_display(rows).rename(COLUMN_NAMES, strict=False), hide_index=True, width="stretch")
+st.dataframe(widgets.for_display(rows).rename(field_label), hide_index=True, width="stretch")  # short names

@@ -10,6 +10,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
+from analytics.labels import field_label
 from dashboards import data, design_view, widgets
 
 
@@ -73,9 +74,10 @@ def render(variant: str) -> None:
         widgets.metric_rate("Best category shared (the tie rule decides)", stats["category_tie_rate"])
         st.subheader("Rank against rarity")
         table = pl.DataFrame(stats["rank_against_rarity"]).with_columns(
-            pl.col("more_common_than").list.join(", ")
+            pl.col("more_common_than").list.join(", "),
+            pl.col("never_the_best_hand").replace_strict({True: "yes", False: ""}, return_dtype=pl.String),
         )
-        st.dataframe(table, hide_index=True, width="stretch")
+        st.dataframe(table.rename(field_label), hide_index=True, width="stretch")
     if "win_rate_by_best_fan_card" in stats:
         title = "Win rate by the best hole card"
         widgets.rate_chart(stats["win_rate_by_best_fan_card"], "best_fan_card", title, list(game.deck.ranks))

@@ -4,19 +4,81 @@ The situation lives in the URL (``?variant=holdem&hands=AhKh;QsQd&board_board=Qh
 link shows the same odds again.
 """
 
+from collections import OrderedDict
+from typing import Any
+
 import altair as alt
 import polars as pl
 import streamlit as st
 
 from dashboards import data, widgets
+from engine.odds.pacing import Estimate
+from engine.odds.situations import OddsError
+from scooplab.lab import Lab
 
 st.title("Odds")
 st.caption("Each player all in from here to the showdown: every runout when there are at most 2,000,000, "
-           "else 200,000 sampled (95% intervals). Hands: cards (`AhKh`, `Ah??`), `random`, or in a "
-           "two-card game a range (`TT+,AKs`, `22-55`, `15%`).")  # fmt: skip
+           "else 200,000 sampled (95% intervals); past the time limit (timed on a first batch), fewer "
+           "are sampled, as the page says. Hands: cards (`AhKh`, `Ah??`), `random`, or in a two-card "
+           "game a range (`TT+,AKs`, `22-55`, `15%`).")  # fmt: skip
 games = data.games()
 variant, same = widgets.game_choice(games)
 game = games[variant]
+
+
+class Work:
+    """Where the work in progress is said: its size and estimate, and a progress bar."""
+
+    def __init__(self) -> None:
+        self.said, self.bar = st.empty(), st.empty()
+
+    def estimate(self, text: str) -> None:
+        self.said.caption(text)
+
+    def progress(self, done: int, total: int) -> None:
+        self.bar.progress(min(done / total, 1.0), text=f"{done:,} of {total:,} runouts")
+
+    def clear(self) -> None:
+        self.said.empty()
+        self.bar.empty()
+
+
+def estimate_text(estimate: Estimate) -> str:
+    """The work said: its size, then its time, or the sample that replaces it past the limit."""
+    if estimate.rate is None:
+        return f"Settling {estimate.size()}…"
+    if estimate.cut:
+        return (f"{estimate.asked().capitalize()} would take {estimate.timing()}, past the time limit of "
+                f"{estimate.max_seconds:g} s: {estimate.runouts:,} are sampled instead, each figure within "
+                f"±{estimate.margin():.2%} (95% interval).")  # fmt: skip
+    return f"{estimate.size().capitalize()}: {estimate.timing()}."
+
+
+@st.cache_resource(show_spinner=False)
+def computed() -> OrderedDict[tuple, tuple[dict[str, Any] | None, str | None, str | None]]:
+    """The odds this server computed (the latest 64), by situation and time limit: kept here, not by
+    ``st.cache_data``, which would replay the progress bar drawn while they ran."""
+    return OrderedDict()
+
+
+def odds(situation: tuple, work: Work) -> tuple[dict[str, Any] | None, str | None, str | None]:
+    """The odds of a situation (variant, hands, boards, dead cards, time limit) as ``scooplab odds
+    --format json`` gives them, or a one-line error; and what cut them to the time limit."""
+    variant, hands, boards, dead, max_seconds = situation
+    cut: list[str] = []
+
+    def heard(estimate: Estimate) -> None:
+        work.estimate(estimate_text(estimate))
+        if estimate.cut:
+            cut.append(estimate_text(estimate))
+
+    try:
+        known = {name: cards for name, cards in boards if cards.strip()}
+        result = Lab().odds(variant, list(hands), known, dead, max_seconds=max_seconds, on_estimate=heard,
+                            progress=work.progress)  # fmt: skip
+        return result, None, (cut or [None])[-1]
+    except (OddsError, ValueError) as error:
+        return None, str(error), None
 
 
 def _given(key: str, default: str = "") -> str:
@@ -24,8 +86,11 @@ def _given(key: str, default: str = "") -> str:
 
 
 given = [h for h in _given("hands").split(";") if h]
-players = int(st.number_input("Players", game.min_players, game.max_players,
-                              value=min(max(len(given), 2, game.min_players), game.max_players)))  # fmt: skip
+left, right = st.columns(2)
+seated = min(max(len(given), 2, game.min_players), game.max_players)
+players = int(left.number_input("Players", game.min_players, game.max_players, value=seated))
+LIMIT_HELP = "Past this time, estimated on a first batch, fewer runouts are sampled."
+limit = right.number_input("Time limit (seconds)", 0.1, 3600.0, 60.0, 10.0, key="odds-limit", help=LIMIT_HELP)
 fields = {f"Seat {seat + 1}": f"hand-{variant}-{seat}" for seat in range(players)}
 fields |= {f"{name} board": f"board-{variant}-{name}" for name in game.board_names}
 fields["Dead"] = f"dead-{variant}"
@@ -47,10 +112,19 @@ boards = {
 dead = cells[-1].text_input("Dead cards", key=fields["Dead"])
 st.query_params.update({"variant": variant, "hands": ";".join(hands), "dead": dead}
                        | {f"board_{name}": cards for name, cards in boards.items()})  # fmt: skip
-result, error = data.odds(variant, tuple(hands), tuple(boards.items()), dead)
+asked, store = (variant, tuple(hands), tuple(boards.items()), dead, limit), computed()
+if asked not in store:
+    work = Work()
+    store[asked] = odds(asked, work)
+    work.clear()
+    while len(store) > 64:
+        store.popitem(last=False)
+result, error, cut = store[asked]
 if error:
     st.error(error)
     st.stop()
+if cut:
+    st.info(cut)
 how = f"every runout ({result['runouts']:,})" if result["exact"] else f"{result['runouts']:,} sampled runouts"
 st.subheader(f"{game.title}: {how}")
 rows = []  # one bar a seat and figure: the equity, then each part's share of the pot

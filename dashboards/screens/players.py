@@ -136,7 +136,7 @@ st.caption(
 if table.height == 0:
     st.info("No player matches these filters.")
     st.stop()
-event = st.dataframe(_shown(table), hide_index=True, width="stretch", on_select="rerun",
+event = st.dataframe(_shown(table), hide_index=True, width="stretch", on_select="rerun", placeholder="—",
                      selection_mode="single-row", key="players-table", column_config=COLUMNS)  # fmt: skip
 rows = event.selection.rows if event is not None and hasattr(event, "selection") else []
 chosen = _player(path, table, filters, rows[0] if rows else None)

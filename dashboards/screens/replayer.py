@@ -58,7 +58,8 @@ record = f" · result {hand['record']}" if hand.get("record") not in (None, "sim
 unit = f" · amounts in {currency}" if currency else ""
 st.caption(f"{game.title if game else hand['variant']} · {hand['source']} · run {hand['run_id']} · {where} · "
            f"pot {show(hand['pot'])}{rake} · {hand['ending']}{record}{unit}")  # fmt: skip
-labels = [f"{name.title()} Board" for name in game.board_names] if game else ["Board"]
+names = game.board_names if game else ("board",)
+labels = ["Board" if name == "board" else f"{name.title()} Board" for name in names]  # not "Board Board"
 rows = list(players.iter_rows(named=True))
 seats = {row["seat"]: row["player"] or f"p{row['seat'] + 1}" for row in rows}
 st.markdown("Stacks: " + " · ".join(f"{seats[r['seat']]} {show(r['starting_stack'])}" for r in rows))

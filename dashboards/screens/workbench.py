@@ -9,6 +9,7 @@ from scooplab import designs
 
 BLANK = "(blank)"
 BASED_ON = "wb-based-on"  # (game, version) the text was opened from or last saved as (version 0: a new game)
+SAVES = "wb-saves"  # saves in this session
 
 st.title("Workbench")
 root = data.data_path()
@@ -21,6 +22,7 @@ pick, derive, edit = st.columns([3, 1, 1], vertical_alignment="bottom")
 names = [BLANK, *games]
 asked = st.query_params.get("from")
 base = pick.selectbox("Start from", names, index=names.index(asked) if asked in names else 0,
+                      key=f"wb-start-{st.session_state.get(SAVES, 0)}",  # (anew after a save: the game saved)
                       format_func=lambda n: n if n == BLANK else f"{games[n].title} ({n})")  # fmt: skip
 if derive.button("Derive a new game", width="stretch"):
     st.session_state[form.TEXT] = designs.blank() if base == BLANK else designs.derive(base, root)
@@ -68,6 +70,9 @@ with right:
         else:
             st.session_state[BASED_ON] = (result.spec.name, done.version)
             st.session_state["wb-saved"] = (result.spec.name, done.version, str(done.path), done.note)
+            # "Start from" shows the game saved, as a link to it would (not its first choice, "(blank)")
+            st.query_params["from"] = st.session_state["wb-from"] = result.spec.name
+            st.session_state[SAVES] = st.session_state.get(SAVES, 0) + 1
             data.refresh()
             st.rerun()  # the new game in the navigation at once
     if "wb-saved" in st.session_state:

@@ -17,6 +17,7 @@ import numpy as np
 
 from engine.compiled.runouts import binomials, enumerate_range_deals, sample_range_deals
 from engine.odds.equity import (
+    CHUNK,
     EXACT_LIMIT,
     SAMPLES,
     OddsError,
@@ -61,7 +62,7 @@ class RangeDeals:
         small = count is not None and count <= EXACT_LIMIT
         self.exact = exact if exact is not None else (samples is None and small)
         self.total = count if self.exact else (samples or SAMPLES)
-        self.table, self.chunks = binomials(game.deck.size), 0
+        self.table, self.drawn = binomials(game.deck.size), None
         counts = np.array([len(c) for c in self.combos], dtype=np.int64)
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
         self.pooled = (np.concatenate(self.combos), starts, counts)  # every seat's range in one array
@@ -76,17 +77,24 @@ class RangeDeals:
         return np.array(rows, dtype=np.int8).reshape(len(rows), len(self.positions))
 
     def chunk(self, start: int, n: int) -> np.ndarray:
-        """Deals ``start`` .. ``start + n`` (sampled: the next ``n``, seeded by chunk)."""
+        """Deals ``start`` .. ``start + n``, inside one ``CHUNK`` of them (sampled: each chunk drawn
+        whole, seeded by its number, so that the deals do not depend on the calls)."""
+        if not self.exact:
+            return self._sampled_chunk(start // CHUNK)[start % CHUNK : start % CHUNK + n].copy()
         deals = np.empty((n, self.lay.n_cards), dtype=np.int8)
-        if self.exact:
-            enumerate_range_deals(self.known, self.free, self.positions, self.tuples, self.groups, self.sizes,
-                                  self.burns, self.table, start, deals)  # fmt: skip
-            return deals
-        self.chunks += 1
-        if not sample_range_deals(self.known, self.free, self.positions, *self.pooled,
-                                  self.seed * 1_000_003 + self.chunks, deals):  # fmt: skip
-            raise OddsError("the ranges almost never leave hands that can be dealt together")
+        enumerate_range_deals(self.known, self.free, self.positions, self.tuples, self.groups, self.sizes,
+                              self.burns, self.table, start, deals)  # fmt: skip
         return deals
+
+    def _sampled_chunk(self, number: int) -> np.ndarray:
+        """The sampled deals of chunk ``number`` (the last one drawn is kept)."""
+        if self.drawn is None or self.drawn[0] != number:
+            deals = np.empty((min(CHUNK, self.total - number * CHUNK), self.lay.n_cards), dtype=np.int8)
+            if not sample_range_deals(self.known, self.free, self.positions, *self.pooled,
+                                      self.seed * 1_000_003 + number + 1, deals):  # fmt: skip
+                raise OddsError("the ranges almost never leave hands that can be dealt together")
+            self.drawn = (number, deals)
+        return self.drawn[1]
 
 
 @lru_cache(maxsize=16)

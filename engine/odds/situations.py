@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from engine.compiled.runouts import sum_outcomes
-from engine.compiled.simulate import simulate_chunk
+from engine.compiled.simulate import SEED_STEP, simulate_chunk
 from engine.hands.cards import UNKNOWN_CARD, CardError, parse_cards
 from engine.odds.equity import (  # noqa: F401 - the lower names are read from here too
     CHUNK,
@@ -46,6 +46,7 @@ from engine.odds.equity import (  # noqa: F401 - the lower names are read from h
     settle_situations,
 )
 from engine.odds.intervals import mean_interval, wilson
+from engine.odds.pacing import Estimate, OverBudget, paced  # noqa: F401 - OverBudget is read from here too
 from engine.odds.ranged import RangeDeals, class_ranking
 from engine.odds.ranges import RangeError, parse_range
 from engine.rules.games.base import GameSpec
@@ -210,13 +211,85 @@ class _Tally:
 
 def odds(game: GameSpec, spot: Situation, options: Mapping[str, Any] | None = None, *,
          exact: bool | None = None, samples: int | None = None, seed: int = 0,
-         progress: Callable[[int, int], None] | None = None) -> Odds:  # fmt: skip
+         progress: Callable[[int, int], None] | None = None, max_seconds: float | None = None,
+         on_estimate: Callable[[Estimate], None] | None = None) -> Odds:  # fmt: skip
     """Every runout enumerated (``exact``; by default when there are at most ``EXACT_LIMIT``), or
-    ``samples`` of them drawn with ``seed``. ``progress(done, total)`` is called after each chunk."""
-    options = game.resolve_options(options)
-    played = game.under(options)
-    if exact and samples is not None:
-        raise OddsError("exact odds and a number of samples exclude each other")
+    ``samples`` of them drawn with ``seed``. ``progress(done, total)`` is called after each batch.
+
+    ``max_seconds``: the work is timed on its first batches, and past this limit a sample of what
+    fits is settled instead, or with ``exact`` or ``samples`` given ``OverBudget`` is raised
+    (``engine.odds.pacing``); ``on_estimate(Estimate)`` hears the work before it starts and once
+    timed.
+    """
+    work = OddsWork(game, spot, options, exact=exact, samples=samples, seed=seed)
+
+    def resample(k: int) -> OddsWork:
+        return OddsWork(game, spot, options, exact=False, samples=k, seed=seed)
+
+    forced = bool(exact) or samples is not None
+    done = paced(work, max_seconds, resample, forced=forced, on_estimate=on_estimate, progress=progress)
+    return done.result()
+
+
+class OddsWork:
+    """The odds of one situation settled batch by batch, for a caller that times them, shows their
+    progress or cuts a sample short: ``exact`` and ``total`` say the work before any runout is
+    settled, ``settle(n)`` settles the next ``n``, ``result()`` gives the odds of those settled.
+
+    No figure depends on the batches: the runouts and a draw game's draws are the same however
+    they are settled, and a sample cut to ``k`` runouts is the sample ``samples=k`` draws.
+    """
+
+    def __init__(self, game: GameSpec, spot: Situation, options: Mapping[str, Any] | None = None, *,
+                 exact: bool | None = None, samples: int | None = None, seed: int = 0):  # fmt: skip
+        self.game, self.players, self.seed = game, len(spot.hands), seed
+        self.options = game.resolve_options(options)
+        self.played, self.spot = game.under(self.options), spot
+        if exact and samples is not None:
+            raise OddsError("exact odds and a number of samples exclude each other")
+        self.deals = _deals(game, self.played, spot, self.options, (exact, samples, seed))
+        self.exact, self.total, self.done = self.deals.exact, self.deals.total, 0
+        self.tally = _Tally(self.played, self.players, squares=not self.exact)
+
+    def settle(self, n: int) -> int:
+        """Settle the next ``n`` runouts (fewer at the end); how many were."""
+        n = max(0, min(n, self.total - self.done))
+        start, stop = self.done, self.done + n
+        while start < stop:  # a call never crosses a chunk: a chunk's draws follow from its seed
+            end = min(stop, (start // CHUNK + 1) * CHUNK)
+            dealt = self.deals.chunk(start, end - start)
+            self.tally.add(simulate_chunk(self.game, self.players, STAKE, self.options, None, dealt=dealt,
+                                          draw_seed=self._draw_seed(start)))  # fmt: skip
+            start = end
+        self.done = stop
+        return n
+
+    def _draw_seed(self, start: int) -> int:
+        """A draw game's draws from runout ``start`` on: its chunk's seed, stepped as the kernel steps
+        it for each runout of a chunk (``engine.compiled.simulate.given_draw_seeds``)."""
+        if not self.played.draws:
+            return 0
+        first = start - start % CHUNK
+        chunk_seed = int(np.random.default_rng([self.seed, first]).integers(2**63))
+        return (chunk_seed + (start - first) * SEED_STEP) % 2**64
+
+    def cut(self, total: int) -> None:
+        """End a sample at ``total`` runouts (never fewer than those settled)."""
+        if self.exact:
+            raise OddsError("every runout is settled: only a sample can be cut short")
+        self.total = self.deals.total = max(self.done, min(total, self.total))
+
+    def result(self) -> Odds:
+        """The odds of the runouts settled."""
+        if not self.done:
+            raise OddsError("no runout is settled yet")
+        return _result(self.played, self.spot, self.tally, self.exact, self.options)
+
+
+def _deals(game: GameSpec, played: GameSpec, spot: Situation, options: dict[str, Any],
+           asked: tuple[bool | None, int | None, int]) -> CardDeals | RangeDeals:  # fmt: skip
+    """The runouts of a situation (``played``: the game under its options), of known cards or of
+    ranges; ``asked``: exact, samples and seed."""
     try:
         known, lay = known_prefix(game, spot, options)
     except (ValueError, IndexError) as error:  # a table the deck cannot deal under these options
@@ -228,18 +301,8 @@ def odds(game: GameSpec, spot: Situation, options: Mapping[str, Any] | None = No
     if int((known < 0).sum()) > len(free):
         raise OddsError(f"the situation needs {int((known < 0).sum())} more cards; {len(free)} are left")
     if any(combos is not None for combos in spot.ranges):
-        deals = RangeDeals(played, lay, known, free, spot.ranges, exact, samples, seed)
-    else:
-        deals = CardDeals(played, lay, known, free, exact, samples, seed)
-    tally = _Tally(played, len(spot.hands), squares=not deals.exact)
-    for start in range(0, deals.total, CHUNK):
-        n = min(CHUNK, deals.total - start)
-        draw_seed = int(np.random.default_rng([seed, start]).integers(2**63))  # (a draw game's draws)
-        tally.add(simulate_chunk(game, len(spot.hands), STAKE, options, None, dealt=deals.chunk(start, n),
-                                 draw_seed=draw_seed))  # fmt: skip
-        if progress is not None:
-            progress(start + n, deals.total)
-    return _result(played, spot, tally, deals.exact, options)
+        return RangeDeals(played, lay, known, free, spot.ranges, *asked)
+    return CardDeals(played, lay, known, free, *asked)
 
 
 def _result(game: GameSpec, spot: Situation, tally: _Tally, exact: bool, options: dict[str, Any]) -> Odds:

@@ -204,26 +204,42 @@ def run_shard(spec: SimSpec, run_id: str, data: str, shard: int) -> int:
 
 
 def warm_up(spec: SimSpec) -> None:
-    """Load what a shard of ``spec`` runs (modules, the compiled kernels from numba's cache), on a few
-    hands written nowhere: a helper process does this before it takes a shard."""
+    """Load what a shard of ``spec`` runs (modules, the compiled kernels from numba's cache, compiled
+    into it on a first run), on a few hands written nowhere: a helper process does this before it
+    takes a shard, and the run's own process before its clock starts."""
     game = get_game(spec.game)
     if spec.mode == "showdown":
         from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
+        from ingest.generation.sim_summary import summarize
         from ingest.storage.sim_rows import sim_hands
 
         u = random_words(spec.generator(0), 10, words_per_hand(game, spec.players, spec.options))
-        sim_hands(simulate_chunk(game, spec.players, spec.stake, spec.options, u), "warm-up", 0, 0, 0)
-    else:
-        import ingest.generation.betting_sim  # noqa: F401
+        batch = simulate_chunk(game, spec.players, spec.stake, spec.options, u)
+        sim_hands(batch, "warm-up", 0, 0, 0)
+        summarize(batch)
+        return
+    from engine.rules.games.base import Structure
+    from ingest.generation.betting_sim import batch_tables, play_batch
+
+    structure, policies = Structure(spec.structure), list(spec.policies)
+    words = spec.generator(0).integers(0, 2**64, size=4, dtype=np.uint64)
+    batch = play_batch(game, spec.players, spec.stake, spec.options, policies, words, 10, structure=structure,
+                       big_blind=spec.big_blind)  # fmt: skip
+    batch_tables(game, batch, run_id="warm-up", shard=0, first=0, stake=spec.stake, options=spec.options,
+                 policies=policies, structure=structure)  # fmt: skip
 
 
 @dataclass
 class SimReport:
+    """A run's summary: ``seconds`` dealing and writing its hands, after ``warm_up_seconds`` loading
+    the kernels (compiling them on a first run), which the rate leaves out."""
+
     run_id: str
     hands: int
     shards: int
     shards_done_before: int
     seconds: float
+    warm_up_seconds: float = 0.0
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -233,6 +249,7 @@ class SimReport:
             "resumed_shards": self.shards_done_before,
             "seconds": round(self.seconds, 3),
             "hands_per_second": round(self.hands / self.seconds) if self.seconds else None,
+            "warm_up_seconds": round(self.warm_up_seconds, 3),
         }
 
 
@@ -382,6 +399,9 @@ def _run_shards(spec: SimSpec, warehouse: Warehouse, run_id: str, workers: int, 
     warehouse.write("runs", game.name, run_id, _manifest(spec, run_id, "running", status), name="run")
     if on_progress:
         on_progress(sum(spec.shard_hands(s)[1] for s in range(spec.shards) if done[s]))
+    warming = time.perf_counter()
+    if todo and executor == "local":  # the kernels loaded (or compiled, once) before the clock starts,
+        warm_up(spec)  # and before helpers start: they find them in numba's cache
     start = time.perf_counter()
     hands = 0
     for shard, count in _execute(spec, run_id, warehouse.url, todo, workers, executor, scheduler):
@@ -392,7 +412,7 @@ def _run_shards(spec: SimSpec, warehouse: Warehouse, run_id: str, workers: int, 
     seconds = time.perf_counter() - start
     warehouse.remove_temporary(game.name, run_id)  # left by a worker killed mid-shard (its shard was redone)
     warehouse.write("runs", game.name, run_id, _manifest(spec, run_id, "complete", status), name="run")
-    return SimReport(run_id, hands, spec.shards, spec.shards - len(todo), seconds)
+    return SimReport(run_id, hands, spec.shards, spec.shards - len(todo), seconds, start - warming)
 
 
 def _execute(spec, run_id, data, shards, workers, executor, scheduler):

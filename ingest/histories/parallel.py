@@ -106,10 +106,11 @@ def ingest_chunk(chunk: tuple[int, list[str]], root: str, run_id: str, call: str
 
 
 def run_chunks(paths: list[str], warehouse: Warehouse, report, workers: int,
-               on_hands: Callable[[int], None] | None = None,
+               on_hands: Callable[[int], None] | None = None, on_files: Callable[[int], None] | None = None,
                games: tuple[str, ...] = ()) -> list[ChunkResult]:  # fmt: skip
     """Ingest ``paths`` on ``workers`` processes into the report's run (its counts added up); returns
-    each chunk's result in reading order."""
+    each chunk's result in reading order (``on_hands`` and ``on_files`` told of each chunk's hands
+    and files as it is done)."""
     from ingest.processes import share_out
 
     parts = chunks(paths, workers)
@@ -120,6 +121,8 @@ def run_chunks(paths: list[str], warehouse: Warehouse, report, workers: int,
         results[number] = result
         if on_hands:
             on_hands(result.read)
+        if on_files:
+            on_files(len(parts[number]))
     ordered = [results[i] for i in range(len(parts))]
     _merge(warehouse, report, ordered)
     return ordered

@@ -58,6 +58,18 @@ FIELD_ORDER = (
 
 
 NOT_TEXT = "not UTF-8 text"  # the reject reason of a file that is not text
+GZIP_MAGIC = b"\x1f\x8b"  # the first two bytes of every gzip file
+
+
+def gzip_named(name: str) -> str:
+    """The reject reason of a gzip file named as a hand history (no colon: the rejects view counts
+    reasons by what follows the last one).
+
+    >>> gzip_named("hands.phh")
+    'a gzip archive named .phh (rename it .tar.gz)'
+    """
+    return f"a gzip archive named {Path(name).suffix} (rename it .tar.gz)"
+
 
 # -- limits: what reading any input may cost (docs/reliability.md, "Bad input at scale") ----------
 
@@ -91,6 +103,7 @@ LONG_KEY = f"a key of more than {MAX_KEY_PARTS} dotted parts"
 LONG_NUMBER = f"bad TOML: a number of more than {MAX_NUMBER_DIGITS:,} digits"
 
 _BLOCK = 1 << 20  # bytes read at a time from a .phhs stream
+_FIRST_READ = 1 << 16  # bytes of a .phh file read first (the rest, to MAX_HAND_BYTES, if it has more)
 BLOCK_FILE_BYTES = 64 << 20  # a larger .phhs file is always streamed line by line
 MEMBERS_PER_BLOCK = 50_000  # archive members given to the block reader at a time (and 64 MB at most)
 _TOO_LONG = 10**MAX_NUMBER_DIGITS
@@ -290,22 +303,45 @@ def input_files(path: Path) -> list[Path]:
     return sorted(_input_files(path)) if path.is_dir() else [path]
 
 
-def iter_hands(paths: Iterable[str | Path], blocks: Callable[..., Any] | None = None) -> Iterator[Any]:
-    """Every hand in files, folders (recursively) and ``.tar.gz``/``.tgz`` archives, in order.
+def input_size(paths: Iterable[str | Path]) -> tuple[int, int, int | None]:
+    """The files ``iter_hands`` reads under ``paths``, their bytes, and their hands when each file
+    holds one (None when a ``.phhs`` file or an archive is among them: counted only as read)."""
+    files: list[Path | os.DirEntry] = []
+    for path in map(Path, paths):
+        files += _input_entries(path) if path.is_dir() else [path] if path.exists() else []
+    one_hand = not any(file.name.endswith((".phhs", ".tar.gz", ".tgz")) for file in files)
+    return len(files), sum(map(_size, files)), len(files) if one_hand else None
+
+
+def _size(file: Path | os.DirEntry) -> int:
+    try:
+        return file.stat().st_size
+    except OSError:  # gone since it was listed: reading it says so
+        return 0
+
+
+def iter_hands(paths: Iterable[str | Path], blocks: Callable[..., Any] | None = None,
+               on_file: Callable[[int], None] | None = None) -> Iterator[Any]:  # fmt: skip
+    """Every hand in files, folders (recursively) and ``.tar.gz``/``.tgz`` archives, in order
+    (``on_file(1)`` told as each file has been read).
 
     With ``blocks``, a ``.phhs`` file of at most ``BLOCK_FILE_BYTES`` is read whole and given to
     it (bytes and name): what it returns comes instead of the file's hands, unless that is None.
-    Runs of an archive's one-hand members are given to it the same way, as ``member_block``'s
-    bytes, the archive's name and each member's name and size.
+    Runs of one-hand ``.phh`` files (a folder's, or given one after another) and of an archive's
+    one-hand members are given to it the same way (``OneHandRun``): ``member_block``'s bytes, a
+    name, and each file's name and size.
     """
+    run = OneHandRun(blocks)
     for path in map(Path, paths):
-        if path.is_dir():
-            for file in input_files(path):
-                yield from _hands_of_file(file, blocks)
-        elif path.exists():
-            yield from _hands_of_file(path, blocks)
-        else:
+        if not path.exists():
+            yield from run.flush()
             yield RawHand(printable_name(str(path)), 0, "", None, "no such file or folder", whole_file=True)
+            continue
+        for file in input_files(path):
+            yield from _hands_of_file(file, blocks, run)
+            if on_file:
+                on_file(1)
+    yield from run.flush()
 
 
 def has_hand_histories(path: str | Path) -> bool:
@@ -318,45 +354,80 @@ def has_hand_histories(path: str | Path) -> bool:
 
 
 def _input_files(folder: Path) -> Iterator[Path]:
-    """The files under a folder (recursively) that ``iter_hands`` reads, in no particular order."""
-    return (p for p in folder.rglob("*") if p.is_file() and _is_input(p.name))
+    """The files under a folder (recursively, through links, as ``Path.rglob``) that ``iter_hands``
+    reads, in no particular order."""
+    return (Path(entry.path) for entry in _input_entries(folder))
+
+
+def _input_entries(folder: Path) -> Iterator[os.DirEntry]:
+    """``_input_files`` as directory entries: a listing tells files apart without a call for each."""
+    folders = [str(folder)]
+    while folders:
+        try:
+            with os.scandir(folders.pop()) as listing:
+                entries = list(listing)
+        except OSError:  # unreadable: skipped, as rglob skips it
+            continue
+        for entry in entries:
+            if entry.is_dir():
+                folders.append(entry.path)
+            elif entry.is_file() and _is_input(entry.name):
+                yield entry
 
 
 def _is_input(name: str) -> bool:
     return name.endswith(PHH_SUFFIXES) or name.endswith((".tar.gz", ".tgz"))
 
 
-def _hands_of_file(path: Path, blocks: Callable[..., Any] | None = None) -> Iterator[Any]:
+def _hands_of_file(path: Path, blocks: Callable[..., Any] | None, run: OneHandRun) -> Iterator[Any]:
     name = printable_name(str(path))
+    if not name.endswith((".phhs", ".tar.gz", ".tgz")):  # one hand (a file of any other name too)
+        yield from _one_hand_file(path, name, run)
+        return
+    yield from run.flush()  # the hands of the files before it come first
     if name.endswith((".tar.gz", ".tgz")):
         yield from _hands_of_archive(path, name, blocks)
         return
     hands = 0  # hands given so far: a read error is rejected as the next one
     try:
         with open(path, "rb") as file:
+            if file.peek(2)[:2] == GZIP_MAGIC:  # an archive renamed: said so, not "not UTF-8 text"
+                yield RawHand(name, 0, "", None, gzip_named(name), whole_file=True)
+                return
             status = os.fstat(file.fileno())
             regular = stat.S_ISREG(status.st_mode) and status.st_size <= BLOCK_FILE_BYTES  # not a pipe
-            if name.endswith(".phhs") and blocks is not None and regular:
+            if blocks is not None and regular:
                 data = file.read()
                 block = blocks(data, name)
                 if block is not None:
                     yield block
                     return
                 file = io.BytesIO(data)  # read line by line after all
-            if name.endswith(".phhs"):
-                for raw in _phhs_hands(file.read, name):
-                    hands += 1
-                    yield raw
-                return
-            data = file.read(MAX_HAND_BYTES + 1)  # a larger hand is rejected unread
+            for raw in _phhs_hands(file.read, name):
+                hands += 1
+                yield raw
     except OSError as error:
         yield RawHand(name, hands, "", None, f"cannot read: {error.strerror}", whole_file=not hands)
+
+
+def _one_hand_file(path: Path, name: str, run: OneHandRun) -> Iterator[Any]:
+    """The hand of a one-hand file: into the run, or read alone (``OneHandRun.add``)."""
+    try:
+        with open(path, "rb") as file:
+            data = file.read(_FIRST_READ)  # a hand is 1-5 KB: no buffer of a megabyte for each
+            if len(data) == _FIRST_READ:
+                data += file.read(MAX_HAND_BYTES + 1 - _FIRST_READ)  # a larger hand is rejected unread
+    except OSError as error:
+        yield from run.flush()
+        yield RawHand(name, 0, "", None, f"cannot read: {error.strerror}", whole_file=True)
         return
-    yield _single_hand(data, name)
+    yield from run.add(data, name)
 
 
 def _single_hand(data: bytes, source: str) -> RawHand:
     """The hand of a .phh file or member, from its first ``MAX_HAND_BYTES + 1`` bytes."""
+    if data[:2] == GZIP_MAGIC:  # an archive renamed: said so, not "not UTF-8 text"
+        return RawHand(source, 0, "", None, gzip_named(source), whole_file=True)
     if len(data) > MAX_HAND_BYTES:
         return RawHand(source, 0, "", None, TOO_BIG)
     text = _decode(data, source)
@@ -444,43 +515,36 @@ def _section_hand(lines: list[str], size: int, source: str, index: int) -> RawHa
 
 def _hands_of_archive(path: Path, name: str, blocks: Callable[..., Any] | None = None) -> Iterator[Any]:
     """The hands of an archive's members; with ``blocks``, runs of small ``.phh`` members are given
-    to it together (``member_block``), read one by one where it returns None."""
-    pending: list[tuple[bytes, str]] = []
-    size = 0  # bytes pending
+    to it together (``OneHandRun``), read one by one where it returns None."""
+    run = OneHandRun(blocks, name)
     try:
         for member in members(path):
             if not member.name.endswith(PHH_SUFFIXES):
                 continue
             source = f"{name}!{member.name}"
-            data = _block_member(member) if blocks is not None else None
-            if data is None:
-                yield from _members_as_block(pending, name, blocks)
+            if blocks is None or not _may_join(member):
+                yield from run.flush()
                 yield from _hands_of_member(member, source)
                 continue
-            if len(pending) >= MEMBERS_PER_BLOCK or size + len(data) > BLOCK_FILE_BYTES:
-                yield from _members_as_block(pending, name, blocks)
-            size = (size if pending else 0) + len(data)
-            pending.append((data, source))
-        yield from _members_as_block(pending, name, blocks)
+            yield from run.add(member.data.read(member.size), source)
+        yield from run.flush()
     except READ_ERRORS as error:
-        yield from _members_as_block(pending, name, blocks)  # what was read before the error
+        yield from run.flush()  # what was read before the error
         yield RawHand(name, 0, "", None, f"cannot read the archive: {error}", whole_file=True)
 
 
-def _block_member(member: Member) -> bytes | None:
-    """A member's bytes when the block reader may take it: a small ``.phh`` of UTF-8 text without
-    carriage returns or lines opening with ``[`` (else None, and the member is read as before)."""
-    if member.sparse or not member.name.endswith(".phh") or member.size > MAX_HAND_BYTES:
-        return None
-    data = member.data.read(member.size)
-    header = data.lstrip().startswith(b"[") or b"\n[" in data or b"\n [" in data  # it alone, not its run
-    if header or b"\r" in data or not data.strip() or not _utf8(data):
-        member.data = io.BytesIO(data)  # read as before, from the bytes already read
-        return None
-    return data
+def _may_join(member: Member) -> bool:
+    """Whether a member may join a run of one-hand texts (``_plain_one_hand`` then decides)."""
+    return not member.sparse and member.name.endswith(".phh") and member.size <= MAX_HAND_BYTES
 
 
-def _utf8(data: bytes) -> bool:
+def _plain_one_hand(data: bytes) -> bool:
+    """Whether the block reader may take a one-hand text in a run: at most ``MAX_HAND_BYTES`` of
+    UTF-8 text without carriage returns or lines opening with ``[`` (a header would split it)."""
+    if len(data) > MAX_HAND_BYTES or b"\r" in data or not data.strip():
+        return False
+    if data.lstrip().startswith(b"[") or b"\n[" in data or b"\n [" in data:
+        return False
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
@@ -499,20 +563,43 @@ def member_block(parts: list[bytes]) -> bytes:
                     for i, part in enumerate(parts))  # fmt: skip
 
 
-def _members_as_block(pending: list[tuple[bytes, str]], name: str, blocks: Callable[..., Any] | None
-                      ) -> Iterator[Any]:  # fmt: skip
-    """The pending members' hands (the list is emptied): one block, or hand by hand."""
-    if not pending:
-        return
-    parts, sources = [data for data, _ in pending], [source for _, source in pending]
-    pending.clear()
-    sized = [(source, len(data)) for data, source in zip(parts, sources, strict=True)]
-    block = blocks(member_block(parts), name, sized) if blocks is not None and len(parts) > 1 else None
-    if block is not None:
-        yield block
-        return
-    for data, source in zip(parts, sources, strict=True):
-        yield _single_hand(data, source)
+class OneHandRun:
+    """One-hand texts (the ``.phh`` files of a folder, an archive's members) waiting to go to the
+    block reader together, each after a header of its own (``member_block``), up to
+    ``MEMBERS_PER_BLOCK`` of them or ``BLOCK_FILE_BYTES``: each hand keeps its own file's name as
+    its source. A text the block reader may not take (``_plain_one_hand``) is read alone, after
+    the run before it; a run the block reader refuses is read hand by hand."""
+
+    def __init__(self, blocks: Callable[..., Any] | None, name: str | None = None) -> None:
+        self.blocks, self.name = blocks, name  # the name of the blocks (default: their first file's)
+        self.pending: list[tuple[bytes, str]] = []
+        self.size = 0  # bytes pending
+
+    def add(self, data: bytes, source: str) -> Iterator[Any]:
+        """What comes before the hand of ``data`` (the run, when it ends here), then, if it is read
+        alone, the hand itself."""
+        if self.blocks is None or not _plain_one_hand(data):
+            yield from self.flush()
+            yield _single_hand(data, source)
+            return
+        if len(self.pending) >= MEMBERS_PER_BLOCK or self.size + len(data) > BLOCK_FILE_BYTES:
+            yield from self.flush()
+        self.pending.append((data, source))
+        self.size += len(data)
+
+    def flush(self) -> Iterator[Any]:
+        """The pending hands (the run is emptied): one block, or hand by hand."""
+        if not self.pending:
+            return
+        pending, self.pending, self.size = self.pending, [], 0
+        if len(pending) > 1 and self.blocks is not None:
+            name, sized = self.name or pending[0][1], [(source, len(data)) for data, source in pending]
+            block = self.blocks(member_block([data for data, _ in pending]), name, sized)
+            if block is not None:
+                yield block
+                return
+        for data, source in pending:
+            yield _single_hand(data, source)
 
 
 def _hands_of_member(member: Member, source: str) -> Iterator[RawHand]:

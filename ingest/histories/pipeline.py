@@ -33,10 +33,12 @@ def ingest(
     on_hand: Callable[[int], None] | None = None,
     workers: int = 1,
     games: tuple[str, ...] = (),
+    on_file: Callable[[int], None] | None = None,
 ) -> IngestReport:
     """Ingest every hand under ``paths`` into ``warehouse`` as one run, on ``workers`` processes
     (``ingest.histories.parallel``: each reject is then reported when its chunk is done; ``games``
     names the description files of described games, for the other processes to read).
+    ``on_hand(count)`` is told of the hands read, ``on_file(count)`` of the input files, as they go.
 
     The run id of an interrupted ingest starts it again from nothing (its files replaced); that
     of a complete ingest of the same paths does nothing; a ValueError refuses the id of a
@@ -49,21 +51,18 @@ def ingest(
         if earlier is not None:
             return earlier
         report.replaced_files = warehouse.remove_run(report.run_id)  # an interrupted ingest of this id
+        told = (on_hand, on_file)
         if workers > 1:
-            return _ingest_in_parallel(paths, warehouse, report, on_reject, on_hand, workers, games)
-        return _ingest_run(paths, warehouse, report, on_reject, on_hand)
+            return _ingest_in_parallel(paths, warehouse, report, on_reject, told, workers, games)
+        return _ingest_run(paths, warehouse, report, on_reject, *told)
 
 
-def _ingest_in_parallel(paths: list[str], warehouse: Warehouse, report: IngestReport, on_reject, on_hand,
+def _ingest_in_parallel(paths: list[str], warehouse: Warehouse, report: IngestReport, on_reject, told,
                         workers: int, games: tuple[str, ...]) -> IngestReport:  # fmt: skip
-    """``_ingest_run`` on ``workers`` processes, chunk by chunk (``ingest.histories.parallel``)."""
-
-    def read(count: int) -> None:
-        if on_hand:
-            on_hand(count)
-
+    """``_ingest_run`` on ``workers`` processes, chunk by chunk (``ingest.histories.parallel``);
+    ``told``: the ``on_hand`` and ``on_file`` callbacks (or None), told as each chunk is done."""
     rejects = []
-    for chunk in run_chunks(paths, warehouse, report, workers, read, games):
+    for chunk in run_chunks(paths, warehouse, report, workers, *told, games=games):
         rejects += [chunk.rejects] if chunk.rejects is not None else []
         for line in chunk.lines if on_reject else ():
             on_reject(line)
@@ -71,22 +70,20 @@ def _ingest_in_parallel(paths: list[str], warehouse: Warehouse, report: IngestRe
 
 
 def _ingest_run(
-    paths: list[str], warehouse: Warehouse, report: IngestReport, on_reject, on_hand
+    paths: list[str], warehouse: Warehouse, report: IngestReport, on_reject, on_hand, on_file
 ) -> IngestReport:
     """Read, replay and store every hand of ``paths`` under the report's run id."""
     from ingest.histories.bulk_read import Block, read_block  # compiled: loads only to ingest
 
     batches = Batches(warehouse, report, on_reject)
     with few_collections():
-        for raw in iter_hands(paths, blocks=read_block):
+        for raw in iter_hands(paths, blocks=read_block, on_file=on_file):
             if isinstance(raw, Block):
-                if on_hand:
-                    on_hand(raw.hands)
-                batches.add_block(raw)
-                continue
+                batches.add_block(raw)  # (replayed: told once done, a block can take seconds)
+            else:
+                batches.add(raw)
             if on_hand:
-                on_hand(1)
-            batches.add(raw)
+                on_hand(raw.hands if isinstance(raw, Block) else 1)
         batches.finish()
     rejects = batches.rejects.to_arrow() if len(batches.rejects) else None
     return _record_run(warehouse, report, paths, rejects)

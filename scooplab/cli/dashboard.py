@@ -13,7 +13,7 @@ from scooplab.cli.options import DEFAULT_DATA, DataFolder
 
 def dashboard_command(
     data: DataFolder = DEFAULT_DATA,
-    port: Annotated[int, typer.Option("--port", help="Port to serve on.")] = 8501,
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to serve on.")] = 8501,
     host: Annotated[str, typer.Option("--host", help="Address to serve on.")] = "127.0.0.1",
     open_browser: Annotated[bool, typer.Option("--open/--no-open", help="Open a browser tab.")] = False,
     max_hands: Annotated[

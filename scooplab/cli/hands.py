@@ -20,7 +20,7 @@ Samples = Annotated[
     int | None,
     typer.Option("--samples", min=100, help="Runouts a class (games of up to 3 hole cards), or deals."),
 ]
-Seed = Annotated[int, typer.Option(help="The seed of the sampled runouts.")]
+Seed = Annotated[int, typer.Option(min=0, help="The seed of the sampled runouts.")]
 Feature = Annotated[str | None, typer.Option(help="Show one feature's table (pairs, aces...).")]
 Top = Annotated[int | None, typer.Option(min=1, help="Show the best TOP rows of each table.")]
 Recompute = Annotated[bool, typer.Option("--recompute", help="Compute again even if stored.")]

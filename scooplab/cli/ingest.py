@@ -4,19 +4,23 @@ export`` (stored hands as PHH, a DuckDB database, Parquet files or CSV)."""
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from scooplab.cli.common import compiling_notice, existing_warehouse, fail, game_named
+from scooplab.cli.common import existing_warehouse, fail, game_named
 from scooplab.cli.options import DEFAULT_DATA, DataFolder, Format, OutputFormat, Runs
 from scooplab.cli.output import console, progress_bar
+from scooplab.cli.progress import compile_notices
 
 MAX_REJECTS_SHOWN = 20
-
-
+PROGRESS_EVERY = 10.0  # seconds between the progress lines written when standard error is no terminal
+SAY_SIZE = 1 << 20  # a single file smaller than this is ingested without its size said first
 Paths = Annotated[list[Path], typer.Argument(help="PHH files (.phh, .phhs), folders or .tar.gz archives.")]
 RunId = Annotated[str | None, typer.Option("--run-id", help="Name of this run (default: new).")]
 Described = Annotated[
@@ -28,7 +32,7 @@ Described = Annotated[
 
 
 IngestWorkers = Annotated[int, typer.Option(
-    "--workers", "-w", help="Processes: this one and N-1 helpers, each taking the next files.")]  # fmt: skip
+    "--workers", "-w", min=1, help="Processes: this one and N-1 helpers, each the next files.")]  # fmt: skip
 
 
 def ingest_command(
@@ -42,6 +46,10 @@ def ingest_command(
     A hand already stored is recognised and not stored twice. The same --run-id again
     finishes an interrupted ingest (its earlier files are replaced) and does nothing
     after a complete one of the same files.
+
+    It says first what it reads (files, bytes, hands when each file holds one; not for one small
+    file), then the files and hands read as it goes: a bar on a terminal, a line every 10 s in a
+    log. Its rate leaves out the time the replay kernels compile (a first run only, said as it starts).
 
     Exit codes: 0 hands were stored (or were already); 2 nothing to read (a missing
     path, a folder without hand histories), no run recorded; 3 every hand was rejected.
@@ -67,17 +75,58 @@ def ingest_command(
             typer.echo(f"rejected: {message}", err=True)
 
     lab = Lab(data)
+    files, hands = _say_size(paths)
     try:
-        compiling_notice("replay_kernel", "betting_showdown")
-        with progress_bar("ingesting") as tick:
-            report = lab.ingest(*paths, run_id=run_id, on_reject=on_reject, on_hand=tick, workers=workers,
-                                games=tuple(variant or ()))  # fmt: skip
+        with compile_notices() as compiles, _progress(files, hands) as (on_hand, on_file):
+            start = time.perf_counter()
+            report = lab.ingest(*paths, run_id=run_id, on_reject=on_reject, on_hand=on_hand, workers=workers,
+                                games=tuple(variant or ()), on_file=on_file)  # fmt: skip
+            report["seconds"], report["compile_seconds"] = time.perf_counter() - start, compiles.seconds
     except (ValueError, OSError) as error:
         fail(str(error))
     if shown > MAX_REJECTS_SHOWN:
         typer.echo(f"... and {shown - MAX_REJECTS_SHOWN} more rejected (all are in the rejects table)",
                    err=True)  # fmt: skip
-    _print_report(lab, report, output)
+    _print_report(lab, report, output, paths)
+
+
+def _say_size(paths: list[Path]) -> tuple[int, int | None]:
+    """Say on standard error how much there is to read (unless it is one small file): files, bytes,
+    hands when known. The files and the hands (None: counted only as they are read)."""
+    from ingest.histories.phh import input_size
+
+    files, size, hands = input_size(paths)
+    if files > 1 or size >= SAY_SIZE:
+        known = f", {hands:,} hands" if hands is not None else ""
+        typer.echo(f"ingesting {files:,} file{'s' * (files != 1)} ({_bytes(size)}{known})", err=True)
+    return files, hands
+
+
+def _bytes(size: int) -> str:
+    """A size as people read it.
+
+    >>> _bytes(999), _bytes(12_345), _bytes(13_100_000)
+    ('999 bytes', '12 kB', '13.1 MB')
+    """
+    if size < 1000:
+        return f"{size} bytes"
+    return f"{size / 1000:,.0f} kB" if size < 1_000_000 else f"{size / 1_000_000:,.1f} MB"
+
+
+@contextmanager
+def _progress(files: int, hands: int | None) -> Iterator[tuple[Callable[[int], None], Callable[[int], None]]]:
+    """The hands and the files read as they go: a bar on a terminal, else a plain line every
+    ``PROGRESS_EVERY`` seconds (``output.progress_bar``). Its ``on_hand`` and ``on_file``."""
+    read, shown = [0], [0.0]
+    with progress_bar("ingesting", total=hands, plain_every=PROGRESS_EVERY) as advance:
+
+        def on_file(count: int) -> None:
+            read[0] += count
+            if read[0] == files or time.monotonic() - shown[0] >= 0.1:  # an update costs more than a file
+                shown[0] = time.monotonic()
+                advance(0, note=f"{read[0]:,} of {files:,} files")
+
+        yield advance, on_file
 
 
 def _check_paths(paths: list[Path]) -> None:
@@ -91,10 +140,12 @@ def _check_paths(paths: list[Path]) -> None:
             fail(f"no hand histories (.phh, .phhs, .tar.gz) in {path}")
 
 
-def _print_report(lab, report: dict, output: OutputFormat) -> None:
+def _print_report(lab, report: dict, output: OutputFormat, paths: list[Path]) -> None:
     """What an ingest did (its rejected hands were shown as they came), and its exit code."""
     report.pop("rejected_hands")
-    run = report["run_id"]
+    run, read = report["run_id"], report["hands"] + report["rejected"] + report["duplicates"]
+    working = max(report["seconds"] - report["compile_seconds"], 1e-9)
+    report["hands_per_second"] = round(read / working) if read and not report["complete_before"] else 0
     if report["replaced_files"]:
         typer.echo(f"scooplab: run {run} was interrupted; its {report['replaced_files']} earlier files "
                    "were replaced", err=True)  # fmt: skip
@@ -102,9 +153,15 @@ def _print_report(lab, report: dict, output: OutputFormat) -> None:
         typer.echo(f"scooplab: run {run} is a complete ingest of these paths; nothing to do", err=True)
     if output is OutputFormat.json:
         typer.echo(json.dumps(report))
-    else:
-        console.print(f"run [bold]{run}[/]: {report['hands']:,} hands stored, {report['rejected']:,} "
-                      f"rejected, {report['duplicates']:,} already in {lab.data}")  # fmt: skip
+    if read and read == report["duplicates"] and not report["complete_before"]:
+        where = ", ".join(map(str, paths))
+        line = f"{where}: every hand ({read:,}) was already stored; nothing new, no run recorded"
+        typer.echo(line, err=output is OutputFormat.json)
+        return
+    if output is not OutputFormat.json:
+        counts = f"{report['hands']:,} hands stored, {report['rejected']:,} rejected"
+        console.print(f"run [bold]{run}[/]: {counts}, {report['duplicates']:,} already in {lab.data}"
+                      f"{_timing(report)}")  # fmt: skip
     if report["rejected"]:
         for reason, count in lab.reject_reasons(run):
             typer.echo(f"  {count:>7,}  {reason}", err=True)
@@ -113,10 +170,16 @@ def _print_report(lab, report: dict, output: OutputFormat) -> None:
     if report["rejected"] and not report["hands"] and not report["duplicates"]:
         typer.echo("scooplab: every hand was rejected", err=True)
         raise typer.Exit(3)
-    if not report["rejected"] + report["hands"] + report["duplicates"]:
+    if not read:
         fail("no hands were found in the files given")
-    if not report["rejected"] + report["hands"] and not report["complete_before"]:
-        typer.echo("scooplab: every hand was already stored; no run recorded", err=True)
+
+
+def _timing(report: dict) -> str:
+    """How long the ingest took, and its rate without the time spent compiling kernels."""
+    if report["complete_before"] or not report["hands_per_second"]:
+        return ""
+    compiled = f"{report['compile_seconds']:.1f} s compiling, " if report["compile_seconds"] >= 0.05 else ""
+    return f", in {report['seconds']:.1f} s ({compiled}{report['hands_per_second']:,} hands/s)"
 
 
 def _say_skipped(count: int) -> None:

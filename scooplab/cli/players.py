@@ -19,18 +19,22 @@ Venues = Annotated[list[str] | None, typer.Option("--venue", help="Only hands of
 Stakes = Annotated[list[str] | None, typer.Option(
     "--stake", help="Only hands of this big blind: \"1 USD\", \"100 chips\" (repeatable).")]  # fmt: skip
 Sizes = Annotated[
-    list[int] | None, typer.Option("--table-size", help="Only tables of this many seats (repeatable).")
+    list[int] | None, typer.Option("--table-size", min=2, help="Only tables of this many seats (repeatable).")
 ]
 Games = Annotated[list[str] | None, typer.Option("--variant", "-v", help="Only this game (repeatable).")]
 Day = Annotated[
     str | None, typer.Option(help="YYYY-MM-DD: hands played on or after (--since) / before (--until) it.")
 ]
-MinHands = Annotated[int, typer.Option("--min-hands", help="Only players with at least this many hands.")]
+MinHands = Annotated[
+    int, typer.Option("--min-hands", min=0, help="Only players with at least this many hands.")
+]
 OnePlayer = Annotated[str | None, typer.Option(
     "--player", help="One player's statistics by position (--venue: at that venue).")]  # fmt: skip
 ByPosition = Annotated[bool, typer.Option("--by-position", help="One row per player and position.")]
-Limit = Annotated[int, typer.Option("--limit", help="At most this many rows in a table (0: all).")]
+Limit = Annotated[int, typer.Option("--limit", min=0, help="At most this many rows in a table (0: all).")]
 
+# a narrow terminal's table leaves these out, in this order, until it fits (every one is in csv and json)
+NARROW = ("F3B", "FCB", "AF", "3B", "CB", "net", "W$SD", "venue")
 SHOWN = (("vpip", "VPIP"), ("pfr", "PFR"), ("three_bet", "3B"), ("fold_to_three_bet", "F3B"), ("cbet", "CB"),
          ("fold_to_cbet", "FCB"), ("wtsd", "WTSD"), ("wsd", "W$SD"))  # fmt: skip
 
@@ -95,7 +99,7 @@ def players_command(
         return
     shown = rows if player is not None or limit <= 0 else rows[:limit]
     title = f"{player}: by position" if player is not None else f"{len(rows):,} players, most hands first"
-    write_rows([_display(r) for r in shown], output, title)
+    write_rows([_display(r) for r in shown], output, title, fit=NARROW)
     if len(shown) < len(rows):
         typer.echo(f"{len(rows) - len(shown):,} more: --limit 0 shows them all", err=True)
 

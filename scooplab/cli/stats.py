@@ -27,7 +27,7 @@ StatsVariant = Annotated[str | None, typer.Option(
 ModeOption = Annotated[
     Population | None, typer.Option("--mode", help="Which hands: showdown mode, betting mode, replayed.")
 ]
-TableSize = Annotated[int | None, typer.Option("--players", "-p", help="Which table size.")]
+TableSize = Annotated[int | None, typer.Option("--players", "-p", min=2, help="Which table size.")]
 Structure = Annotated[
     str | None, typer.Option("--structure", help="Which betting structure (all-in: showdown mode).")
 ]
@@ -93,14 +93,11 @@ def _print_stats(variant: str, stats: dict, output: TableFormat, brief: bool) ->
     """The statistics as a table (the headline first, the other populations on standard error) or
     CSV (each id with its label and what it is out of)."""
     from analytics.labels import label, out_of
-    from analytics.report import flatten, scalars
+    from analytics.report import flatten
 
     rows = flatten(stats)
     if output is TableFormat.table:
-        console.print(
-            ", ".join(f"{k} {cell(v)}" for k, v in scalars(stats).items() if v is not None),
-            highlight=False,
-        )
+        console.print(_headline(stats), highlight=False)
         if brief:  # the game-wide rates, not each category, card or player
             rows = [row for row in rows if "[" not in row["statistic"] and "." not in row["statistic"]]
         rows = [_display(row) for row in rows]
@@ -113,6 +110,24 @@ def _print_stats(variant: str, stats: dict, output: TableFormat, brief: bool) ->
         rows = [{"statistic": (s := r["statistic"]), "label": label(s), "out_of": out_of(s)}
                 | {k: v for k, v in r.items() if k != "statistic"} for r in rows]  # fmt: skip
     write_rows(rows, output, f"{variant} statistics: {stats['population']['label']}")
+
+
+def _headline(stats: dict) -> str:
+    """The plain numbers (hands, pots) in words, the pots' unit said once.
+
+    >>> _headline({"hands": 2000, "showdown_hands": 1500, "pot": {"mean": 12.5, "max": 20},
+    ...            "pot_unit": "chips"})
+    'hands 2,000; hands to a showdown 1,500; pots (chips): mean 12.5, largest 20'
+    """
+    from analytics.labels import field_label
+    from analytics.report import scalars
+
+    numbers = {k: v for k, v in scalars(stats).items() if v is not None}
+    shown = [f"{field_label(k)} {cell(v)}" for k, v in numbers.items() if not k.startswith("pot.")]
+    pots = [f"{field_label(k)} {cell(v)}" for k, v in numbers.items() if k.startswith("pot.")]
+    if pots:
+        shown.append(f"{field_label('pot')} ({stats.get('pot_unit') or 'chips'}): {', '.join(pots)}")
+    return "; ".join(shown)
 
 
 def _percent(value: float | None) -> str:
@@ -217,7 +232,21 @@ def compare_command(
         typer.echo(json.dumps(result, default=str))
         return
     rows = result["rows"]
-    if not all_rows and output is TableFormat.table:
-        rows = [r for r in rows if r["significant"]] or rows
+    if output is TableFormat.table:
+        rows = [_compared(r) for r in (rows if all_rows else [r for r in rows if r["significant"]] or rows)]
     design = "paired: the same deals, hand by hand" if result["paired"] else "independent samples"
     write_rows(rows, output, f"{variant}: {run_a} (a) against {run_b} (b), {design}")
+
+
+def _compared(row: dict) -> dict:
+    """A compared statistic for the terminal: its label, the rates in percent, the p-values in words
+    (never a bare 0); ids and raw numbers are in the JSON and CSV."""
+    from analytics.labels import field_label, p_text
+
+    shown = {"statistic": row["label"], "A %": _percent(row["rate_a"]), "B %": _percent(row["rate_b"]),
+             "difference %": f"{100 * row['difference']:+.3f}", "test": row["test"]}  # fmt: skip
+    return (
+        shown
+        | {field_label(k): p_text(row[k]) for k in ("p_value", "p_adjusted")}
+        | {"significant": "yes" if row["significant"] else "no"}
+    )
