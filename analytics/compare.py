@@ -21,6 +21,7 @@ from math import comb, erfc, sqrt
 from pathlib import Path
 from typing import Any
 
+from analytics import pairs
 from analytics.labels import label
 from analytics.report import flatten
 from engine.hands.rankings import RANKINGS
@@ -158,6 +159,40 @@ def discordant_pairs(con, variant: str, run_a: str, run_b: str, variant_b: str |
     return out
 
 
+def paired_counts(data: str | Path, first: tuple[str, str], second: tuple[str, str]
+                  ) -> dict[str, tuple[int, int]] | None:  # fmt: skip
+    """The paired counts of two runs (game, run id) that deal alike by their settings: stored ones
+    (``analytics.pairs``), else counted from the two runs' files and stored; None when their first
+    hands of a shard got different cards after all (an option changes how cards are drawn)."""
+    from analytics.db import connect
+
+    def count() -> dict[str, tuple[int, int]] | None:
+        paths = [f"/variant={variant}/run={run}/" for variant, run in (first, second)]
+        con = connect(data, sorted({first[0], second[0]}), only_paths=paths)
+        try:
+            if not _dealt_alike(con, first[1], second[1]):
+                return None
+            return discordant_pairs(con, first[0], first[1], second[1], second[0])
+        finally:
+            con.close()
+
+    return pairs.counted(data, first, second, count)
+
+
+def count_pairs(data: str | Path, variant: str, run_id: str) -> list[str]:
+    """Count and store the paired counts of a run just written against every run of its game that
+    deals like it (``simulate`` calls it as a run ends), so that Compare reads them; the runs paired."""
+    from ingest.storage.warehouse import Warehouse
+
+    runs = [r for r in Warehouse(data).read("runs").to_pylist() if r["variant"] == variant]
+    new = next((r for r in runs if r["run_id"] == run_id), None)
+    paired = []
+    for other in runs if new is not None else ():
+        if same_deals(other, new) and paired_counts(data, (variant, other["run_id"]), (variant, run_id)):
+            paired.append(other["run_id"])
+    return paired
+
+
 def _settings(run: dict[str, Any]) -> dict[str, Any]:
     from ingest.storage.schema import run_big_blind, run_structure
 
@@ -215,7 +250,6 @@ def compare_runs(data: str | Path, variant: str, run_a: str, run_b: str,
     ``stats_of(run_id)`` gives a run's statistics (default ``game_stats``; the dashboard passes
     its cached ones). Raises ValueError naming a run the warehouse does not have.
     """
-    from analytics.db import connect
     from analytics.stats import game_stats
     from ingest.storage.warehouse import Warehouse
 
@@ -226,12 +260,10 @@ def compare_runs(data: str | Path, variant: str, run_a: str, run_b: str,
     paired = same_deals(runs[run_a], runs[run_b])
     discordant = None
     warnings = warnings_for(runs[run_a], runs[run_b])
-    if paired:  # read the two runs' files only
-        con = connect(data, [variant], only_paths=[f"/run={run_a}/", f"/run={run_b}/"])
-        paired = _dealt_alike(con, run_a, run_b)
-        if paired:
-            discordant = discordant_pairs(con, variant, run_a, run_b)
-        else:
+    if paired:  # stored as the later run was written (analytics.pairs), else read from the two runs' files
+        discordant = paired_counts(data, (variant, run_a), (variant, run_b))
+        paired = discordant is not None
+        if not paired:
             warnings.append("the runs share a seed but not their cards (a rule option changes how they "
                             "are drawn): compared as independent samples")  # fmt: skip
     stats_of = stats_of or (lambda run: game_stats(data, variant, [run]))
@@ -256,7 +288,6 @@ def compare_games(
     ``compare_runs`` does; otherwise every statistic both have as independent samples. The rows
     come most significant first (adjusted p-value, then the size of the difference).
     ``stats_of(game, run)`` gives a run's statistics."""
-    from analytics.db import connect
     from analytics.stats import game_stats
     from ingest.storage.warehouse import Warehouse
 
@@ -268,11 +299,8 @@ def compare_games(
     a, b = stats_of(*first), stats_of(*second)
     warnings = [w for w in warnings_for(runs[first], runs[second]) if "itself" not in w]
     discordant = None
-    if same_deals(runs[first] | {"run_id": "a"}, runs[second] | {"run_id": "b"}):
-        paths = [f"/variant={variant}/run={run}/" for variant, run in (first, second)]
-        con = connect(data, [first[0], second[0]], only_paths=paths)
-        if first[1] != second[1] and _dealt_alike(con, first[1], second[1]):
-            discordant = discordant_pairs(con, first[0], first[1], second[1], second[0])
+    if same_deals(runs[first] | {"run_id": "a"}, runs[second] | {"run_id": "b"}) and first[1] != second[1]:
+        discordant = paired_counts(data, first, second)
     if a["population"]["label"] != b["population"]["label"]:
         warnings.append(f"the runs' hands are of different populations: {a['population']['label']} "
                         f"and {b['population']['label']}")  # fmt: skip

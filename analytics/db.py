@@ -21,13 +21,13 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
+from analytics import resources
 from analytics.population import Population
 from analytics.sandbox import (
     QueryError,
     QueryLimits,
     check_query,
     in_own_process,
-    no_progress_bar,
     open_read_only,
 )
 from analytics.sandbox import quote as _quote
@@ -265,10 +265,9 @@ def connect(
     ``population`` keeps only that population's hands (``analytics.population``); ``only_hand``
     only that hand (with ``only_paths`` naming its file, the replayer's look-up of one hand).
     """
-    con = duckdb.connect()
+    con = resources.connect()  # a memory limit and a capped temporary folder of its own
     con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
     con.sql(FOOTERS_READ_ONCE)
-    no_progress_bar(con)
     create_views(
         con, Warehouse(data), variants, skip_runs, tables, only_paths, population, only_hand=only_hand
     )
@@ -295,16 +294,20 @@ def read_only(data: str | Path, limits: QueryLimits | None = None) -> Iterator[d
 
 
 @contextmanager
-def _views_database(data: str | Path) -> Iterator[tuple[str, str, str | None]]:
-    """A temporary database file holding the views, the warehouse folder they read (a URL's prefix on
-    object storage) and, on object storage, the warehouse's URL (None for a local folder)."""
+def _views_database(data: str | Path, views: dict[str, str] | None = None
+                    ) -> Iterator[tuple[str, str, str | None]]:  # fmt: skip
+    """A temporary database file holding the views (and ``views``: more, by name and SELECT), the
+    warehouse folder they read (a URL's prefix on object storage) and, on object storage, the
+    warehouse's URL (None for a local folder)."""
     warehouse = Warehouse(data)
     with tempfile.TemporaryDirectory() as folder:
         path = str(Path(folder) / "views.duckdb")
-        builder = duckdb.connect(path)
+        builder = resources.connect(path)
         builder.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
         builder.sql(FOOTERS_READ_ONCE)
         create_views(builder, warehouse)
+        for name, select in (views or {}).items():
+            builder.sql(f"CREATE VIEW {name} AS {select}")
         builder.close()
         if warehouse.local:
             yield path, str(Path(warehouse.root).resolve()), None
@@ -313,33 +316,48 @@ def _views_database(data: str | Path) -> Iterator[tuple[str, str, str | None]]:
 
 
 def run_query(
-    data: str | Path, sql: str, limit: int | None = None, limits: QueryLimits | None = None
+    data: str | Path,
+    sql: str,
+    limit: int | None = None,
+    limits: QueryLimits | None = None,
+    views: dict[str, str] | None = None,
 ) -> pa.Table:
     """Run untrusted read-only SQL over the views; errors become ``QueryError`` (one line).
 
     Only one SELECT (or EXPLAIN) statement is accepted: nothing that copies, creates,
     attaches or sets anything, even inside the warehouse folder. The query runs in a process
     of its own, stopped at the time and memory limits (``limits``, else ``QueryLimits.of()``).
+    ``views``: more views beside the warehouse's, by name and SELECT (the console's
+    ``player_totals``: ``analytics.tracker.console_views``).
     """
-    return _run(data, sql, limit, False, limits)[0]
+    return _run(data, sql, limit, False, limits, views)[0]
 
 
 def run_query_page(
-    data: str | Path, sql: str, limit: int, limits: QueryLimits | None = None
+    data: str | Path,
+    sql: str,
+    limit: int,
+    limits: QueryLimits | None = None,
+    views: dict[str, str] | None = None,
 ) -> tuple[pa.Table, int]:
     """``run_query`` cut at ``limit`` rows, and how many rows the whole result has."""
-    return _run(data, sql, limit, True, limits)
+    return _run(data, sql, limit, True, limits, views)
 
 
 def _run(
-    data: str | Path, sql: str, limit: int | None, count: bool, limits: QueryLimits | None
+    data: str | Path,
+    sql: str,
+    limit: int | None,
+    count: bool,
+    limits: QueryLimits | None,
+    views: dict[str, str] | None = None,
 ) -> tuple[pa.Table, int]:
     """Build the views here, run the checked query over them in a process of its own
     (``analytics.sandbox.query_process``)."""
     check_query(sql)
     limits = limits or QueryLimits.of()
     try:
-        with _views_database(data) as (path, root, url):
+        with _views_database(data, views) as (path, root, url):
             if url is not None and url.startswith("memory://"):
                 raise QueryError("a memory:// warehouse lives in this process alone, not in the query's own: "
                                  "use scooplab.open(...).sql for it")  # fmt: skip

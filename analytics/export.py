@@ -15,6 +15,7 @@ from pathlib import Path
 
 import duckdb
 
+from analytics import resources
 from analytics.db import connect, create_views
 from ingest.storage.schema import TABLES
 from ingest.storage.warehouse import Warehouse
@@ -32,7 +33,7 @@ def export_duckdb(data: str | Path, out: str | Path, relative: bool = False) -> 
     if not warehouse.local:
         raise ValueError("a DuckDB export needs a local warehouse folder (copy runs with --format parquet)")
     out = Path(out).resolve()
-    with _written(out) as temporary, duckdb.connect(str(temporary)) as con:
+    with _written(out) as temporary, resources.connect(str(temporary)) as con:
         con.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
         if relative:  # the views are checked as they are made: find the files from the database's folder
             folder = str(out.parent).replace("'", "''")

@@ -13,13 +13,8 @@ actions' windows each time. A player is one name at one venue; amounts add up in
 
 from __future__ import annotations
 
-import json
 import os
-import posixpath
-import socket
-import time
-import uuid
-from contextlib import suppress
+import sys
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -28,9 +23,9 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 import polars as pl
 
+from analytics import derived, resources
 from analytics.db import connect
-from analytics.sandbox import no_progress_bar
-from ingest.storage.warehouse import Warehouse, holder_alive
+from ingest.storage.warehouse import Warehouse
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -105,13 +100,34 @@ def open_rows(data: str | Path) -> duckdb.DuckDBPyConnection:
         con.sql(f"CREATE VIEW tracker_counts AS {_COUNTS.format(rows='tracker_rows')}")
         con.sql(f"CREATE VIEW tracker_totals AS {_TOTALS.format(counts='tracker_counts')}")
         return con
-    con = duckdb.connect()
-    no_progress_bar(con)
+    con = resources.connect()
     con.sql(f"CREATE VIEW tracker_rows AS SELECT * FROM read_parquet({_listed(files)})")
     con.sql(f"CREATE VIEW tracker_counts AS {_COUNTS.format(rows='tracker_rows')}")
     totals = [f.replace(DERIVED, TOTALS) for f in files]
     con.sql(f"CREATE VIEW tracker_totals AS SELECT * FROM read_parquet({_listed(totals)})")
     return con
+
+
+def console_views(data: str | Path) -> dict[str, str]:
+    """The views the SQL console and ``scooplab query`` have beside the warehouse's: ``player_totals``
+    (none when its counts cannot be made now: one line on stderr)."""
+    try:
+        return {"player_totals": totals_sql(data)}
+    except Exception as error:  # (the console goes on without it)
+        sys.stderr.write(
+            f"scooplab: the view player_totals is missing now ({' '.join(str(error).split())})\n"
+        )
+        return {}
+
+
+def totals_sql(data: str | Path) -> str:
+    """The ``player_totals`` view of the SQL console and ``scooplab query``: the Players page's counts
+    added up by ``GROUPS``, read from the stored totals (a few rows a player, counted as runs were
+    written) where the warehouse is local, else counted from the views (a pass over every action)."""
+    files = prepare(data)
+    if files:
+        return f"SELECT * FROM read_parquet({_listed([f.replace(DERIVED, TOTALS) for f in files])})"
+    return _TOTALS.format(counts=f"({_COUNTS.format(rows='tracker_seats')})")
 
 
 def prepare(data: str | Path, on_run: Callable[[str], None] | None = None) -> list[str]:
@@ -143,43 +159,21 @@ _TOTALS = (
 )
 
 
-def _runs_files(warehouse: Warehouse) -> dict[str, list[str]]:
-    """Each run's finished hands files (those its players and actions are read beside), each with
-    its size and time of change: a file written again under its name is a change."""
-    runs: dict[str, list[str]] = {}
-    for path in warehouse.files("hands"):
-        run = next((p[4:] for p in path.split("/") if p.startswith("run=")), None)
-        if run is not None:
-            about = os.stat(path)
-            variant = posixpath.basename(posixpath.dirname(posixpath.dirname(path)))
-            name = f"{variant}/{posixpath.basename(path)}:{about.st_size}:{about.st_mtime_ns}"
-            runs.setdefault(run, []).append(name)
-    return runs
-
-
 def _derived_files(warehouse: Warehouse, on_run: Callable[[str], None] | None = None) -> list[str]:
     """The derived file of every run with hands, each made again when its run's files changed."""
     folder = Path(warehouse.root) / DERIVED
-    wanted = _runs_files(warehouse)
+    wanted = derived.runs_files(warehouse)
     files = []
     for run, sources in sorted(wanted.items()):
         path = folder / f"run={run}.parquet"
-        manifest = path.with_suffix(".json")
         expected = {"version": TRACKER_VERSION, "sources": sources}
-        try:
-            current = json.loads(manifest.read_text()) == expected and path.exists()
-        except (OSError, ValueError):
-            current = False
-        if not current:
+        if not derived.is_current(path, expected):
             _derive(warehouse, run, path, expected)
             if on_run:
                 on_run(run)
         files.append(str(path))
-    for stale in folder.glob("run=*.parquet") if folder.exists() else ():
-        if stale.stem[4:] not in wanted:
-            stale.unlink(missing_ok=True)
-            stale.with_suffix(".json").unlink(missing_ok=True)
-            Path(str(stale).replace(DERIVED, TOTALS)).unlink(missing_ok=True)
+    for stale in derived.remove_stale(folder, set(wanted)):
+        Path(str(stale).replace(DERIVED, TOTALS)).unlink(missing_ok=True)
     return files
 
 
@@ -188,8 +182,8 @@ def _derive(warehouse: Warehouse, run: str, path: Path, manifest: dict[str, Any]
     totals = Path(str(path).replace(DERIVED, TOTALS))
     for folder in (path.parent, totals.parent):
         folder.mkdir(parents=True, exist_ok=True)
-        _remove_left_behind(folder)
-    temporary = _temporary(path.parent, ".parquet.partial")
+        derived.remove_left_behind(folder)
+    temporary = derived.temporary(path.parent, ".parquet.partial")
     con = connect(warehouse.url, only_paths=[f"/run={run}/"])
     try:
         target = str(temporary).replace("'", "''")
@@ -200,39 +194,11 @@ def _derive(warehouse: Warehouse, run: str, path: Path, manifest: dict[str, Any]
         con.sql(f"COPY ({_TOTALS.format(counts=f'({counts})')}) TO '{summed}' (FORMAT parquet)")
         os.replace(summed, totals)
         os.replace(temporary, path)
-        written = _temporary(path.parent, ".json.partial")
-        try:
-            written.write_text(json.dumps(manifest))
-            os.replace(written, path.with_suffix(".json"))
-        finally:
-            written.unlink(missing_ok=True)
+        derived.write_manifest(path, manifest)
     finally:
         con.close()
         temporary.unlink(missing_ok=True)
         Path(str(temporary).replace(".parquet.partial", ".totals.partial")).unlink(missing_ok=True)
-
-
-def _temporary(folder: Path, suffix: str) -> Path:
-    """A temporary file's name in ``folder``, naming this process and machine (``_remove_left_behind``)."""
-    return folder / f".tmp-{os.getpid()}@{socket.gethostname()}-{uuid.uuid4().hex}{suffix}"
-
-
-LEFT_BEHIND_SECONDS = 3600  # a temporary file this old is no writer's at work (a count takes seconds)
-
-
-def _remove_left_behind(folder: Path) -> None:
-    """Remove the temporary files of writers that ended before renaming them (killed while counting):
-    those of an ended process of this machine, and any an hour old (another machine's, or an older
-    scooplab's). A writer still at work (the dashboard and a finishing run may count at once) keeps
-    its own."""
-    for left in folder.glob(".tmp-*"):
-        pid, _, host = left.name[len(".tmp-") : left.name.rfind("-")].partition("@")
-        with suppress(FileNotFoundError):
-            if (
-                not holder_alive({"host": host, "pid": pid})
-                or time.time() - left.stat().st_mtime > LEFT_BEHIND_SECONDS
-            ):
-                left.unlink()
 
 
 def _aggregates() -> str:

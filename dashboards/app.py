@@ -56,4 +56,5 @@ with data.page_running():  # the background warm-up waits while a page runs, whi
     data.follow_changes()  # a run or a saved game added since the last page: every page shows it now
     data.warm_up()  # once per server: the first pages' figures computed in the background
     st.sidebar.caption(f"Warehouse: `{data.data_path()}`")
-    st.navigation(navigation(), expanded=True).run()  # every page listed: there are more than ten
+    with data.one_line_on_failure():  # a page that fails (a query past its limits) says why in one line
+        st.navigation(navigation(), expanded=True).run()  # every page listed: there are more than ten

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import json
 import os
-import re
+import sys
 import threading
 import time
+import traceback
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
@@ -19,9 +20,11 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
+from analytics import resources
 from analytics import tracker as tracking
 from analytics.compare import compare_runs, paired_runs
 from analytics.db import connect, run_query, run_query_page
+from analytics.hand_index import lookup
 from analytics.sampling import rows_per_run, uniform_hand
 from analytics.sandbox import QueryError, QueryLimits, size_text
 from analytics.stats import game_stats, load_kernels
@@ -199,7 +202,7 @@ def user_query(data: str, text: str, limit: int = 10_000) -> tuple[pl.DataFrame 
     (DuckDB's message, or the time or memory limit that stopped it). The query runs in a process
     of its own within the limits the server's environment sets now (``query_limits``)."""
     try:
-        table, total = run_query_page(data, text, limit, QueryLimits.of())
+        table, total = run_query_page(data, text, limit, QueryLimits.of(), tracking.console_views(data))
         return pl.from_arrow(table), total, None
     except QueryError as error:
         return None, 0, str(error)
@@ -213,7 +216,7 @@ def whole_query(data: str, text: str) -> tuple[bytes, int, str | None]:
     import pyarrow.parquet as pq
 
     try:
-        table = run_query(data, text, None, QueryLimits.of())
+        table = run_query(data, text, None, QueryLimits.of(), tracking.console_views(data))
     except QueryError as error:
         return b"", 0, str(error)
     out = io.BytesIO()
@@ -249,32 +252,11 @@ def view_columns(data: str) -> pl.DataFrame:
                      "ORDER BY table_name, ordinal_position")  # fmt: skip
 
 
-SIMULATED_ID = re.compile(r"^(?P<run>[A-Za-z0-9._-]+):(?P<shard>\d+):\d+$")
-
-
 @st.cache_data(show_spinner=False, ttl=60, max_entries=64)
 def hand(data: str, hand_id: str) -> tuple[dict | None, pl.DataFrame, pl.DataFrame]:
-    """One hand, its players and its actions (a simulated hand is looked up in its shard's file)."""
-    match = SIMULATED_ID.match(hand_id)
-    if match:  # views over that one hand of its shard's file: nothing else is computed
-        paths = [f"/run={match['run']}/shard-{int(match['shard']):05d}."]
-        with connect(data, only_paths=paths, only_hand=hand_id) as alone:
-            return _hand(alone, hand_id)
-    return _hand(connection(data).cursor(), hand_id)
-
-
-def _hand(cursor, hand_id: str) -> tuple[dict | None, pl.DataFrame, pl.DataFrame]:
-    params = {"id": hand_id}
-    hands = cursor.sql("SELECT * FROM hands WHERE hand_id = $id", params=params).pl()
-    if hands.height == 0:
-        return None, pl.DataFrame(), pl.DataFrame()
-    players = cursor.sql("SELECT * FROM players WHERE hand_id = $id ORDER BY seat", params=params).pl()
-    actions = cursor.sql(
-        "SELECT street, seat, action, amount, cards, board, automatic, stack_after, pot_after FROM actions "
-        "WHERE hand_id = $id ORDER BY seq",
-        params=params,
-    ).pl()
-    return hands.row(0, named=True), players, actions
+    """One hand, its players and its actions, read from its own file alone (``analytics.hand_index``:
+    a simulated hand's id names its shard, a replayed hand's is looked up in the sorted id index)."""
+    return lookup(data, hand_id)
 
 
 # the replayer's random-hand filters: conditions on hands_raw (the wide showdown-mode columns too)
@@ -550,6 +532,30 @@ def page_running() -> Iterator[None]:
     finally:
         with _PAGES_LOCK:
             _PAGES["running"] -= 1
+
+
+def failure_line(error: Exception) -> str:
+    """What a page that failed shows: one line, never a traceback (a query past its connection's
+    limits names them and how to change them)."""
+    import duckdb
+
+    if isinstance(error, duckdb.OutOfMemoryException | MemoryError):
+        limits = resources.Limits.of_machine()
+        return (f"This page's query stopped at its connection's limits ({limits.text()}; set "
+                f"{resources.MEMORY_VARIABLE} and {resources.TEMP_VARIABLE} to change them).")  # fmt: skip
+    told = " ".join(str(error).split()) or type(error).__name__
+    return f"This page stopped: {told[:500]}"
+
+
+@contextmanager
+def one_line_on_failure() -> Iterator[None]:
+    """Around a page: an error ends it with one line on the page (the traceback goes to the server's
+    log), and the server goes on. Streamlit's own stop and rerun pass through."""
+    try:
+        yield
+    except Exception as error:
+        traceback.print_exc(file=sys.stderr)
+        st.error(failure_line(error))
 
 
 def _when_quiet(stop: threading.Event) -> None:

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     import polars as pl
     import pyarrow as pa
 
+    from engine.odds.pacing import Estimate
     from engine.rules.games.base import GameSpec
     from engine.solving.pushfold_plan import Plan
     from ingest.generation.simulation import SimSpec
@@ -244,9 +245,12 @@ class Lab:
                  structure: str = "", big_blind: int = 0, shard_size: int | None = None,
                  run_id: str | None = None, workers: int = 1, executor: str = "local",
                  scheduler: str | None = None, progress: Callable[[int], None] | None = None,
+                 on_phase: Callable[[str], None] | None = None,
                  ) -> dict[str, Any]:  # fmt: skip
         """``scooplab simulate --format json``: simulate (or resume) a run into the warehouse;
-        ``progress(hands)`` hears of each finished shard."""
+        ``progress(hands)`` hears of each finished shard, ``on_phase(name)`` of each step of the work
+        after the run is written: ``counting players`` (``index_players``), ``counting pairs``
+        (``count_pairs``)."""
         from ingest.generation.simulation import simulate
 
         game = _game(variant)
@@ -255,7 +259,12 @@ class Lab:
                                     big_blind=big_blind, shard_size=shard_size)  # fmt: skip
         report = simulate(spec, self.data, run_id, workers, executor, scheduler, on_progress=progress)
         self._changed()
+        if on_phase:
+            on_phase("counting players")
         self.index_players()
+        if on_phase:
+            on_phase("counting pairs")
+        self.count_pairs(game.name, report.run_id)
         return report.summary() | {"seed": spec.seed, "variant": game.name}
 
     def pushfold_chart(self, spec: SimSpec, run_id: str | None = None,
@@ -295,10 +304,11 @@ class Lab:
 
     def ingest(self, *paths: str | Path, run_id: str | None = None,
                on_reject: Callable[[str], None] | None = None, on_hand: Callable[[int], None] | None = None,
-               workers: int = 1, games: tuple[str, ...] = ()) -> dict[str, Any]:  # fmt: skip
+               workers: int = 1, games: tuple[str, ...] = (),
+               on_file: Callable[[int], None] | None = None) -> dict[str, Any]:  # fmt: skip
         """``scooplab ingest --format json``, with ``rejected_hands``: one line per rejected hand
         (each also told to ``on_reject`` as it comes; ``on_hand`` is told how many hands were read, as
-        they are);
+        they are, ``on_file`` how many input files);
         ``workers`` processes; ``games``: description files of games the hands may be of."""
         from ingest.histories.pipeline import ingest
 
@@ -312,9 +322,10 @@ class Lab:
         for path in games:
             _game(path)  # known by its PHH codes from now on (and to every worker)
         report = ingest(list(paths), _warehouse(self.data), run_id=run_id, on_reject=reject, on_hand=on_hand,
-                        workers=workers, games=games)  # fmt: skip
+                        workers=workers, games=games, on_file=on_file)  # fmt: skip
         self._changed()
         self.index_players()
+        self.index_hands()
         return report.summary() | {"rejected_hands": rejected}
 
     def index_players(self) -> list[str]:
@@ -332,6 +343,43 @@ class Lab:
             sys.stderr.write(f"scooplab: the Players page's rows were not counted now ({first}); "
                              "they are counted when the page or `scooplab players` first asks\n")  # fmt: skip
         return counted
+
+    def count_pairs(self, variant: str, run_id: str) -> list[str]:
+        """Count Compare's paired counts of a run against every run of its game that dealt the same
+        cards (``analytics.compare.count_pairs``): ``simulate`` does it as it finishes, so that Compare
+        opens at once. The runs paired. A failure is one line on stderr: they are counted when asked."""
+        from analytics.compare import count_pairs
+
+        try:
+            return count_pairs(self.data, variant, run_id)
+        except Exception as error:  # (the run is written whatever happens here: never its failure)
+            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            sys.stderr.write(f"scooplab: Compare's paired counts were not counted now ({first}); "
+                             "they are counted when Compare first asks\n")  # fmt: skip
+            return []
+
+    def index_hands(self) -> list[str]:
+        """Sort the ids of every replayed run written since into the hand-id index
+        (``analytics.hand_index``), so that ``hand`` finds any hand at once; the runs indexed now. A
+        failure is one line on stderr, never an error: the index is then made at the first look-up."""
+        from analytics.hand_index import prepare
+
+        indexed: list[str] = []
+        try:
+            prepare(self.data, indexed.append)
+        except Exception as error:  # (the run is written whatever happens here: never its failure)
+            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            sys.stderr.write(f"scooplab: the hand-id index was not made now ({first}); "
+                             "it is made at the first look-up of a hand\n")  # fmt: skip
+        return indexed
+
+    def hand(self, hand_id: str) -> tuple[dict | None, pl.DataFrame, pl.DataFrame]:
+        """One hand by its id: its row, its players (by seat) and its actions (in order), read from its
+        own file alone (``analytics.hand_index``: under a second however large the warehouse);
+        ``(None, empty, empty)`` when no stored hand has this id."""
+        from analytics.hand_index import lookup
+
+        return lookup(self.data, hand_id)
 
     def reject_reasons(self, run_id: str, limit: int = 5) -> list[tuple[str, int]]:
         """The commonest reasons an ingest rejected hands, with how many each, commonest first."""
@@ -377,15 +425,19 @@ class Lab:
     def odds(self, variant: str, hands: list[str], board: dict[str, str] | None = None, dead: str = "", *,
              rule: dict[str, Any] | None = None, exact: bool | None = None, samples: int | None = None,
              seed: int = 0, progress: Callable[[int, int], None] | None = None,
+             max_seconds: float | None = None, on_estimate: Callable[[Estimate], None] | None = None,
              ) -> dict[str, Any]:  # fmt: skip
         """``scooplab odds --format json``: each hand's equity all in from here (needs no warehouse);
-        ``progress(done, total)`` hears of each chunk of runouts."""
+        ``progress(done, total)`` hears of each batch of runouts. ``max_seconds``: past this estimated
+        time a sample of what fits, or (with ``exact`` or ``samples``) ``OverBudget``;
+        ``on_estimate`` hears the work and its estimate (``engine.odds.pacing``)."""
         from engine.odds.situations import odds, situation
 
         game = _game(variant)
         options = game.resolve_options(_rules(game, rule))
         spot = situation(game, hands, board or {}, dead, options)
-        return odds(game, spot, options, exact=exact, samples=samples, seed=seed, progress=progress).as_json()
+        return odds(game, spot, options, exact=exact, samples=samples, seed=seed, progress=progress,
+                    max_seconds=max_seconds, on_estimate=on_estimate).as_json()  # fmt: skip
 
     def evaluate(self, variant: str | GameSpec, cards: list[str], rule: dict[str, Any] | None = None
                  ) -> dict[str, Any]:  # fmt: skip

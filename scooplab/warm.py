@@ -1,57 +1,100 @@
 """Compile the engine once, at install time: a tiny run of everything a user runs (every built-in
-game simulated in both modes, the betting hands replayed from their PHH text, odds exact and
-sampled, push/fold matchups), so that numba's on-disk cache holds the compiled kernels before
-the first `make demo` or `make test` (minutes on a fresh machine, seconds once cached).
+game simulated in both modes, its betting hands replayed from their PHH text, odds exact and
+sampled), so that numba's on-disk cache holds the compiled kernels before the first `make demo` or
+`make test` (minutes on a fresh machine, seconds once cached).
 
-    python -m scooplab.warm
+The games are compiled side by side, one process a core (each game's kernels are its own; the few
+they share are compiled by whichever process comes first, and found in the cache by the others
+later), the costliest first, and each says when it is done:
+
+    python -m scooplab.warm [--workers N]
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from multiprocessing import get_context
 from pathlib import Path
 
+# the games that compile longest first (measured on 2 cores), so the last one to finish is short
+FIRST = ("cry-me-a-river-omaha", "scarney-hi-lo", "scarney", "omaha-hi-lo", "seven-card-stud", "stud-hi-lo",
+         "cry-me-a-river", "razz", "skoejarth", "deuce-to-seven-triple-draw")  # fmt: skip
 
-def warm() -> float:
-    """Run the small workloads; the seconds it took."""
+
+def warm_game(name: str) -> tuple[str, float, str | None]:
+    """Simulate ``name`` a little in both modes, replay its betting hands, take its odds; the game,
+    the seconds it took and what stopped it (None when nothing did: warming never fails an install)."""
+    start = time.perf_counter()
+    try:
+        _warm(name)
+    except Exception as error:
+        return name, time.perf_counter() - start, " ".join(str(error).split()) or type(error).__name__
+    return name, time.perf_counter() - start, None
+
+
+def _warm(name: str) -> None:
     from engine.odds.situations import odds, situation
     from engine.rules.games import GAMES
     from ingest.generation.simulation import SimSpec, simulate
     from ingest.histories.pipeline import ingest
     from ingest.storage.warehouse import Warehouse
 
-    start = time.perf_counter()
+    game = GAMES[name]
+    players = min(4, game.max_players)
     with tempfile.TemporaryDirectory() as scratch:
-        for name, game in GAMES.items():
-            if game.compiled_gaps:  # replayed by the state machine alone: nothing compiled to warm
-                continue
-            players = min(4, game.max_players)
-            simulate(SimSpec(name, 200, players=players, seed=1), scratch, run_id=f"warm-{name}")
+        simulate(SimSpec(name, 200, players=players, seed=1), scratch, run_id=f"warm-{name}")
+        if not game.betting_gaps:
             betting = SimSpec(name, 50, players=players, seed=1, mode="betting", policies=("tag", "random"))
-            if not game.betting_gaps:
-                simulate(betting, scratch, run_id=f"warm-bet-{name}")
-            spot = situation(game, ["random", "random"])
-            odds(game, spot, samples=1_000)
-        hands = Warehouse(scratch).read("hands", ["phh"]).column("phh").to_pylist()
-        folder = Path(scratch, "phh")
-        folder.mkdir()
-        for k, text in enumerate(t for t in hands if t):
-            (folder / f"{k}.phh").write_text(text)
-        ingest([folder], Warehouse(Path(scratch, "replayed")), run_id="warm-replay")
-        holdem = GAMES["holdem"]
-        odds(holdem, situation(holdem, ["AsAh", "KdKc"], {holdem.board_names[0]: "2c7dTh"}), exact=True)
+            simulate(betting, scratch, run_id=f"warm-bet-{name}")
+            texts = Warehouse(scratch).read("hands", ["phh"]).column("phh").to_pylist()
+            folder = Path(scratch, "phh")
+            folder.mkdir()
+            for k, text in enumerate(t for t in texts if t):
+                (folder / f"{k}.phh").write_text(text)
+            ingest([folder], Warehouse(Path(scratch, "replayed")), run_id="warm-replay")
+        odds(game, situation(game, ["random", "random"]), samples=1_000)
+        if name == "holdem":
+            spot = situation(game, ["AsAh", "KdKc"], {game.board_names[0]: "2c7dTh"})
+            odds(game, spot, exact=True)
+
+
+def games_to_warm() -> list[str]:
+    """Every built-in game the compiled core plays, the costliest first."""
+    from engine.rules.games import GAMES
+
+    names = [name for name, game in GAMES.items() if not game.compiled_gaps]
+    return sorted(names, key=lambda n: (FIRST.index(n) if n in FIRST else len(FIRST), n))
+
+
+def warm(workers: int | None = None) -> float:
+    """Warm every game, ``workers`` processes at once (default: one a core); the seconds it took."""
+    start = time.perf_counter()
+    names = games_to_warm()
+    workers = max(1, min(workers or os.cpu_count() or 1, len(names)))
+    print(f"scooplab: {len(names)} games on {workers} process(es)", flush=True)
+    with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+        futures = [pool.submit(warm_game, name) for name in names]
+        for done, future in enumerate(as_completed(futures), 1):
+            name, seconds, stopped = future.result()
+            told = f"stopped ({stopped}): compiled on first use" if stopped else f"{seconds:.0f} s"
+            print(f"scooplab: [{done}/{len(names)}] {name} {told}", flush=True)
     return time.perf_counter() - start
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     """Say what it does (it takes minutes the first time), do it, say how long it took."""
-    print(
-        "scooplab: compiling the engine once into numba's cache (minutes on a fresh machine)...", flush=True
-    )
+    parser = argparse.ArgumentParser(prog="python -m scooplab.warm", description=__doc__.splitlines()[0])
+    parser.add_argument("--workers", type=int, default=None, help="processes at once (default: one a core)")
+    workers = parser.parse_args(argv).workers
+    print("scooplab: compiling the engine once into numba's cache (a few minutes on a fresh machine; "
+          "seconds once cached)...", flush=True)  # fmt: skip
     try:
-        seconds = warm()
+        seconds = warm(workers)
     except Exception as error:  # warming is an optimization: never fail an install over it
         print(
             f"scooplab: warming the cache stopped ({error}); kernels will compile on first use",

@@ -119,3 +119,31 @@ def test_compare_command_says_the_design_and_names_an_unknown_run(runs):
     result = runner.invoke(app, ["compare", "plain", "nosuch", "--data", runs])
     assert result.exit_code != 0 and "no run 'nosuch'" in result.output
     assert Warehouse(runs).read("runs").num_rows == 6
+
+
+def test_paired_counts_are_stored_as_a_run_is_written_and_read_while_its_files_are_unchanged(tmp_path):
+    import os
+    from pathlib import Path
+
+    import scooplab
+    from analytics import pairs
+    from analytics.compare import paired_counts
+
+    with scooplab.open(tmp_path) as lab:
+        lab.simulate("scarney", 4_000, players=4, seed=3, shard_size=1_000, run_id="plain")
+        assert not list(Path(tmp_path, pairs.PAIRED).glob("*.json"))  # nothing to pair with yet
+        lab.simulate("scarney", 4_000, players=4, seed=3, shard_size=1_000, run_id="must-use",
+                     rule={"must_use_hole_card": True})  # fmt: skip
+        lab.simulate("scarney", 4_000, players=4, seed=4, shard_size=1_000, run_id="other-seed")
+    first, second = ("scarney", "plain"), ("scarney", "must-use")
+    kept = pairs.stored(tmp_path, first, second)
+    assert kept is not None and len(list(Path(tmp_path, pairs.PAIRED).glob("*.json"))) == 1
+    assert pairs.stored(tmp_path, second, first) == {k: (b, a) for k, (a, b) in kept.items()}
+    assert any(a or b for a, b in kept.values())  # the option changed some hands' outcomes
+    for stored_file in Path(tmp_path, pairs.PAIRED).glob("*.json"):
+        stored_file.unlink()
+    assert paired_counts(tmp_path, first, second) == kept  # counted again from the files: the same
+    assert compare_runs(tmp_path, "scarney", "plain", "must-use")["paired"]
+    hands_file = next(Path(tmp_path, "hands", "variant=scarney", "run=must-use").glob("*.parquet"))
+    os.utime(hands_file, ns=(0, 0))  # the run's file written again: the stored counts no longer hold
+    assert pairs.stored(tmp_path, first, second) is None

@@ -19,7 +19,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import scooplab
-from analytics import tracker
+from analytics import derived, tracker
 from analytics.db import FOOTERS_READ_ONCE
 from dashboards import data
 from ingest.histories.pipeline import ingest
@@ -73,7 +73,7 @@ def test_counting_removes_what_a_killed_counter_left_and_keeps_a_live_one_s_file
     forgotten = folder / ".tmp-0c0c.parquet.partial"  # an older scooplab's, two hours old
     for path in (killed, working, elsewhere, forgotten):
         path.write_bytes(b"half a file")
-    two_hours_ago = forgotten.stat().st_mtime - 2 * tracker.LEFT_BEHIND_SECONDS
+    two_hours_ago = forgotten.stat().st_mtime - 2 * derived.LEFT_BEHIND_SECONDS
     os.utime(forgotten, (two_hours_ago, two_hours_ago))
     assert _counted_now(tmp_path) == ["cash"]
     kept = sorted(p.name for p in folder.iterdir())

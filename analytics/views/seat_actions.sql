@@ -2,17 +2,24 @@
 -- each seat puts its stake in (an automatic post), and in a game with a discard-trigger board
 -- the forced discards of each street follow, street by street, seat by seat. Each seat's stake is
 -- its whole stack, so its stack after is 0 and the pot after counts the stakes posted so far.
-WITH seats AS (
+-- (Seats are cut as in seat_players: by a seat number, each list's item picked by it.)
+WITH hand_seats AS (
     SELECT
         h.hand_id, h.run_id, h.variant, h.n_players, h.big_blind, v.streets,
         CAST(unnest(range(h.n_players)) AS TINYINT) AS seat,
-        unnest(h.seat_hole) AS dealt,
-        unnest(h.seat_discard_street) AS fate,
-        unnest(h.seat_thrown) AS thrown,
-        unnest(h.seat_received) AS received
+        h.seat_hole, h.seat_discard_street, h.seat_thrown, h.seat_received
     FROM hands_raw AS h
     JOIN variants AS v ON v.variant = h.variant
-    WHERE h.seat_hole IS NOT NULL
+    WHERE h.phh IS NULL AND h.source = 'simulation'
+),
+seats AS (
+    SELECT
+        hand_id, run_id, variant, n_players, big_blind, streets, seat,
+        seat_hole[seat + 1] AS dealt,
+        seat_discard_street[seat + 1] AS fate,
+        seat_thrown[seat + 1] AS thrown,
+        seat_received[seat + 1] AS received
+    FROM hand_seats
 ),
 posts AS (
     SELECT hand_id, run_id, variant, CAST(seat AS SMALLINT) AS seq,

@@ -4,25 +4,37 @@
 -- the strength, the chips won in all, from the low share and on each board, and the low points; a
 -- draw game's cards held at the showdown and the cards thrown in its draws.
 -- What a game has comes from the variants table (its description).
-WITH seats AS (
+-- Each hand is cut into its seats by a seat number (unnest of range) and each seat's items picked by
+-- it, not by unnesting every list at once: a query that needs one column (net, won) then reads that
+-- list alone, and a filter on hand_id reaches the hands' files (unnest of several lists read all of
+-- them, 34 M hands' worth: a join with a few replayed hands took a minute). Showdown-mode hands are
+-- those with no PHH text (the files' statistics then skip every other file without reading it).
+WITH hand_seats AS (
     SELECT
         h.hand_id, h.run_id, h.variant, h.showdown, h.pot, h.big_blind,
         coalesce(h.triple_scoop, false) AS hand_triple_scoop,
         v.categories,
         CAST(unnest(range(h.n_players)) AS TINYINT) AS seat,
-        unnest(h.seat_hole) AS dealt,
-        unnest(h.seat_discard_street) AS fate,
-        unnest(h.seat_strength) AS strength,
-        unnest(h.seat_won) AS chips,
-        unnest(h.seat_won_low) AS low_chips,
-        unnest(h.seat_low) AS low,
-        unnest(h.seat_board_won) AS board_won,
-        unnest(h.seat_final_hole) AS final_held,
-        unnest(h.seat_thrown) AS thrown,
-        unnest(h.seat_received) AS received
+        h.seat_hole, h.seat_discard_street, h.seat_strength, h.seat_won, h.seat_won_low, h.seat_low,
+        h.seat_board_won, h.seat_final_hole, h.seat_thrown, h.seat_received
     FROM hands_raw AS h
     JOIN variants AS v ON v.variant = h.variant
-    WHERE h.seat_hole IS NOT NULL
+    WHERE h.phh IS NULL AND h.source = 'simulation'
+),
+seats AS (
+    SELECT
+        hand_id, run_id, variant, showdown, pot, big_blind, hand_triple_scoop, categories, seat,
+        seat_hole[seat + 1] AS dealt,
+        seat_discard_street[seat + 1] AS fate,
+        seat_strength[seat + 1] AS strength,
+        seat_won[seat + 1] AS chips,
+        seat_won_low[seat + 1] AS low_chips,
+        seat_low[seat + 1] AS low,
+        seat_board_won[seat + 1] AS board_won,
+        seat_final_hole[seat + 1] AS final_held,
+        seat_thrown[seat + 1] AS thrown,
+        seat_received[seat + 1] AS received
+    FROM hand_seats
 ),
 fates AS (
     SELECT

@@ -24,7 +24,14 @@ EXAMPLES = {
         "SELECT variant, low_points, count(*) AS seats FROM players "
         "WHERE low_points IS NOT NULL AND showdown GROUP BY ALL ORDER BY ALL"
     ),
-    "Player statistics": "SELECT * FROM player_stats ORDER BY hands DESC LIMIT 20",
+    # the Players page's stored counts (player_totals), not a pass over every action (player_stats)
+    "Player statistics": (
+        "SELECT player, variant, CAST(sum(hands) AS BIGINT) AS hands, "
+        "round(100 * sum(vpip_n) / sum(vpip_of), 1) AS vpip_pct, "
+        "round(100 * sum(pfr_n) / sum(pfr_of), 1) AS pfr_pct, "
+        "round(100 * sum(net_bb) / nullif(sum(results_hands), 0), 1) AS bb_per_100 "
+        "FROM player_totals GROUP BY ALL ORDER BY hands DESC LIMIT 20"
+    ),
 }
 columns = st.columns(len(EXAMPLES))
 for column, (label, text) in zip(columns, EXAMPLES.items(), strict=True):

@@ -18,7 +18,7 @@ def query_command(
     sql: Annotated[str, typer.Argument(help="One read-only SQL query over the views.")],
     data: DataFolder = DEFAULT_DATA,
     output: RowsFormat = TableFormat.table,
-    limit: Annotated[int, typer.Option("--limit", help="At most this many rows (table format).")] = 200,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many rows in a table.")] = 200,
     timeout: Annotated[float | None, typer.Option(
         "--timeout", help="Cancel the query after this many seconds [default: $SCOOPLAB_QUERY_TIMEOUT or 60]",
         show_default=False)] = None,
@@ -40,12 +40,14 @@ def query_command(
     """
     from analytics.db import run_query
     from analytics.sandbox import QueryError, QueryLimits
+    from analytics.tracker import console_views
 
     existing_warehouse(data)
 
     try:
         limits = QueryLimits.of(timeout, memory_limit)
-        table = run_query(data, sql, limit=limit if output is TableFormat.table else None, limits=limits)
+        table = run_query(data, sql, limit=limit if output is TableFormat.table else None, limits=limits,
+                          views=console_views(data))  # fmt: skip
     except QueryError as error:
         fail(str(error))
     if output is TableFormat.table:

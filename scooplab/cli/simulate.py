@@ -12,6 +12,7 @@ import typer
 from scooplab.cli.common import compiling_notice, fail, game_named, rule_options
 from scooplab.cli.options import DEFAULT_DATA, DataFolder, Format, OutputFormat, Variant
 from scooplab.cli.output import console, progress_bar, progress_of
+from scooplab.cli.progress import Compiles, compile_note, compile_notices
 
 
 class Mode(StrEnum):
@@ -31,8 +32,8 @@ class Executor(StrEnum):
 
 
 Hands = Annotated[int, typer.Option("--hands", "-n", help="How many hands.")]
-Players = Annotated[int, typer.Option("--players", "-p", help="Players at the table.")]
-Seed = Annotated[int | None, typer.Option("--seed", help="Random seed (default: new, printed).")]
+Players = Annotated[int, typer.Option("--players", "-p", min=2, help="Players at the table.")]
+Seed = Annotated[int | None, typer.Option("--seed", min=0, help="Random seed (default: new, printed).")]
 RunMode = Annotated[Mode, typer.Option("--mode", help="showdown: all in, compiled; betting: policies play.")]
 Rule = Annotated[list[str] | None, typer.Option("--rule", help="A rule option KEY=VALUE (repeatable).")]
 Policy = Annotated[
@@ -43,10 +44,10 @@ Structure = Annotated[Betting | None, typer.Option(
     "--structure", help="Betting mode: the betting structure (default: the game's own).")]  # fmt: skip
 Stake = Annotated[int, typer.Option("--stake", help="Chips each player brings.")]
 BigBlind = Annotated[int, typer.Option(
-    "--big-blind", help="Betting mode: big blind in chips, even (default: 2% of stake).",
+    "--big-blind", min=0, help="Betting mode: big blind in chips, even (default: 2% of stake).",
     show_default=False)]  # fmt: skip
 Workers = Annotated[int, typer.Option(
-    "--workers", "-w", help="Processes (local: this one and N-1 helpers; default: all cores).",
+    "--workers", "-w", min=0, help="Processes (local: this one and N-1 helpers; default: all cores).",
     show_default=False)]  # fmt: skip
 Executing = Annotated[Executor, typer.Option("--executor", help="Run shards locally or on Dask.")]
 Scheduler = Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address.")]
@@ -96,22 +97,44 @@ def simulate_command(
         fail(str(error))
     if seed is None:
         typer.echo(f"seed {spec.seed}", err=True)
-    summary = _simulate(lab, variant, spec, settings, running)
+    with compile_notices() as compiles:
+        summary = _simulate(lab, variant, spec, settings, running)
     if output is OutputFormat.json:
         typer.echo(json.dumps(summary))
         return
+    console.print(
+        f"run [bold]{summary['run_id']}[/]: {done_line(summary, game.name, spec.seed, compiles)}",
+        soft_wrap=True,
+    )  # one line, however narrow the terminal (a log reads it whole)
+
+
+def done_line(summary: dict, game: str, seed: int, compiles: Compiles) -> str:
+    """What a finished run says: its hands, the time dealing them and the rate, which leave the
+    kernels' compile out (said apart), the seed, and the shards an earlier run had done.
+
+    >>> summary = {"hands": 20_000, "seconds": 2.2, "hands_per_second": 9_091, "resumed_shards": 0}
+    >>> compiles = Compiles()
+    >>> done_line(summary, "holdem", 7, compiles)
+    '20,000 holdem hands simulated in 2.2 s, 9,091 hands/s, seed 7'
+    >>> compiles.count, compiles.seconds = 12, 217.7
+    >>> done_line(summary, "holdem", 7, compiles).split("hands/s")[1]
+    ' (after 217.7 s compiling the kernels, not counted), seed 7'
+    """
     rate = f", {summary['hands_per_second']:,} hands/s" if summary["hands_per_second"] else ""
     done = summary["resumed_shards"]
     resumed = f" ({done} shards already done)" if done else ""
-    console.print(f"run [bold]{summary['run_id']}[/]: {summary['hands']:,} {game.name} hands simulated in "
-                  f"{summary['seconds']:.1f} s{rate}, seed {spec.seed}{resumed}")  # fmt: skip
+    return (f"{summary['hands']:,} {game} hands simulated in {summary['seconds']:.1f} s{rate}"
+            f"{compile_note(compiles)}, seed {seed}{resumed}")  # fmt: skip
 
 
 def _simulate(lab, variant: str, spec, settings: dict, running: dict) -> dict:
     """The run simulated under a progress bar (the push/fold chart its pushfold seats play said
-    first, solved if need be under a bar of its own); its summary."""
-    kernels = ("betting_kernel", "betting_showdown") if spec.mode == "betting" else ("sim_kernels",)
-    compiling_notice(*kernels)
+    first, solved if need be under a bar of its own); its summary. This process compiles the
+    kernels, if need be, before the clock starts (``compile_notices`` says so as it starts);
+    Dask's workers compile their own."""
+    if running["executor"] == Executor.dask.value:
+        kernels = ("betting_kernel", "betting_showdown") if spec.mode == "betting" else ("sim_kernels",)
+        compiling_notice(*kernels)
     try:
         chart = lab.pushfold_chart(spec, running["run_id"], progress_of)
         if chart:
@@ -120,11 +143,15 @@ def _simulate(lab, variant: str, spec, settings: dict, running: dict) -> dict:
             return lab.simulate(variant, spec.hands, **settings, **running, progress=advance)
     except (ValueError, OSError) as error:
         fail(str(error))
+    except RuntimeError as error:  # a helper process died (killed, out of memory): the shards done are kept
+        fail(f"{error}; the shards finished are kept: the same command with the same --run-id goes on")
 
 
 def upgrade_command(
     data: DataFolder = DEFAULT_DATA,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes for the simulations.")] = 1,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", min=1, help="Processes for the simulations.")
+    ] = 1,
 ) -> None:
     """Bring runs stored by an older scooplab to today's schema (docs/warehouse.md, "Schema versions").
 
