@@ -7,9 +7,10 @@ page's heading is shown and its script run has finished (Streamlit's own ``data-
 the page's every element delivered and drawn by the browser. Each page is opened ``--rounds`` times
 in one browser session: the first visit is a fresh server's (cold caches), the later ones are what a
 user browsing meets. Then the replayer's "Another random hand" is clicked ``--draws`` times, each
-timed from the click to the new hand shown. The peer in the same run is the page without a browser
-or a server: an AppTest render of it in this process (its Python and every query, caches warm);
-the ratio is the browser's time (after the first visit) over the peer's.
+timed from the click to the new hand shown, and a hand of each kind (replayed, showdown mode, betting
+mode) is typed into its hand-id box, timed from Enter to the hand shown. The peer in the same run is
+the page without a browser or a server: an AppTest render of it in this process (its Python and
+every query, caches warm); the ratio is the browser's time (after the first visit) over the peer's.
 
     python benchmarks/page_times.py [--data data/warehouse] [--rounds 3] [--draws 5] [--json out.json]
 
@@ -55,6 +56,35 @@ def draw_hand(page) -> float:
     return time.perf_counter() - start
 
 
+def look_up(page, hand_id: str) -> float:
+    """Seconds from typing a hand's id into the replayer's box (and Enter) to that hand shown."""
+    box = page.get_by_label("… or a hand id")
+    box.fill(hand_id)
+    start = time.perf_counter()
+    box.press("Enter")
+    page.wait_for_function(
+        "id => new URLSearchParams(window.location.search).get('hand') === id", arg=hand_id
+    )
+    wait_for_script_run(page)
+    return time.perf_counter() - start
+
+
+def ids_to_look_up(data: Path) -> dict[str, str]:
+    """A replayed hand's id and a simulated hand's id of each mode (the largest of each kind), by kind."""
+    import duckdb
+
+    con = duckdb.connect()
+    try:
+        found = con.sql(
+            f"SELECT CASE WHEN source <> 'simulation' THEN 'replayed' WHEN phh IS NULL THEN 'showdown mode' "
+            f"ELSE 'betting mode' END AS kind, max(hand_id) FROM read_parquet('{data}/hands/**/*.parquet', "
+            "union_by_name = true, hive_partitioning = false) GROUP BY 1"
+        ).fetchall()
+    finally:
+        con.close()
+    return dict(found)
+
+
 def render_seconds(data: Path, path: str) -> float:
     """Seconds of an AppTest render of a page in this process (its Python and queries, no browser,
     no server), after one render that warms the caches."""
@@ -92,9 +122,13 @@ def measure(data: Path, rounds: int, draws: int) -> dict:
                     exceptions.append(path or "overview")
         open_page(page, f"{server.url}/replayer", "Hand replayer")
         drawn = [draw_hand(page) for _ in range(draws)]
+        looked_up = {kind: look_up(page, hand_id) for kind, hand_id in ids_to_look_up(data).items()}
+        if page.get_by_text("No hand").count():
+            exceptions.append("replayer: a hand looked up by its id was not found")
         browser.close()
         log = server.log.read_text(errors="replace")
-    report = {"pages": times, "draws": drawn, "exceptions": exceptions, "tracebacks": log.count("Traceback")}
+    report = {"pages": times, "draws": drawn, "lookups": looked_up, "exceptions": exceptions,
+              "tracebacks": log.count("Traceback")}  # fmt: skip
     print(table(report | {"rendered": {}}), flush=True)  # the browser's figures first, then the peer's
     report["rendered"] = {path or "overview": render_seconds(data, path) for path, _ in BROWSER_PAGES}
     return report
@@ -113,6 +147,8 @@ def table(report: dict) -> str:
         median = statistics.median(draws)
         lines.append(f"replayer: another random hand, {len(draws)} clicks: median {median:.2f} s, "
                      f"slowest {max(draws):.2f} s")  # fmt: skip
+    for kind, seconds in report.get("lookups", {}).items():
+        lines.append(f"replayer: a {kind} hand typed into the hand-id box: {seconds:.2f} s")
     slowest = max(max(seconds[1:] or seconds) for seconds in report["pages"].values())
     lines.append(f"slowest page after its first visit: {slowest:.2f} s")
     return "\n".join(lines)

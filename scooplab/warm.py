@@ -3,9 +3,9 @@ game simulated in both modes, its betting hands replayed from their PHH text, od
 sampled), so that numba's on-disk cache holds the compiled kernels before the first `make demo` or
 `make test` (minutes on a fresh machine, seconds once cached).
 
-The games are compiled side by side, one process a core (each game's kernels are its own; the few
-they share are compiled by whichever process comes first, and found in the cache by the others
-later), the costliest first, and each says when it is done:
+The games are compiled side by side, one process a core, by families (games with the same shape:
+boards, a discard board, up cards, draws, the hole cards used) so that a family's kernels are
+compiled once, in one process, the costliest families first; each game says when it is done:
 
     python -m scooplab.warm [--workers N]
 """
@@ -22,8 +22,13 @@ from multiprocessing import get_context
 from pathlib import Path
 
 # the games that compile longest first (measured on 2 cores), so the last one to finish is short
-FIRST = ("cry-me-a-river-omaha", "scarney-hi-lo", "scarney", "omaha-hi-lo", "seven-card-stud", "stud-hi-lo",
-         "cry-me-a-river", "razz", "skoejarth", "deuce-to-seven-triple-draw")  # fmt: skip
+FIRST = ("cry-me-a-river-omaha", "scarney-hi-lo", "holdem", "razz", "seven-card-stud", "stud-hi-lo",
+         "omaha-hi-lo", "scarney", "cry-me-a-river", "deuce-to-seven-triple-draw", "skoejarth")  # fmt: skip
+
+
+def warm_family(names: list[str]) -> list[tuple[str, float, str | None]]:
+    """``warm_game`` of each game of a family, in order, in one process (its kernels found in memory)."""
+    return [warm_game(name) for name in names]
 
 
 def warm_game(name: str) -> tuple[str, float, str | None]:
@@ -71,18 +76,35 @@ def games_to_warm() -> list[str]:
     return sorted(names, key=lambda n: (FIRST.index(n) if n in FIRST else len(FIRST), n))
 
 
+def families(names: list[str]) -> list[list[str]]:
+    """The games by shape (what their kernels are compiled for), in the order of their first game."""
+    from engine.rules.games import GAMES
+
+    def shape(name: str) -> tuple:
+        game = GAMES[name]
+        return (len(game.boards), game.discard_board is not None, any(s.up_cards for s in game.streets),
+                any(s.draw for s in game.streets), str(game.hole_use.fixed), game.ranking)  # fmt: skip
+
+    grouped: dict[tuple, list[str]] = {}
+    for name in names:
+        grouped.setdefault(shape(name), []).append(name)
+    return list(grouped.values())
+
+
 def warm(workers: int | None = None) -> float:
     """Warm every game, ``workers`` processes at once (default: one a core); the seconds it took."""
     start = time.perf_counter()
     names = games_to_warm()
-    workers = max(1, min(workers or os.cpu_count() or 1, len(names)))
-    print(f"scooplab: {len(names)} games on {workers} process(es)", flush=True)
+    units = families(names)
+    workers = max(1, min(workers or os.cpu_count() or 1, len(units)))
+    print(f"scooplab: {len(names)} games in {len(units)} families on {workers} process(es)", flush=True)
+    done = 0
     with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
-        futures = [pool.submit(warm_game, name) for name in names]
-        for done, future in enumerate(as_completed(futures), 1):
-            name, seconds, stopped = future.result()
-            told = f"stopped ({stopped}): compiled on first use" if stopped else f"{seconds:.0f} s"
-            print(f"scooplab: [{done}/{len(names)}] {name} {told}", flush=True)
+        for future in as_completed([pool.submit(warm_family, unit) for unit in units]):
+            for name, seconds, stopped in future.result():
+                done += 1
+                told = f"stopped ({stopped}): compiled on first use" if stopped else f"{seconds:.0f} s"
+                print(f"scooplab: [{done}/{len(names)}] {name} {told}", flush=True)
     return time.perf_counter() - start
 
 
