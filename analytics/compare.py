@@ -184,7 +184,10 @@ def count_pairs(data: str | Path, variant: str, run_id: str) -> list[str]:
     deals like it (``simulate`` calls it as a run ends), so that Compare reads them; the runs paired."""
     from ingest.storage.warehouse import Warehouse
 
-    runs = [r for r in Warehouse(data).read("runs").to_pylist() if r["variant"] == variant]
+    warehouse = Warehouse(data)
+    if not warehouse.local:  # nothing is stored there: Compare counts them when asked
+        return []
+    runs = [r for r in warehouse.read("runs").to_pylist() if r["variant"] == variant]
     new = next((r for r in runs if r["run_id"] == run_id), None)
     paired = []
     for other in runs if new is not None else ():

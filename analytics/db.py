@@ -303,12 +303,14 @@ def _views_database(data: str | Path, views: dict[str, str] | None = None
     with tempfile.TemporaryDirectory() as folder:
         path = str(Path(folder) / "views.duckdb")
         builder = resources.connect(path)
-        builder.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
-        builder.sql(FOOTERS_READ_ONCE)
-        create_views(builder, warehouse)
-        for name, select in (views or {}).items():
-            builder.sql(f"CREATE VIEW {name} AS {select}")
-        builder.close()
+        try:
+            builder.sql("SET lambda_syntax = 'DISABLE_SINGLE_ARROW'")
+            builder.sql(FOOTERS_READ_ONCE)
+            create_views(builder, warehouse)
+            for name, select in (views or {}).items():
+                builder.sql(f"CREATE VIEW {name} AS {select}")
+        finally:
+            builder.close()
         if warehouse.local:
             yield path, str(Path(warehouse.root).resolve()), None
         else:

@@ -37,6 +37,26 @@ def runs_files(warehouse: Warehouse, keep: Callable[[str], bool] | None = None) 
     return runs
 
 
+def refresh(folder: Path, wanted: dict[str, list[str]], version: int,
+            make: Callable[[str, Path, dict[str, Any]], None], on_run: Callable[[str], None] | None = None,
+            current: Callable[[Path, dict[str, Any]], bool] | None = None) -> list[str]:  # fmt: skip
+    """The derived file of each run of ``wanted`` (run -> its files, ``runs_files``) in ``folder``,
+    ``make(run, path, manifest)`` called for each one missing or made from other files (or by another
+    ``version``) than the run has now; ``on_run(run)`` hears of each made now. ``current(path,
+    manifest)`` tells whether a file is current (default ``is_current``: its JSON manifest)."""
+    current = current or is_current
+    files = []
+    for run, sources in sorted(wanted.items()):
+        path = folder / f"run={run}.parquet"
+        manifest = {"version": version, "sources": sources}
+        if not current(path, manifest):
+            make(run, path, manifest)
+            if on_run:
+                on_run(run)
+        files.append(str(path))
+    return files
+
+
 def is_current(path: Path, manifest: dict[str, Any]) -> bool:
     """Whether ``path`` exists and was made from what ``manifest`` names."""
     try:

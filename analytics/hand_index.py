@@ -18,9 +18,11 @@ True
 
 from __future__ import annotations
 
+import json
 import os
 import posixpath
 import re
+from functools import partial
 from pathlib import Path
 
 import polars as pl
@@ -34,6 +36,7 @@ from ingest.storage.warehouse import Warehouse
 
 INDEX = "derived/hand_ids"
 INDEX_VERSION = 1
+MANIFEST_KEY = b"scooplab.manifest"  # the run's files the index was made from, in its footer
 ROW_GROUP = 2048  # ids per row group: a look-up reads one group of each index file
 SIMULATED_ID = re.compile(r"^(?P<run>[A-Za-z0-9._-]+):(?P<shard>\d+):\d+$")
 
@@ -58,17 +61,18 @@ def prepare(data: str | Path, on_run=None) -> list[str]:
         return []
     folder = Path(warehouse.root) / INDEX
     wanted = derived.runs_files(warehouse, _indexed)
-    files = []
-    for run, sources in sorted(wanted.items()):
-        path = folder / f"run={run}.parquet"
-        manifest = {"version": INDEX_VERSION, "sources": sources}
-        if not derived.is_current(path, manifest):
-            _write(warehouse, run, path, manifest)
-            if on_run:
-                on_run(run)
-        files.append(str(path))
+    files = derived.refresh(folder, wanted, INDEX_VERSION, partial(_write, warehouse), on_run, _current)
     derived.remove_stale(folder, set(wanted))
     return files
+
+
+def _current(path: Path, manifest: dict) -> bool:
+    """Whether the index at ``path`` was made from what ``manifest`` names (kept in its footer)."""
+    try:
+        kept = (pq.read_schema(path).metadata or {}).get(MANIFEST_KEY)
+        return kept is not None and json.loads(kept) == manifest
+    except (OSError, ValueError, pa.ArrowException):
+        return False
 
 
 def _write(warehouse: Warehouse, run: str, path: Path, manifest: dict) -> None:
@@ -84,9 +88,9 @@ def _write(warehouse: Warehouse, run: str, path: Path, manifest: dict) -> None:
             f"SELECT hand_id, parse_filename(filename) AS file FROM read_parquet([{listed}], "
             "filename = true, hive_partitioning = false) ORDER BY hand_id"
         ).arrow()
-        pq.write_table(pa.table(ids), temporary, row_group_size=ROW_GROUP, compression="zstd")
-        os.replace(temporary, path)
-        derived.write_manifest(path, manifest)
+        table = pa.table(ids).replace_schema_metadata({MANIFEST_KEY: json.dumps(manifest)})
+        pq.write_table(table, temporary, row_group_size=ROW_GROUP, compression="zstd")
+        os.replace(temporary, path)  # (its manifest inside: two writers at once never mix two runs' states)
     finally:
         con.close()
         temporary.unlink(missing_ok=True)
@@ -95,11 +99,15 @@ def _write(warehouse: Warehouse, run: str, path: Path, manifest: dict) -> None:
 def locate(data: str | Path, hand_id: str) -> str | None:
     """The path part of the file holding the hand (``/run=<run>/<file>``, as ``analytics.db.connect``'s
     ``only_paths`` takes it); None when no stored hand has this id. Raises LookupError on object
-    storage for a replayed hand's id (no index is kept there: the caller reads the views)."""
+    storage, or where the warehouse cannot be written, for a replayed hand's id (no index is kept
+    there: the caller reads the views)."""
     shard = simulated_file(hand_id)
     if shard is not None:
         return shard
-    files = prepare(data)
+    try:
+        files = prepare(data)
+    except OSError as error:  # a warehouse this process cannot write: the caller reads the views
+        raise LookupError(f"no hand-id index can be made here ({error})") from None
     if not files:
         if Warehouse(data).local:
             return None

@@ -52,29 +52,36 @@ def stored(data: str | Path, first: Run, second: Run) -> Counts | None:
     return None
 
 
-def store(data: str | Path, first: Run, second: Run, counts: Counts) -> None:
-    """Keep the paired counts of ``first`` against ``second`` (atomically; nothing on object storage)."""
+def store(data: str | Path, first: Run, second: Run, counts: Counts, manifest: dict[str, Any]) -> None:
+    """Keep the paired counts of ``first`` against ``second``, counted from the files ``manifest``
+    names (atomically; nothing on object storage, nor where the warehouse cannot be written: the
+    counts are then counted again when asked)."""
     warehouse = Warehouse(data)
     if not warehouse.local:
         return
     path = _path(warehouse, first, second)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    derived.remove_left_behind(path.parent)
-    temporary = derived.temporary(path.parent, ".json.partial")
     try:
-        kept = {"manifest": _manifest(warehouse, first, second), "counts": counts}
-        temporary.write_text(json.dumps(kept))
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        derived.remove_left_behind(path.parent)
+        temporary = derived.temporary(path.parent, ".json.partial")
+        try:
+            temporary.write_text(json.dumps({"manifest": manifest, "counts": counts}))
+            os.replace(temporary, path)
+        finally:
+            temporary.unlink(missing_ok=True)
+    except OSError:  # a read-only warehouse: nothing kept
+        return
 
 
 def counted(data: str | Path, first: Run, second: Run, count: Callable[[], Counts | None]) -> Counts | None:
-    """The stored counts if current, else ``count()`` (None: the runs did not deal alike), stored."""
+    """The stored counts if current, else ``count()`` (None: the runs did not deal alike), stored with
+    the files as they were before counting (a run written meanwhile is counted again next time)."""
     kept = stored(data, first, second)
     if kept is not None:
         return kept
+    warehouse = Warehouse(data)
+    manifest = _manifest(warehouse, first, second) if warehouse.local else {}
     counts = count()
     if counts is not None:
-        store(data, first, second, counts)
+        store(data, first, second, counts, manifest)
     return counts

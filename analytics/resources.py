@@ -5,7 +5,7 @@ every connection").
 The limits come from the machine unless the environment sets them: ``SCOOPLAB_DUCKDB_MEMORY``
 (default an eighth of the physical memory, at least 512 MB) and ``SCOOPLAB_DUCKDB_TEMP`` (spilled
 data, default the smaller of four times the memory limit and an eighth of the free disk).
-A connection spills into ``<system temp>/scooplab-duckdb/<host>-<pid>/<n>``: DuckDB removes its own
+A connection spills into ``<system temp>/scooplab-duckdb-<uid>/<host>-<pid>/<n>``: DuckDB removes its own
 folder when the connection closes, this process's folder goes when it exits (the dashboard's server
 stops that way on SIGTERM and Ctrl-C), and the folders of processes that died without a word
 (kill -9, a crash, SIGTERM to a command) are removed by the next scooplab process that opens a
@@ -56,7 +56,7 @@ class Limits:
         memory = _parsed(memory_text, MEMORY_VARIABLE) if memory_text else max(MIN_MEMORY, physical() // 8)
         if temp_text:
             return cls(memory, _parsed(temp_text, TEMP_VARIABLE))
-        free = shutil.disk_usage(base_folder().parent).free
+        free = shutil.disk_usage(_made_base()).free
         return cls(memory, max(MIN_TEMP, min(4 * memory, free // 8)))
 
     def settings(self, folder: str) -> list[str]:
@@ -89,8 +89,21 @@ def physical() -> int:
 
 
 def base_folder() -> Path:
-    """The folder every scooplab process's temporary DuckDB folder goes in."""
-    return Path(os.environ.get(FOLDER_VARIABLE) or tempfile.gettempdir()) / "scooplab-duckdb"
+    """The folder this user's scooplab processes keep their temporary DuckDB folders in (one a user:
+    another user's processes neither share it nor are stopped by it)."""
+    user = os.getuid() if hasattr(os, "getuid") else os.getpid()
+    return Path(os.environ.get(FOLDER_VARIABLE) or tempfile.gettempdir()) / f"scooplab-duckdb-{user}"
+
+
+def _made_base() -> Path:
+    """``base_folder``, made if need be (this user's alone: mode 0700); a folder of that name that is
+    not this user's own folder is refused."""
+    base = base_folder()
+    base.mkdir(mode=0o700, parents=True, exist_ok=True)
+    about = base.lstat()
+    if not base.is_dir() or base.is_symlink() or (hasattr(os, "getuid") and about.st_uid != os.getuid()):
+        raise QueryError(f"{base} is not this user's own folder: set {FOLDER_VARIABLE} to a folder of yours")
+    return base
 
 
 _LOCK = threading.Lock()
@@ -104,9 +117,9 @@ def process_folder() -> Path:
     pid = os.getpid()
     with _LOCK:
         if pid not in _FOLDER:
+            folder = _made_base() / f"{socket.gethostname()}-{pid}"
             remove_orphans()
-            folder = base_folder() / f"{socket.gethostname()}-{pid}"
-            folder.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(exist_ok=True)
             _FOLDER[pid] = folder
             atexit.register(_remove, folder)
         return _FOLDER[pid]

@@ -17,6 +17,7 @@ import os
 import sys
 from dataclasses import dataclass
 from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -123,10 +124,16 @@ def console_views(data: str | Path) -> dict[str, str]:
 def totals_sql(data: str | Path) -> str:
     """The ``player_totals`` view of the SQL console and ``scooplab query``: the Players page's counts
     added up by ``GROUPS``, read from the stored totals (a few rows a player, counted as runs were
-    written) where the warehouse is local, else counted from the views (a pass over every action)."""
-    files = prepare(data)
-    if files:
-        return f"SELECT * FROM read_parquet({_listed([f.replace(DERIVED, TOTALS) for f in files])})"
+    written) where every run's are current; else counted from the views when queried (a pass over
+    every action; nothing is counted before a query)."""
+    warehouse = Warehouse(data)
+    wanted = derived.runs_files(warehouse) if warehouse.local else {}
+    folder = Path(warehouse.root) / DERIVED
+    stored = {run: folder / f"run={run}.parquet" for run in sorted(wanted)}
+    manifests = {run: {"version": TRACKER_VERSION, "sources": files} for run, files in wanted.items()}
+    if stored and all(derived.is_current(path, manifests[run]) for run, path in stored.items()):
+        totals = [str(path).replace(DERIVED, TOTALS) for path in stored.values()]
+        return f"SELECT * FROM read_parquet({_listed(totals)})"
     return _TOTALS.format(counts=f"({_COUNTS.format(rows='tracker_seats')})")
 
 
@@ -163,15 +170,7 @@ def _derived_files(warehouse: Warehouse, on_run: Callable[[str], None] | None = 
     """The derived file of every run with hands, each made again when its run's files changed."""
     folder = Path(warehouse.root) / DERIVED
     wanted = derived.runs_files(warehouse)
-    files = []
-    for run, sources in sorted(wanted.items()):
-        path = folder / f"run={run}.parquet"
-        expected = {"version": TRACKER_VERSION, "sources": sources}
-        if not derived.is_current(path, expected):
-            _derive(warehouse, run, path, expected)
-            if on_run:
-                on_run(run)
-        files.append(str(path))
+    files = derived.refresh(folder, wanted, TRACKER_VERSION, partial(_derive, warehouse), on_run)
     for stale in derived.remove_stale(folder, set(wanted)):
         Path(str(stale).replace(DERIVED, TOTALS)).unlink(missing_ok=True)
     return files

@@ -42,6 +42,19 @@ if TYPE_CHECKING:
 FRAMES = ("hands", "players", "actions", "runs", "rejects")  # views ``frame`` serves by name
 
 
+def _best_effort(work: Callable[[Callable[[str], None]], object], what: str, later: str) -> list[str]:
+    """``work(told)``, which tells of each run it handled: those runs. Work a finished run does for
+    the pages (counts, indexes) never fails the run: a failure is one line on stderr, saying when
+    the work is done instead (``later``)."""
+    done: list[str] = []
+    try:
+        work(done.append)
+    except Exception as error:  # (the run is written whatever happens here)
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        sys.stderr.write(f"scooplab: {what} now ({first}); {later}\n")
+    return done
+
+
 class Lab:
     """One warehouse (a folder or an fsspec URL) opened for analysis; use one per thread.
 
@@ -335,14 +348,8 @@ class Lab:
         error: the rows are then counted when first asked for."""
         from analytics.tracker import prepare
 
-        counted: list[str] = []
-        try:
-            prepare(self.data, counted.append)
-        except Exception as error:  # (the run is written whatever happens here: never its failure)
-            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-            sys.stderr.write(f"scooplab: the Players page's rows were not counted now ({first}); "
-                             "they are counted when the page or `scooplab players` first asks\n")  # fmt: skip
-        return counted
+        return _best_effort(lambda told: prepare(self.data, told), "the Players page's rows were not counted",
+                            "they are counted when the page or `scooplab players` first asks")  # fmt: skip
 
     def count_pairs(self, variant: str, run_id: str) -> list[str]:
         """Count Compare's paired counts of a run against every run of its game that dealt the same
@@ -350,13 +357,12 @@ class Lab:
         opens at once. The runs paired. A failure is one line on stderr: they are counted when asked."""
         from analytics.compare import count_pairs
 
-        try:
-            return count_pairs(self.data, variant, run_id)
-        except Exception as error:  # (the run is written whatever happens here: never its failure)
-            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-            sys.stderr.write(f"scooplab: Compare's paired counts were not counted now ({first}); "
-                             "they are counted when Compare first asks\n")  # fmt: skip
-            return []
+        def count(told: Callable[[str], None]) -> None:
+            for run in count_pairs(self.data, variant, run_id):
+                told(run)
+
+        return _best_effort(count, "Compare's paired counts were not counted",
+                            "they are counted when Compare first asks")  # fmt: skip
 
     def index_hands(self) -> list[str]:
         """Sort the ids of every replayed run written since into the hand-id index
@@ -364,14 +370,8 @@ class Lab:
         failure is one line on stderr, never an error: the index is then made at the first look-up."""
         from analytics.hand_index import prepare
 
-        indexed: list[str] = []
-        try:
-            prepare(self.data, indexed.append)
-        except Exception as error:  # (the run is written whatever happens here: never its failure)
-            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-            sys.stderr.write(f"scooplab: the hand-id index was not made now ({first}); "
-                             "it is made at the first look-up of a hand\n")  # fmt: skip
-        return indexed
+        return _best_effort(lambda told: prepare(self.data, told), "the hand-id index was not made",
+                            "it is made at the first look-up of a hand")  # fmt: skip
 
     def hand(self, hand_id: str) -> tuple[dict | None, pl.DataFrame, pl.DataFrame]:
         """One hand by its id: its row, its players (by seat) and its actions (in order), read from its

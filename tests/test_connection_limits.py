@@ -26,7 +26,7 @@ BIG = "SELECT count(DISTINCT i::VARCHAR || 'a long enough text to hold') FROM ra
 def temp_root(tmp_path, monkeypatch):
     monkeypatch.setenv(resources.FOLDER_VARIABLE, str(tmp_path))
     monkeypatch.setattr(resources, "_FOLDER", {})
-    return tmp_path / "scooplab-duckdb"
+    return resources.base_folder()  # (under tmp_path)
 
 
 def _setting(con: duckdb.DuckDBPyConnection, name: str) -> str:
@@ -118,3 +118,19 @@ def test_a_killed_process_s_folder_is_removed_by_the_next_connection(temp_root):
     con.close()
     assert not folder.exists()
     assert another_host.exists()  # a process of another machine may be alive: kept
+
+
+def test_a_folder_not_made_yet_is_made_and_one_not_the_user_s_own_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(resources, "_FOLDER", {})
+    monkeypatch.delenv(resources.TEMP_VARIABLE, raising=False)
+    monkeypatch.setenv(resources.FOLDER_VARIABLE, str(tmp_path / "not" / "made" / "yet"))
+    resources.connect().close()
+    assert resources.base_folder().is_dir() and resources.base_folder().stat().st_mode & 0o777 == 0o700
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.setenv(resources.FOLDER_VARIABLE, str(tmp_path / "linked"))
+    (tmp_path / "linked").mkdir()
+    resources.base_folder().symlink_to(elsewhere)  # another's trap: a link where the folder goes
+    monkeypatch.setattr(resources, "_FOLDER", {})
+    with pytest.raises(QueryError, match="not this user's own folder"):
+        resources.connect()

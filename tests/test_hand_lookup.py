@@ -116,3 +116,14 @@ def test_the_index_is_made_again_when_its_run_changes_and_goes_with_its_run(tmp_
             file.unlink()
     assert hand_index.prepare(tmp_path) == []
     assert not list(Path(tmp_path, hand_index.INDEX).glob("run=*"))
+
+
+def test_an_ingest_reads_only_the_ids_a_replayed_hand_could_share(warehouse):
+    ids = Warehouse(warehouse).hand_ids()  # (a minute over make demo's 34 M simulated hands before)
+    replayed = pl.from_arrow(Warehouse(warehouse).read("hands", ["hand_id", "run_id"])).filter(
+        pl.col("run_id") == "replayed"
+    )
+    assert ids == set(replayed["hand_id"].to_list()) and ids
+    with scooplab.open(warehouse) as lab:
+        again = lab.ingest(FIXTURES / "phh", run_id="again")
+    assert again["hands"] == 0 and again["duplicates"] > 0  # still known as stored

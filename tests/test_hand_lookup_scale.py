@@ -135,4 +135,5 @@ def test_a_hand_typed_into_the_replayer_comes_within_the_limits(big_warehouse, t
     assert peak_memory < MEMORY + HEADROOM
     assert peak_spill <= TEMP
     assert not group_members(server.pid)
-    assert not any((spill / "scooplab-duckdb").iterdir()), "the server's DuckDB temporary folder outlived it"
+    left = list(Path(spill, f"scooplab-duckdb-{os.getuid()}").iterdir())
+    assert not left, f"the server's DuckDB temporary folder outlived it: {left}"
