@@ -43,8 +43,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))  # first: this folder's own scripts (ingest.py) must not hide the packages
 
 from streamlit.proto.Alert_pb2 import Alert  # noqa: E402
 from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402

@@ -28,8 +28,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))  # first: this folder's own scripts (ingest.py) must not hide the packages
 
 from tests.dashboard_server import dashboard_server, wait_for_script_run  # noqa: E402
 from tests.test_dashboard import BROWSER_PAGES, CHROMIUM, CHROMIUM_FLAGS  # noqa: E402
