@@ -18,7 +18,7 @@ def test_every_compiled_game_is_warmed_once_in_a_family_of_its_shape():
             (len(GAMES[n].boards), GAMES[n].ranking, GAMES[n].discard_board is not None) for n in family
         }
         assert len(shapes) == 1, family
-    assert {"scarney", "scarney-hi-lo"} in [set(f) for f in grouped]  # one shape: compiled together
+    assert any({"scarney", "scarney-hi-lo"} <= set(f) for f in grouped)  # one shape: compiled together
 
 
 def test_a_game_that_cannot_be_warmed_is_said_not_raised():
