@@ -3,9 +3,12 @@ game simulated in both modes, its betting hands replayed from their PHH text, od
 sampled), so that numba's on-disk cache holds the compiled kernels before the first `make demo` or
 `make test` (minutes on a fresh machine, seconds once cached).
 
-The games are compiled side by side, one process a core, by families (games with the same shape:
-boards, a discard board, up cards, draws, the hole cards used) so that a family's kernels are
-compiled once, in one process, the costliest families first; each game says when it is done:
+The kernels are compiled once for each type of ranking tables they are handed (the usual
+rankings', ace-to-five's, a category order's: ``engine.hands.kernels.key_strength``), whatever the
+game, so the work is cut by that type and by phase (showdown mode and odds; betting mode and
+replay), and the units go to one process a core, the longest first (177 s and 325 s of CPU on a
+fresh cache here, where game by game on two cores took 310 s and 546 s). Each unit says when it
+is done:
 
     python -m scooplab.warm [--workers N]
 """
@@ -21,28 +24,29 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 from pathlib import Path
 
-# the games that compile longest first (measured on 2 cores), so the last one to finish is short
-FIRST = ("cry-me-a-river-omaha", "scarney-hi-lo", "holdem", "razz", "seven-card-stud", "stud-hi-lo",
-         "omaha-hi-lo", "scarney", "cry-me-a-river", "deuce-to-seven-triple-draw", "skoejarth")  # fmt: skip
+SHOWDOWN, BETTING = "showdown mode and odds", "betting mode and replay"
+Unit = tuple[tuple[str, ...], tuple[str, ...]]  # (games, phases)
 
 
-def warm_family(names: list[str]) -> list[tuple[str, float, str | None]]:
-    """``warm_game`` of each game of a family, in order, in one process (its kernels found in memory)."""
-    return [warm_game(name) for name in names]
+def warm_unit(unit: Unit) -> list[tuple[str, float, str | None]]:
+    """``warm_game`` of each game of a unit, in order, in one process (its kernels found in memory)."""
+    names, phases = unit
+    return [warm_game(name, phases) for name in names]
 
 
-def warm_game(name: str) -> tuple[str, float, str | None]:
-    """Simulate ``name`` a little in both modes, replay its betting hands, take its odds; the game,
-    the seconds it took and what stopped it (None when nothing did: warming never fails an install)."""
+def warm_game(name: str, phases: tuple[str, ...] = (SHOWDOWN, BETTING)) -> tuple[str, float, str | None]:
+    """Run ``name`` a little in each phase (``SHOWDOWN``: simulated all in, odds; ``BETTING``: simulated
+    with betting, those hands replayed from their PHH text); the game, the seconds it took and what
+    stopped it (None when nothing did: warming never fails an install)."""
     start = time.perf_counter()
     try:
-        _warm(name)
+        _warm(name, phases)
     except Exception as error:
         return name, time.perf_counter() - start, " ".join(str(error).split()) or type(error).__name__
     return name, time.perf_counter() - start, None
 
 
-def _warm(name: str) -> None:
+def _warm(name: str, phases: tuple[str, ...]) -> None:
     from engine.odds.situations import odds, situation
     from engine.rules.games import GAMES
     from ingest.generation.simulation import SimSpec, simulate
@@ -52,8 +56,13 @@ def _warm(name: str) -> None:
     game = GAMES[name]
     players = min(4, game.max_players)
     with tempfile.TemporaryDirectory() as scratch:
-        simulate(SimSpec(name, 200, players=players, seed=1), scratch, run_id=f"warm-{name}")
-        if not game.betting_gaps:
+        if SHOWDOWN in phases:
+            simulate(SimSpec(name, 200, players=players, seed=1), scratch, run_id=f"warm-{name}")
+            odds(game, situation(game, ["random", "random"]), samples=1_000)
+            if name == "holdem":
+                spot = situation(game, ["AsAh", "KdKc"], {game.board_names[0]: "2c7dTh"})
+                odds(game, spot, exact=True)
+        if BETTING in phases and not game.betting_gaps:
             betting = SimSpec(name, 50, players=players, seed=1, mode="betting", policies=("tag", "random"))
             simulate(betting, scratch, run_id=f"warm-bet-{name}")
             texts = Warehouse(scratch).read("hands", ["phh"]).column("phh").to_pylist()
@@ -62,49 +71,51 @@ def _warm(name: str) -> None:
             for k, text in enumerate(t for t in texts if t):
                 (folder / f"{k}.phh").write_text(text)
             ingest([folder], Warehouse(Path(scratch, "replayed")), run_id="warm-replay")
-        odds(game, situation(game, ["random", "random"]), samples=1_000)
-        if name == "holdem":
-            spot = situation(game, ["AsAh", "KdKc"], {game.board_names[0]: "2c7dTh"})
-            odds(game, spot, exact=True)
 
 
 def games_to_warm() -> list[str]:
-    """Every built-in game the compiled core plays, the costliest first."""
+    """Every built-in game the compiled core plays."""
     from engine.rules.games import GAMES
 
-    names = [name for name, game in GAMES.items() if not game.compiled_gaps]
-    return sorted(names, key=lambda n: (FIRST.index(n) if n in FIRST else len(FIRST), n))
+    return sorted(name for name, game in GAMES.items() if not game.compiled_gaps)
 
 
-def families(names: list[str]) -> list[list[str]]:
-    """The games by shape (what their kernels are compiled for), in the order of their first game."""
+def tables_type(name: str) -> int:
+    """How many tables the kernels get for a game (its ranking's, under its default options): the
+    type the compiled kernels are specialized for."""
+    from engine.hands.rankings import RANKINGS
     from engine.rules.games import GAMES
 
-    def shape(name: str) -> tuple:
-        game = GAMES[name]
-        return (len(game.boards), game.discard_board is not None, any(s.up_cards for s in game.streets),
-                any(s.draw for s in game.streets), str(game.hole_use.fixed), game.ranking)  # fmt: skip
+    game = GAMES[name]
+    return len(RANKINGS[game.ranking].tables(game.deck, game.category_places()))
 
-    grouped: dict[tuple, list[str]] = {}
+
+def units(names: list[str]) -> list[Unit]:
+    """The work in units of one tables type and one phase, the longest first (measured: betting mode
+    and replay compile about twice as long as showdown mode and odds; the commonest type's first)."""
+    by_type: dict[int, list[str]] = {}
     for name in names:
-        grouped.setdefault(shape(name), []).append(name)
-    return list(grouped.values())
+        by_type.setdefault(tables_type(name), []).append(name)
+    ordered = [tuple(games) for games in sorted(by_type.values(), key=len, reverse=True)]
+    return [(games, (phase,)) for phase in (BETTING, SHOWDOWN) for games in ordered]
 
 
 def warm(workers: int | None = None) -> float:
     """Warm every game, ``workers`` processes at once (default: one a core); the seconds it took."""
     start = time.perf_counter()
     names = games_to_warm()
-    units = families(names)
-    workers = max(1, min(workers or os.cpu_count() or 1, len(units)))
-    print(f"scooplab: {len(names)} games in {len(units)} families on {workers} process(es)", flush=True)
-    done = 0
+    work = units(names)
+    workers = max(1, min(workers or os.cpu_count() or 1, len(work)))
+    print(f"scooplab: {len(names)} games in {len(work)} parts on {workers} process(es)", flush=True)
     with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
-        for future in as_completed([pool.submit(warm_family, unit) for unit in units]):
-            for name, seconds, stopped in future.result():
-                done += 1
-                told = f"stopped ({stopped}): compiled on first use" if stopped else f"{seconds:.0f} s"
-                print(f"scooplab: [{done}/{len(names)}] {name} {told}", flush=True)
+        futures = {pool.submit(warm_unit, unit): unit for unit in work}
+        for done, future in enumerate(as_completed(futures), 1):
+            seconds = sum(taken for _, taken, _ in future.result())
+            stopped = [f"{name} ({why})" for name, _, why in future.result() if why]
+            told = f"; stopped, compiled on first use: {', '.join(stopped)}" if stopped else ""
+            games, phases = futures[future]
+            print(f"scooplab: [{done}/{len(work)}] {len(games)} game(s), {' + '.join(phases)}: "
+                  f"{seconds:.0f} s{told}", flush=True)  # fmt: skip
     return time.perf_counter() - start
 
 

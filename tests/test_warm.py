@@ -1,6 +1,6 @@
 """The install-time compile (scooplab.warm, #52 item 15): every game the compiled core plays is warmed
-once, by families of one shape (one process compiles a family's kernels), and a game that cannot be
-warmed is said, never an install's failure."""
+in both phases once, in units of games whose kernels are compiled for one type of tables, and a game
+that cannot be warmed is said, never an install's failure."""
 
 from __future__ import annotations
 
@@ -8,17 +8,16 @@ from engine.rules.games import GAMES
 from scooplab import warm
 
 
-def test_every_compiled_game_is_warmed_once_in_a_family_of_its_shape():
+def test_every_compiled_game_is_warmed_in_each_phase_once_with_games_of_its_tables_type():
     names = warm.games_to_warm()
     assert sorted(names) == sorted(n for n, g in GAMES.items() if not g.compiled_gaps)
-    grouped = warm.families(names)
-    assert sorted(n for family in grouped for n in family) == sorted(names)
-    for family in grouped:  # one shape a family: the same boards, kinds of streets and ranking
-        shapes = {
-            (len(GAMES[n].boards), GAMES[n].ranking, GAMES[n].discard_board is not None) for n in family
-        }
-        assert len(shapes) == 1, family
-    assert any({"scarney", "scarney-hi-lo"} <= set(f) for f in grouped)  # one shape: compiled together
+    work = warm.units(names)
+    phases = sorted((name, phase) for games, unit_phases in work for name in games for phase in unit_phases)
+    assert phases == sorted((name, phase) for name in names for phase in (warm.SHOWDOWN, warm.BETTING))
+    for games, _ in work:  # the kernels are compiled for a type of tables: one type a unit
+        assert len({warm.tables_type(name) for name in games}) == 1, games
+    assert warm.tables_type("holdem") != warm.tables_type("razz")  # (ace-to-five's one table)
+    assert work[0][1] == (warm.BETTING,) and len(work[0][0]) == max(len(games) for games, _ in work)
 
 
 def test_a_game_that_cannot_be_warmed_is_said_not_raised():
