@@ -127,3 +127,25 @@ def test_an_ingest_reads_only_the_ids_a_replayed_hand_could_share(warehouse):
     with scooplab.open(warehouse) as lab:
         again = lab.ingest(FIXTURES / "phh", run_id="again")
     assert again["hands"] == 0 and again["duplicates"] > 0  # still known as stored
+
+
+def test_the_same_look_up_from_scooplab_query(warehouse):
+    import json
+
+    from typer.testing import CliRunner
+
+    from scooplab.cli import app
+
+    runner = CliRunner()
+    for hand_id in _some_ids(warehouse)[::4]:
+        result = runner.invoke(
+            app, ["query", "--hand", hand_id, "--data", str(warehouse), "--format", "json"]
+        )
+        assert result.exit_code == 0, result.output
+        shown = json.loads(result.stdout)
+        hand, players, actions = hand_index.lookup(warehouse, hand_id)
+        assert shown["hand"]["hand_id"] == hand_id == hand["hand_id"]
+        assert len(shown["players"]) == players.height and len(shown["actions"]) == actions.height
+    for args in (["--hand", "no-such-hand"], [], ["SELECT 1", "--hand", "x"]):
+        result = runner.invoke(app, ["query", *args, "--data", str(warehouse)])
+        assert result.exit_code == 2 and "scooplab: error:" in result.stderr

@@ -15,8 +15,11 @@ from scooplab.cli.output import write_rows
 
 
 def query_command(
-    sql: Annotated[str, typer.Argument(help="One read-only SQL query over the views.")],
+    sql: Annotated[str | None, typer.Argument(help="One read-only SQL query over the views.")] = None,
     data: DataFolder = DEFAULT_DATA,
+    hand: Annotated[str | None, typer.Option(
+        "--hand", help="Instead of SQL: one hand by its id, its seats and its actions, found at once "
+        "(the hand-id index; the replayer's look-up)", show_default=False)] = None,
     output: RowsFormat = TableFormat.table,
     limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many rows in a table.")] = 200,
     timeout: Annotated[float | None, typer.Option(
@@ -37,12 +40,18 @@ def query_command(
     * `scooplab query "SELECT variant, count(*) FROM hands GROUP BY variant"`
     * `scooplab query "SELECT high_category, count(*) FROM players WHERE showdown GROUP BY 1" --format csv`
     * `scooplab query "SELECT * FROM players" --format csv --timeout 300 --memory-limit 8GB > players.csv`
+    * `scooplab query --hand demo-holdem:3:1234 --format json`
     """
     from analytics.db import run_query
     from analytics.sandbox import QueryError, QueryLimits
     from analytics.tracker import console_views
 
     existing_warehouse(data)
+    if (sql is None) == (hand is None):
+        fail("give one SQL query, or --hand and a hand's id")
+    if hand is not None:
+        _show_hand(data, hand, output)
+        return
 
     try:
         limits = QueryLimits.of(timeout, memory_limit)
@@ -55,6 +64,27 @@ def query_command(
         return
     batches = (batch.to_pylist() for batch in table.to_batches(max_chunksize=10_000))
     _write_query_rows(table.column_names, batches, output)
+
+
+def _show_hand(data: str, hand_id: str, output: TableFormat) -> None:
+    """One hand found by its id (``Lab.hand``): as JSON, its row, seats and actions in one object;
+    as a table or CSV, the three in turn (CSV: the actions, each with the hand's id)."""
+    from scooplab.lab import Lab
+
+    hand, seats, actions = Lab(data).hand(hand_id)
+    if hand is None:
+        fail(f"no hand {hand_id!r} in {data} (ids are in the hands table: hand_id)")
+    if output is TableFormat.json:
+        typer.echo(json.dumps({"hand": hand, "players": seats.to_dicts(), "actions": actions.to_dicts()},
+                              default=str))  # fmt: skip
+        return
+    if output is TableFormat.csv:
+        write_rows([{"hand_id": hand_id} | row for row in actions.to_dicts()], output)
+        return
+    shown = {key: value for key, value in hand.items() if value is not None and not key.startswith("seat_")}
+    write_rows([{"column": key, "value": str(value)} for key, value in shown.items()], output, title="hand")
+    write_rows(seats.to_dicts(), output, title="players", fit=tuple(seats.columns[6:]))
+    write_rows(actions.to_dicts(), output, title="actions")
 
 
 def _write_query_rows(columns: list[str], batches: Iterator[list[dict]], output: TableFormat) -> None:
