@@ -2,8 +2,9 @@
 -- each seat puts its stake in (an automatic post), and in a game with a discard-trigger board
 -- the forced discards of each street follow, street by street, seat by seat. Each seat's stake is
 -- its whole stack, so its stack after is 0 and the pot after counts the stakes posted so far.
--- (Seats are cut as in seat_players: by a seat number, each list's item picked by it.)
-WITH hand_seats AS (
+-- (Seats are cut as in seat_players: by a seat number, each list's item picked by it; streets and
+-- draws are numbered by unnest too, not lateral joins, so a filter on hand_id reaches the files.)
+WITH hand_seats AS NOT MATERIALIZED (
     SELECT
         h.hand_id, h.run_id, h.variant, h.n_players, h.big_blind, v.streets,
         CAST(unnest(range(h.n_players)) AS TINYINT) AS seat,
@@ -12,7 +13,7 @@ WITH hand_seats AS (
     JOIN variants AS v ON v.variant = h.variant
     WHERE h.phh IS NULL AND h.source = 'simulation'
 ),
-seats AS (
+seats AS NOT MATERIALIZED (  -- (inlined in each part below: a filter on hand_id reaches the files)
     SELECT
         hand_id, run_id, variant, n_players, big_blind, streets, seat,
         seat_hole[seat + 1] AS dealt,
@@ -32,8 +33,7 @@ posts AS (
 discards AS (
     SELECT hand_id, run_id, variant, n_players, big_blind, seat, street_number, streets,
         cards_with_fate(dealt, fate, street_number) AS cards
-    FROM seats, range(1, len(seats.streets)) AS numbers(street_number)
-    WHERE fate IS NOT NULL
+    FROM (SELECT *, unnest(range(1, len(streets))) AS street_number FROM seats WHERE fate IS NOT NULL)
 )
 SELECT * FROM posts
 UNION ALL
@@ -55,11 +55,12 @@ SELECT hand_id, run_id, variant,
     CAST(NULL AS TINYINT) AS board, false AS automatic,
     CAST(0 AS BIGINT) AS stack_after, CAST(n_players * big_blind AS BIGINT) AS pot_after
 FROM (
-    SELECT s.*, v.draw_streets, d.draw_number, step.step,
-        CASE step.step WHEN 0 THEN thrown[d.draw_number] ELSE received[d.draw_number] END AS cards
-    FROM seats AS s
-    JOIN variants AS v ON v.variant = s.variant,
-        range(1, len(s.thrown) + 1) AS d(draw_number), range(2) AS step(step)
-    WHERE s.thrown IS NOT NULL
+    SELECT *, CASE step WHEN 0 THEN thrown[draw_number] ELSE received[draw_number] END AS cards
+    FROM (SELECT *, unnest(range(2)) AS step FROM (
+        SELECT s.*, v.draw_streets, unnest(range(1, len(s.thrown) + 1)) AS draw_number
+        FROM seats AS s
+        JOIN variants AS v ON v.variant = s.variant
+        WHERE s.thrown IS NOT NULL
+    ))
 )
 WHERE step = 0 OR cards <> ''
