@@ -341,11 +341,9 @@ def _archive_members() -> list[tuple[str, bytes]]:
     return members
 
 
-def test_archive_members_are_read_as_blocks_with_the_same_rows(tmp_path, monkeypatch):
-    """One-hand members of an archive go to the block reader together (members named, hand 1 of
-    each), the odd ones hand by hand: both ways store the same rows, rejects and counts."""
-    archive = _tar(tmp_path / "hands.tar.gz", _archive_members())
-    taken = []
+def _count_blocks(monkeypatch) -> list[int]:
+    """The hands each block of members the block reader takes holds (0: a file read alone), as read."""
+    taken: list[int] = []
     read = bulk_read.read_block
 
     def counted(data, name, members=None):
@@ -354,6 +352,14 @@ def test_archive_members_are_read_as_blocks_with_the_same_rows(tmp_path, monkeyp
         return block
 
     monkeypatch.setattr(bulk_read, "read_block", counted)
+    return taken
+
+
+def test_archive_members_are_read_as_blocks_with_the_same_rows(tmp_path, monkeypatch):
+    """One-hand members of an archive go to the block reader together (members named, hand 1 of
+    each), the odd ones hand by hand: both ways store the same rows, rejects and counts."""
+    archive = _tar(tmp_path / "hands.tar.gz", _archive_members())
+    taken = _count_blocks(monkeypatch)
     tables, report = both_ways([archive], tmp_path, monkeypatch)
     assert sum(taken) >= 20  # the fixtures' hands went by blocks
     errors = {row["source_file"].rsplit("!", 1)[1]: row["error"] for row in tables["rejects"]}
@@ -373,15 +379,7 @@ def test_one_hand_files_are_read_as_blocks_with_the_same_rows(given, tmp_path, m
     for name, data in _archive_members():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_bytes(data)
-    taken = []
-    read = bulk_read.read_block
-
-    def counted(data, name, members=None):
-        block = read(data, name, members)
-        taken.append(0 if block is None or members is None else int(block.plain.sum()))
-        return block
-
-    monkeypatch.setattr(bulk_read, "read_block", counted)
+    taken = _count_blocks(monkeypatch)
     paths = [folder] if given == "folder" else sorted(p for p in folder.rglob("*") if p.is_file())
     tables, report = both_ways(paths, tmp_path, monkeypatch)
     assert sum(taken) >= 20  # the fixtures' hands went by blocks
