@@ -38,7 +38,8 @@ VIEWS_DIR = Path(__file__).parent / "views"
 BESIDE_HANDS = ("players", "actions", "summaries")
 # creation order: each view only reads raw tables and views created before it
 VIEW_ORDER = (
-    "hands", "seat_players", "players", "seat_actions", "actions", "runs", "rejects", "showdown_seats",
+    "hands", "seat_players", "players", "stack_chain", "cash_outs", "seat_actions", "actions", "runs",
+    "rejects", "showdown_seats",
     "wide_hand_outcomes", "hand_outcomes", "player_stats", "tracker_seats", "discard_seat_fates",
     "starting_hands", "pushfold", "pushfold_summary", "pushfold_chart",
 )  # fmt: skip

@@ -341,6 +341,28 @@ class Lab:
         self.index_hands()
         return report.summary() | {"rejected_hands": rejected}
 
+    def watch(self, folder: str | Path, every: float = 2.0, stopped: Callable[[], bool] = lambda: False,
+              on_batch: Callable[[dict[str, Any]], None] | None = None,
+              on_reject: Callable[[str], None] | None = None) -> dict[str, int]:  # fmt: skip
+        """``scooplab ingest --watch``: store the hands of ``folder`` as they are written (every hand
+        there first), a look every ``every`` seconds, until ``stopped()`` (asked between batches);
+        ``on_batch`` is told each batch's summary and its ``files``. The totals: runs, hands,
+        duplicates, rejected (``ingest.histories.watch``)."""
+        from dataclasses import asdict
+
+        from ingest.histories.watch import watch
+
+        def batch_done(report, files: int) -> None:
+            self._changed()
+            if report.hands:
+                self.index_players()
+                self.index_hands()
+            if on_batch:
+                on_batch(report.summary() | {"files": files})
+
+        totals = watch(folder, _warehouse(self.data), every, stopped, batch_done, on_reject)
+        return asdict(totals)
+
     def index_players(self) -> list[str]:
         """Count the Players page's rows (``analytics.tracker.prepare``) of every run written since they
         were last counted: ``simulate`` and ``ingest`` do it as they finish, so that the page and
@@ -395,13 +417,31 @@ class Lab:
         finally:
             connection.close()
 
+    def stack_chain(self, run_id: str) -> tuple[int, int]:
+        """Of a run's hands that follow another at their table, how many start with some player's
+        stack other than the previous hand left it (the ``stack_chain`` view), and how many there are."""
+        from analytics.db import connect
+
+        connection = connect(self.data, tables=None)
+        try:
+            (row,) = connection.sql(
+                "SELECT count(DISTINCT hand_id) FILTER (WHERE NOT agrees), count(DISTINCT hand_id) "
+                "FROM stack_chain WHERE run_id = $run",
+                params={"run": run_id},
+            ).fetchall()
+        finally:
+            connection.close()
+        return int(row[0]), int(row[1])
+
     def export(self, out: str | Path, written: str = "phh", variant: str | GameSpec | None = None,
                run: Runs = None, table: str | None = None, relative: bool = False,
-               on_skipped: Callable[[int], None] | None = None) -> int:  # fmt: skip
+               on_skipped: Callable[..., None] | None = None) -> int:  # fmt: skip
         """``scooplab export``: stored hands written for other tools (``written``: ``phh``, one game's
-        hands; ``duckdb``, a database of the views; ``parquet``, a copy of some runs' files; ``csv``,
-        one view, ``table``, ``hands`` by default). How many were written: hands, views, files or
-        rows (``on_skipped(count)``: the showdown-mode hands a PHH export leaves out)."""
+        hands; ``ohh``, Open Hand History of the hold'em and Omaha hands, of one game or all;
+        ``duckdb``, a database of the views; ``parquet``, a copy of some runs' files; ``csv``, one
+        view, ``table``, ``hands`` by default). How many were written: hands, views, files or rows
+        (``on_skipped(count)``: the showdown-mode hands a PHH export leaves out; for OHH
+        ``on_skipped(count, why)``, each kind of hand left out)."""
         from analytics import export
 
         runs = [run] if isinstance(run, str) else run
@@ -412,6 +452,10 @@ class Lab:
             if name is None:
                 raise ValueError("a PHH export is of one game: give its variant")
             return export_hands(_warehouse(self.data), name, out, runs=runs, on_skipped=on_skipped)
+        if written == "ohh":
+            from ingest.histories.export import export_ohh
+
+            return export_ohh(_warehouse(self.data), out, name, runs=runs, on_skipped=on_skipped)
         if written == "duckdb":
             return export.export_duckdb(self.data, out, relative=relative)
         if written == "parquet":
@@ -420,7 +464,7 @@ class Lab:
             return export.export_parquet(self.data, out, runs, name)
         if written == "csv":
             return export.export_csv(self.data, table or "hands", out, name, runs)
-        raise ValueError(f"no export format {written!r}: phh, duckdb, parquet or csv")
+        raise ValueError(f"no export format {written!r}: phh, ohh, duckdb, parquet or csv")
 
     def odds(self, variant: str, hands: list[str], board: dict[str, str] | None = None, dead: str = "", *,
              rule: dict[str, Any] | None = None, exact: bool | None = None, samples: int | None = None,

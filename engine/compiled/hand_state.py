@@ -119,14 +119,14 @@ def game_streets(game, options) -> Streets:
 
 # a seat's numbers in the hand in play (rows of ``Hand.seats``; flags are 0 or 1)
 STACK, ROUND_BET, CONTRIBUTED, ANTES_PAID, FOLDED, DEAD, MUCKED = range(7)
-PENDING, HAS_ACTED, ACTED_AT, DUE, N_HOLE, N_DEALT, DREW = range(7, 14)
-SEAT_FIELDS = 14
+PENDING, HAS_ACTED, ACTED_AT, DUE, N_HOLE, N_DEALT, DREW, REFUNDED = range(7, 15)
+SEAT_FIELDS = 15
 # STACK: chips behind; ROUND_BET: this round's live bet; CONTRIBUTED: everything put in, antes
 # included; ANTES_PAID; FOLDED; DEAD: lost every hole card to forced discards; MUCKED: 0, or k
 # for the k-th muck; PENDING: still to act this round; HAS_ACTED: acted since the last full
 # raise; ACTED_AT: the bet it last acted on; DUE: hole cards still to be dealt this street;
 # N_HOLE: hole cards held; N_DEALT: hole cards dealt, discarded ones too; DREW: cards drawn at the
-# latest draw
+# latest draw; REFUNDED: uncalled bets returned to it (``HandState.refunded``)
 
 
 class Hand(NamedTuple):
@@ -250,6 +250,7 @@ def refund_uncalled(hand, n) -> None:
     seats[ROUND_BET, top] -= excess
     seats[CONTRIBUTED, top] -= excess
     seats[STACK, top] += excess
+    seats[REFUNDED, top] += excess
     k = hand.at[COUNT] - 1
     if 0 <= k < hand.rows.shape[0]:
         hand.rows[k, R_POT] = pot_of(seats)

@@ -52,6 +52,7 @@ from engine.compiled.hand_state import (
     NEXT,
     ONE_LEFT,
     PHASE,
+    REFUNDED,
     ROUND_BET,
     ROUND_OVER,
     SHOW,
@@ -107,7 +108,7 @@ class ReplayInput(NamedTuple):
 class ReplayedHands(NamedTuple):
     """What ``replay_hands`` writes: ``status[h]`` (``OK`` or ``FALLBACK``), the records of OK hands
     (``rec[hand_start[h]:hand_start[h + 1]]``, laid out as ``engine.compiled.hand_state`` says) and
-    their seats where ``HandState.finish`` starts."""
+    their seats where ``HandState.finish`` starts (``refunded``: the uncalled bets each got back)."""
 
     rec: np.ndarray
     rec_cards: np.ndarray
@@ -123,6 +124,7 @@ class ReplayedHands(NamedTuple):
     hole_n: np.ndarray
     boards: np.ndarray
     board_n: np.ndarray
+    refunded: np.ndarray
 
 
 class ReplayWork(NamedTuple):
@@ -539,7 +541,8 @@ def _apply(given, a, table, streets, work) -> bool:
     if _skip_space(text, start, end) == end:
         return True  # an empty action does nothing
     count = _tokenize(text, start, end, tokens)
-    if count < 0 or work.hand.at[PHASE] >= OVER:
+    phase = work.hand.at[PHASE]
+    if count < 0 or phase > OVER:
         return False
     if tokens[0, 1] - tokens[0, 0] == 1 and text[tokens[0, 0]] == 100:  # "d"
         if count >= 2 and _is_word(text, tokens[1], 100, 104, 0):  # "dh"
@@ -551,8 +554,10 @@ def _apply(given, a, table, streets, work) -> bool:
     if seat < 0 or count < 2:
         return False
     if _is_word(text, tokens[1], 115, 109, 0):  # "sm"
+        if phase == OVER and (count != 3 or work.hand.at[ENDING] != UNCONTESTED):
+            return False  # over: only the seat everyone folded to may show (HandState.show_or_muck)
         return _show_or_muck(given, table, streets, work, seat, count)
-    return _bet_action(given, table, streets, work, seat, count)
+    return _bet_action(given, table, streets, work, seat, count)  # (none once the hand is over)
 
 
 @njit(cache=True)
@@ -600,6 +605,7 @@ def _copy_out(h, n, work, out, position) -> None:
     out.ending[h] = hand.at[ENDING]
     for s in range(n):
         out.mucked[h, s] = hand.seats[MUCKED, s]
+        out.refunded[h, s] = hand.seats[REFUNDED, s]
     for b in range(work.board_n.shape[0]):
         out.board_n[h, b] = work.board_n[b]
         for i in range(work.board_n[b]):

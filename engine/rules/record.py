@@ -5,8 +5,10 @@ A file's record is ``winnings`` (what each player collected) or ``finishing_stac
 rules build the pots; the record must fit them: every player who collected is one a pot allows,
 and the total collected falls short of the pot only by the rake (never negative). Where the
 shown cards decide the winners, the record's winners must be the rules' winners. Where hidden
-cards leave the winner open, the record decides. Each function returns the reason a record does
-not fit, or None; ``show`` writes an amount in its messages (units as money, say).
+cards leave the winner open, the record decides. Some sites count the uncalled bet returned to a
+player in what he collected (``returned_reading``). Each ``*_problem`` function returns the
+reason a record does not fit, or None; ``show`` writes an amount in its messages (units as money,
+say).
 """
 
 from __future__ import annotations
@@ -108,3 +110,46 @@ def winners_problem(
                 f"the record has {seat_list([seat])} collect {amount}, more than the {given} the rules give"
             )
     return None
+
+
+def returned_reading(
+    collected: list[int], returned: list[int], pot: int, problem_of: Callable[[list[int]], str | None]
+) -> tuple[list[int], list[int], str | None]:
+    """How ``winnings`` are read: (what each seat took from the pots, the returned bets the record
+    counted in what it collected, why the record does not fit or None).
+
+    Some sites (PartyPoker, Absolute) count the uncalled bet returned to a seat (``returned``, by
+    seat) in what that seat collected. The record is read as written; only where that reading does
+    not fit (``problem_of``) and each seat with a bet returned collected at least it, is it read
+    with each seat's returned bet taken off. Where neither fits, the reason is the second
+    reading's when its total fits within the ``pot`` (the record counted the return, and is wrong
+    for another reason), else the first's.
+
+    >>> within = lambda taken: None if sum(taken) <= 25 else f"collect {sum(taken)}, more than the pot of 25"
+    >>> returned_reading([0, 40], [0, 15], 25, within)
+    ([0, 25], [0, 15], None)
+    >>> returned_reading([0, 24], [0, 15], 25, within)
+    ([0, 24], [0, 0], None)
+    >>> returned_reading([0, 50], [0, 15], 25, within)
+    ([0, 50], [0, 0], 'collect 50, more than the pot of 25')
+    """
+    none = [0] * len(collected)
+    problem = problem_of(collected)
+    if problem is None or not any(returned) or any(c < r for c, r in zip(collected, returned, strict=True)):
+        return collected, none, problem
+    taken = [c - r for c, r in zip(collected, returned, strict=True)]
+    second = problem_of(taken)
+    if second is None:
+        return taken, list(returned), None
+    return collected, none, second if sum(taken) <= pot else problem
+
+
+def returned_note(counted: list[int], show: Callable[[int], str] = str) -> str:
+    """The note on a hand whose record counted returned bets in what was collected.
+
+    >>> returned_note([0, 0, 1500], lambda units: f"{units / 100:.2f}")
+    'the winnings count the uncalled bet returned to p3 (15.00) in what p3 collected'
+    """
+    seats = [s for s, amount in enumerate(counted) if amount]
+    returns = ", ".join(f"{seat_list([s])} ({show(counted[s])})" for s in seats)
+    return f"the winnings count the uncalled bet returned to {returns} in what {seat_list(seats)} collected"

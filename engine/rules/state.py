@@ -28,7 +28,13 @@ from engine.rules.games.base import GameSpec, Opener, SeatOutcome, ShowdownInput
 from engine.rules.games.description import budget_line, card_budget
 from engine.rules.games.showdown import forced_out, settle
 from engine.rules.pots import Pot, claimants, pots_with_antes, split_among_seats
-from engine.rules.record import claim_problem, collected_from_stacks, rake_problem, winners_problem
+from engine.rules.record import (
+    claim_problem,
+    collected_from_stacks,
+    rake_problem,
+    returned_reading,
+    winners_problem,
+)
 from engine.rules.showing import opener_seat, shows_pair
 
 
@@ -89,6 +95,7 @@ class HandState:
         bring_in: int | None = None,
         options: Mapping[str, Any] | None = None,
         raise_cap: int = 4,
+        record_deals: bool = False,
     ) -> None:
         n = len(starting_stacks)
         if not game.min_players <= n <= game.max_players:
@@ -134,6 +141,7 @@ class HandState:
         self.raise_cap = raise_cap
         self.refunded = [0] * n
         self.rake = 0  # what the house took: the pot less what the record has collected
+        self.counted_returns = [0] * n  # returned bets the record's winnings count (RULINGS)
         self._hole_due = [0] * n
         self._board_due = 0
         self._discards_unsettled = False
@@ -146,6 +154,7 @@ class HandState:
         self.big_bet_allowed = False  # an open pair lets this street bet the big bet
         self.burned = 0  # cards the streets so far burned (the deck's count when it runs short)
         self.stub = Stub(game.deck.size) if game.draws else None  # a draw game's cards left to deal
+        self.record_deals = record_deals  # a replay: the record decides the cards a draw deals
         self.drawers: list[int] = []  # seats still to draw this street, in turn
         self._drawn = False  # this street's draw is over
         self._draw_turn: dict[int, int] = {}  # each seat's place in the hand's draws (its latest)
@@ -197,8 +206,8 @@ class HandState:
     def _post_forced_bets(self) -> None:
         for seat, ante in enumerate(self.antes):
             self._post(seat, ante, live=False)
-        for seat, blind in enumerate(self.blinds):
-            self._post(seat, blind, live=True)
+        for seat, blind in enumerate(self.blinds):  # negative: a live post by a player just seated
+            self._post(seat, abs(blind), live=True)
         if self.game.starting_bet:
             self._post(0, self.starting_bet, live=True)
         self.last_increment = max(max(self.bets), self.min_bet)
@@ -284,14 +293,31 @@ class HandState:
             self._fail(text, "a card appears twice")
         if self.stub is not None and dealt:  # a draw game deals from its stub (reshuffled discards too)
             seat_turn = self._draw_turn.get(self._dealing_seat) if self.phase == "draw" else None
+            if self.record_deals and self.phase == "draw" and (problem := self._held_or_shown(known)):
+                self._fail(text, problem)
             problem = self.stub.take(cards, self.seen, seat_turn, lambda c: format_cards([c], self.game.deck))
-            if problem:
+            if problem and self.record_deals and self.phase == "draw":
+                self.seen.update(known)  # the record's card, not the rulings' stub's: it decides
+            elif problem:
                 self._fail(text, problem)
             return
         for card in known:
             if card in self.seen:
                 self._fail(text, f"{format_cards([card], self.game.deck)} was already dealt")
         self.seen.update(known)
+
+    def _held_or_shown(self, cards: list[int]) -> str | None:
+        """Why a replayed draw cannot deal one of these known cards: a live seat holds it or a board
+        shows it. The record decides any other (sites and PokerKit shuffle burned cards and folded
+        hands back into the stub, and may deal a player a card he just threw)."""
+        for card in cards:
+            shown = format_cards([card], self.game.deck)
+            holder = next((s for s in self.live_seats if card in self.hole[s]), None)
+            if holder is not None:
+                return f"{shown} is in {seat_name(holder)}'s hand"
+            if any(card in board for board in self.boards):
+                return f"{shown} is on the board"
+        return None
 
     def deal_hole(self, seat: int, cards: list[int]) -> None:
         """Deal hole cards to a seat (``d dh pN cards``); unknown cards allowed."""
@@ -778,14 +804,15 @@ class HandState:
         return sum(1 for s in self.live_seats if self.stacks[s] > 0) <= 1
 
     def show_or_muck(self, seat: int, cards: list[int] | None) -> None:
-        """``pN sm cards`` shows the hole cards; ``pN sm`` (no cards) mucks them."""
+        """``pN sm cards`` shows the hole cards; ``pN sm`` (no cards) mucks them. The seat everyone
+        folded to may show after the hand is over: its cards become known, nothing else changes."""
 
         def text() -> str:
             return f"{seat_name(seat)} sm {format_cards(cards or [], self.game.deck)}".rstrip()
 
         self._settle_discards()
         self._close_idle_round()
-        if self.phase == "over":
+        if self.phase == "over" and not (cards and self._won_uncontested(seat)):
             self._fail(text, "the hand is over")
         if not self.betting_is_closed():
             self._fail(text, "the showdown has not been reached")
@@ -816,6 +843,14 @@ class HandState:
                 self.dealt_hole[seat][self.dealt_hole[seat].index(UNKNOWN_CARD)] = card
         self.shown[seat] = True
         self._record(seat, "show", cards=tuple(cards))
+        if self.phase == "over":  # (shown after the hand: its stack before the pot it won, as ever)
+            assert self.result is not None
+            last = self.actions[-1]
+            self.actions[-1] = last._replace(stack_after=self.stacks[seat] - self.result.won[seat])
+
+    def _won_uncontested(self, seat: int) -> bool:
+        """Whether the hand is over and ``seat`` won it with everyone else folded."""
+        return self.result is not None and self.result.ending == "uncontested" and not self.folded[seat]
 
     def finish(self) -> HandResult:
         """End the hand after its last action: refund, pots, showdown, stacks."""
@@ -871,35 +906,62 @@ class HandState:
         (what it took is the stack less what it kept); the pot less all of it is the rake. Where
         the rules can name the winners (cards shown, or one seat left) the record must name the
         same ones, each taking at most what the rules give it; where hidden cards leave them open,
-        the record decides, within the pots each collector may win. Returns the result and whether the record
-        decided; raises ``IllegalAction`` with the reason when the record does not fit (amounts
-        written by ``show``)."""
+        the record decides, within the pots each collector may win. Winnings that count a returned
+        bet in what its seat collected are read without it (``counted_returns`` says how much).
+        Returns the result and whether the record decided; raises ``IllegalAction`` with the reason
+        when the record does not fit (amounts written by ``show``)."""
         record = collected if collected is not None else finishing
         if record is None or len(record) != self.n:
             raise IllegalAction(f"the record lists {len(record or [])} amounts for {self.n} players")
         if not self.hidden_at_showdown():
             result = self.finish()
-            collected = collected or self._collected_from(finishing)
-            problem = rake_problem(sum(result.won), collected, show) or winners_problem(
-                result.won, collected, show
-            )
-            if problem:
-                raise IllegalAction(problem)
+            won = result.won
+
+            def against_the_rules(taken: list[int]) -> str | None:
+                return rake_problem(sum(won), taken, show) or winners_problem(won, taken, show)
+
+            collected = self._read_record(collected, finishing, sum(won), against_the_rules)
             for seat in range(self.n):
-                self.stacks[seat] += collected[seat] - result.won[seat]
-            self.rake = sum(result.won) - sum(collected)
+                self.stacks[seat] += collected[seat] - won[seat]
+            self.rake = sum(won) - sum(collected)
             result.won = list(collected)
             return result, False
         refunded = self._refund_uncalled()
-        collected = collected or self._collected_from(finishing)
         pots = self._pots(self.folded)
-        problem = rake_problem(self.pot, collected, show) or claim_problem(pots, collected, show)
-        if problem:
-            raise IllegalAction(problem)
+
+        def against_the_pots(taken: list[int]) -> str | None:
+            return rake_problem(self.pot, taken, show) or claim_problem(pots, taken, show)
+
+        collected = self._read_record(collected, finishing, self.pot, against_the_pots)
         outcomes = tuple(SeatOutcome() for _ in range(self.n))
         return self._close(
             "showdown", list(collected), outcomes, tuple(range(len(self.boards))), refunded
         ), True
+
+    def finish_unchecked(self) -> HandResult:
+        """End a hand whose hidden cards leave the showdown open and that has no record (RULINGS:
+        stored unchecked): who won is unknown, so nobody is paid and the chips put in stay in the
+        pot (no rake either); its actions count, its result does not."""
+        if not self.hidden_at_showdown():
+            raise IllegalAction("the cards shown decide this showdown: the rules settle it")
+        refunded = self._refund_uncalled()
+        outcomes = tuple(SeatOutcome() for _ in range(self.n))
+        result = self._close("showdown", [0] * self.n, outcomes, tuple(range(len(self.boards))), refunded)
+        self.rake = 0
+        return result
+
+    def _read_record(self, collected: list[int] | None, finishing: list[int] | None, pot: int,
+                     problem_of: Callable[[list[int]], str | None]) -> list[int]:  # fmt: skip
+        """What each seat took from the pots by the record (``engine.rules.record.returned_reading``:
+        ``winnings`` may count a returned bet); raises ``IllegalAction`` when it does not fit."""
+        if collected is None:
+            taken = self._collected_from(finishing)
+            problem = problem_of(taken)
+        else:
+            taken, self.counted_returns, problem = returned_reading(collected, self.refunded, pot, problem_of)
+        if problem:
+            raise IllegalAction(problem)
+        return taken
 
     def _collected_from(self, finishing: list[int] | None) -> list[int]:
         """What each seat took, from its recorded stack after the hand (chips put in are final)."""

@@ -65,8 +65,10 @@ def describe_reject(raw: RawHand, error: str) -> str:
     'a.phhs hand 3: bad TOML'
     >>> describe_reject(RawHand("b.tgz", 0, "", None, whole_file=True), "cannot read the archive")
     'b.tgz: cannot read the archive'
+    >>> describe_reject(RawHand("c.txt", 4, "", None, label="#2345 (line 90)"), "the hand was cancelled")
+    'c.txt hand #2345 (line 90): the hand was cancelled'
     """
-    where = raw.source_file if raw.whole_file else f"{raw.source_file} hand {raw.hand_index + 1}"
+    where = raw.source_file if raw.whole_file else f"{raw.source_file} hand {raw.label or raw.hand_index + 1}"
     return f"{where}: {error}"
 
 

@@ -20,11 +20,19 @@ from engine.compiled import replay_kernel as rk
 from engine.rules.betting import bets_per_round
 from engine.rules.games.base import GameSpec, Structure
 from engine.rules.pots import pots_with_antes
-from engine.rules.record import CHECKED, DECIDED_BY_RECORD, UNCHECKED, claim_problem, rake_problem
+from engine.rules.record import (
+    CHECKED,
+    DECIDED_BY_RECORD,
+    UNCHECKED,
+    claim_problem,
+    rake_problem,
+    returned_note,
+    returned_reading,
+)
 from ingest.histories import scan_kernel as sk
 from ingest.histories.bulk_read import KEY, Block, arrow_strings, stripped_spans
 from ingest.histories.fast_replay import _defaults, _subset, _variants, card_table, replay_arrays
-from ingest.histories.money import AMOUNT_LISTS, MAX_DECIMALS, MONEY_FIELDS, STAKE_LISTS
+from ingest.histories.money import AMOUNT_LISTS, MAX_DECIMALS, MONEY_FIELDS, STAKE_LISTS, money_text
 from ingest.histories.replay import MAX_CHIPS
 from ingest.storage.array_rows import Hands, Settled, actions_table, players_table, settle, showdown_columns
 from ingest.storage.schema import HANDS, SEAT_ARRAYS
@@ -227,14 +235,14 @@ def replay_group(block: Block, units: Units, group: Group, run_id: str):
     hand_actions, bounds = _actions(block, group.hands)
     given = rk.ReplayInput(block.buffer, hand_actions, bounds, group.settings, group.antes, group.blinds,
                            group.stacks, card_table(game.name), game.raise_rule == "double")  # fmt: skip
-    hands, records, record_cards, hand_start, status = replay_arrays(game, options_text, given)
+    hands, records, record_cards, hand_start, status, refunded = replay_arrays(game, options_text, given)
     unseen = ((hands.hole == rk.HIDDEN).any(axis=2) & ~hands.folded & (hands.mucked == 0)).any(axis=1)
     unseen &= (status == rk.OK) & (hands.ending == bk.SHOWDOWN)  # hidden cards: the record decides
     ok = (status == rk.OK) & ~unseen
     settled = settle(game, hands, options, ok)
-    ended = _by_record(block, units, group, hands, settled, ok)
+    ended = _by_record(block, units, group, hands, settled, ok, refunded)
     if not game.board_shares:
-        ok |= _decided_by_record(block, units, group, hands, settled, unseen, ended)
+        ok |= _decided_by_record(block, units, group, (hands, refunded), settled, unseen, ended)
     if not ok.any():
         return None, group.hands
     kept = group.hands[ok]
@@ -255,7 +263,7 @@ def replay_group(block: Block, units: Units, group: Group, run_id: str):
 
 @dataclass
 class Ended:
-    """How each hand ended by its record: the rake, the record's state, a note (or "")."""
+    """How each hand ended by its record: the rake, the record's state, its notes (a tuple each)."""
 
     rake: np.ndarray
     record: np.ndarray
@@ -272,17 +280,21 @@ def _collected(block: Block, group: Group, hands: Hands):
     return collected, has_winnings, has_finishing
 
 
-def _by_record(
-    block: Block, units: Units, group: Group, hands: Hands, settled: Settled, ok: np.ndarray
-) -> Ended:
+def _by_record(block: Block, units: Units, group: Group, hands: Hands, settled: Settled, ok: np.ndarray,
+               refunded: np.ndarray) -> Ended:  # fmt: skip
     """Each hand ended by its record (``HandState.finish_by_record`` where the shown cards decide,
     ``replay._check_finishing_stacks`` for chips): ``ok`` is cleared where the record does not fit
-    (the state machine then says why)."""
+    (the state machine then says why). Winnings that only fit with each seat's returned bet
+    (``refunded``) taken off are read so (``engine.rules.record.returned_reading``)."""
     money = units.money[group.hands]
     collected, has_winnings, has_finishing = _collected(block, group, hands)
     won = settled.won
-    wrong = (collected < 0).any(axis=1) | (collected.sum(axis=1) > won.sum(axis=1))
-    wrong |= ((won > 0) != (collected > 0)).any(axis=1) | (collected > won).any(axis=1)
+    wrong = _misfit(collected, won)
+    reduced = collected - refunded  # winnings that count a returned bet (``returned_reading``)
+    counted = has_winnings & wrong & refunded.any(axis=1) & (reduced >= 0).all(axis=1)
+    counted &= ~_misfit(reduced, won)
+    collected = np.where(counted[:, None], reduced, collected)
+    wrong &= ~counted
     by_record = money & (has_winnings | has_finishing)
     ok &= ~(by_record & wrong) & ~(has_winnings & has_finishing)
     ok &= money | ~has_finishing | (group.finishing == settled.stacks).all(axis=1)
@@ -291,34 +303,56 @@ def _by_record(
     settled.stacks[taken] += collected[taken] - won[taken]
     settled.won[taken] = collected[taken]
     unchecked = money & ~(has_winnings | has_finishing)
-    return Ended(
-        rake,
-        np.where(has_winnings | has_finishing, CHECKED, UNCHECKED).astype(object),
-        np.where(unchecked, NO_RECORD, "").astype(object),
-    )
+    notes = np.empty(len(ok), object)
+    notes[:] = [(NO_RECORD,) if u else () for u in unchecked.tolist()]
+    for h in np.flatnonzero(counted & taken).tolist():
+        notes[h] = (_returned_note(units, group, h, refunded[h]),)
+    return Ended(rake, np.where(has_winnings | has_finishing, CHECKED, UNCHECKED).astype(object), notes)
 
 
-def _decided_by_record(block: Block, units: Units, group: Group, hands: Hands, settled: Settled,
-                       unseen: np.ndarray, ended: Ended) -> np.ndarray:  # fmt: skip
+def _misfit(collected: np.ndarray, won: np.ndarray) -> np.ndarray:
+    """Hands whose record does not fit the rules' winnings (``rake_problem``, ``winners_problem``)."""
+    wrong = (collected < 0).any(axis=1) | (collected.sum(axis=1) > won.sum(axis=1))
+    return wrong | ((won > 0) != (collected > 0)).any(axis=1) | (collected > won).any(axis=1)
+
+
+def _returned_note(units: Units, group: Group, h: int, counted: np.ndarray) -> str:
+    """``returned_note`` of hand ``h`` of a group, its amounts as money."""
+    decimals = int(units.decimals[group.hands[h]])
+    return returned_note(counted[: group.seats[h]].tolist(), lambda amount: money_text(amount, decimals))
+
+
+def _decided_by_record(block: Block, units: Units, group: Group, replayed: tuple[Hands, np.ndarray],
+                       settled: Settled, unseen: np.ndarray, ended: Ended) -> np.ndarray:  # fmt: skip
     """Hands whose hidden cards leave the winners open, ended as their record says
     (``HandState.finish_by_record``): what each collected must be within the pot and the pots it
-    may win. Returns the hands so ended; the others go to the state machine, which says why."""
+    may win (winnings may count a returned bet: ``returned_reading``). Returns the hands so ended;
+    the others go to the state machine, which says why."""
+    hands, refunded = replayed
     collected, has_winnings, has_finishing = _collected(block, group, hands)
     chosen = unseen & units.money[group.hands] & (has_winnings != has_finishing)
     decided = np.zeros(len(unseen), np.bool_)
     everyone = (1 << len(group.game.board_names)) - 1
     for h in np.flatnonzero(chosen).tolist():
         n = int(hands.seats[h])
-        taken, pot = collected[h, :n].tolist(), int(hands.contributed[h].sum())
+        pot = int(hands.contributed[h].sum())
         pots = pots_with_antes(hands.contributed[h, :n].tolist(), hands.antes_paid[h, :n].tolist(),
                                hands.folded[h, :n].tolist())  # fmt: skip
-        if rake_problem(pot, taken) or claim_problem(pots, taken):
+
+        def problem_of(taken: list[int], pot=pot, pots=pots) -> str | None:
+            return rake_problem(pot, taken) or claim_problem(pots, taken)
+
+        returned = refunded[h, :n].tolist() if has_winnings[h] else [0] * n
+        taken, counted, problem = returned_reading(collected[h, :n].tolist(), returned, pot, problem_of)
+        if problem:
             continue
         decided[h] = True
-        settled.won[h] = collected[h]
-        settled.stacks[h] = hands.stacks[h] + collected[h]
+        settled.won[h, :n] = taken
+        settled.stacks[h] = hands.stacks[h] + settled.won[h]
         settled.survivors[h] = everyone
-        ended.rake[h], ended.record[h], ended.note[h] = pot - sum(taken), DECIDED_BY_RECORD, DECIDED_NOTE
+        ended.rake[h], ended.record[h] = pot - sum(taken), DECIDED_BY_RECORD
+        returned_notes = (_returned_note(units, group, h, np.array(counted)),) if any(counted) else ()
+        ended.note[h] = (DECIDED_NOTE, *returned_notes)
     return decided
 
 
@@ -389,11 +423,11 @@ def _metadata(block: Block, kept: np.ndarray) -> dict[str, pa.Array]:
 
 
 def _notes(notes: np.ndarray) -> pa.Array:
-    """Each hand's notes (none, or its one note) as a list column built from offsets."""
-    noted = notes != ""
+    """Each hand's notes (a tuple each, most often empty) as a list column built from offsets."""
     offsets = np.zeros(len(notes) + 1, np.int32)
-    np.cumsum(noted, out=offsets[1:])
-    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(notes[noted].tolist(), pa.string()))
+    np.cumsum([len(n) for n in notes.tolist()], out=offsets[1:])
+    values = [note for hand in notes.tolist() for note in hand]
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(values, pa.string()))
 
 
 def _places(block: Block, kept: np.ndarray) -> dict:

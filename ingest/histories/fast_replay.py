@@ -32,9 +32,17 @@ from engine.rules.betting import bets_per_round, forced_bets
 from engine.rules.games import GAMES
 from engine.rules.games.base import GameSpec, Structure
 from engine.rules.games.description import replay_gaps
-from engine.rules.record import CHECKED, UNCHECKED, collected_from_stacks, rake_problem, winners_problem
+from engine.rules.record import (
+    CHECKED,
+    UNCHECKED,
+    collected_from_stacks,
+    rake_problem,
+    returned_note,
+    returned_reading,
+    winners_problem,
+)
 from ingest.histories.metadata import hand_metadata, table_seats
-from ingest.histories.money import MONEY_FIELDS, STAKE_LISTS, quick_units
+from ingest.histories.money import MONEY_FIELDS, STAKE_LISTS, money_text, quick_units
 from ingest.histories.phh import RawHand
 from ingest.histories.replay import (
     MAX_CHIPS,
@@ -228,7 +236,8 @@ def _pad(rows: list[list[int]], width: int) -> np.ndarray:
 
 def replay_arrays(game: GameSpec, options_text: str, given: rk.ReplayInput):
     """Replay hands of one game and options (a ``ReplayInput``); their ``Hands``, action records,
-    each hand's first record and status (``rk.OK`` or ``rk.FALLBACK``)."""
+    each hand's first record, status (``rk.OK`` or ``rk.FALLBACK``) and the uncalled bets each seat
+    got back (hands, width)."""
     count, width = given.stacks.shape
     n_boards = len(game.board_names)
     capacity = len(given.action_bounds) * n_boards + count * (2 * width + 1) + 1
@@ -237,16 +246,18 @@ def replay_arrays(game: GameSpec, options_text: str, given: rk.ReplayInput):
     hand_start = np.zeros(count + 1, dtype=np.int64)
     status = np.zeros(count, dtype=np.int64)
     hands = Hands.empty(count, width, n_boards)
+    refunded = np.zeros((count, width), np.int64)
     out = rk.ReplayedHands(
         records, record_cards, hand_start, status, hands.ending, hands.stacks, hands.contributed,
         hands.antes_paid, hands.folded, hands.mucked, hands.hole, hands.hole_n, hands.boards, hands.board_n,
+        refunded,
     )  # fmt: skip
     used = rk.replay_hands(given, _streets(game.name, options_text), out)
     if used < 0:
         raise AssertionError("replay_hands ran out of room for actions")
     hands.dealt = hands.hole  # no discards: the hole cards are the cards dealt
     hands.seats = given.settings[:, rk.N].copy()
-    return hands, records[:used], record_cards[:used], hand_start, status
+    return hands, records[:used], record_cards[:used], hand_start, status, refunded
 
 
 def replay_batch(batch: list[Prepared], run_id: str) -> tuple[tuple[pa.Table, pa.Table, pa.Table] | None,
@@ -273,7 +284,8 @@ def replay_batch(batch: list[Prepared], run_id: str) -> tuple[tuple[pa.Table, pa
         _pad([p.antes for p in batch], width), _pad([p.blinds for p in batch], width),
         _pad([p.stacks for p in batch], width), card_table(game.name), game.raise_rule == "double",
     )  # fmt: skip
-    hands, records, record_cards, hand_start, status = replay_arrays(game, batch[0].options_text, given)
+    hands, records, record_cards, hand_start, status, refunded = replay_arrays(game, batch[0].options_text,
+                                                                               given)  # fmt: skip
     unseen = (
         (hands.hole == rk.HIDDEN).any(axis=2) & ~hands.folded & (hands.mucked == 0)
     )  # a muck hides nothing
@@ -283,7 +295,7 @@ def replay_batch(batch: list[Prepared], run_id: str) -> tuple[tuple[pa.Table, pa
     records_of = Records(np.zeros(count, np.int64), [UNCHECKED] * count)
     for h in np.flatnonzero(ok).tolist():
         if batch[h].money is not None:
-            ok[h] = _settle_by_record(batch[h], h, hands, settled, records_of)
+            ok[h] = _settle_by_record(batch[h], h, hands, settled, records_of, refunded[h])
             continue
         recorded = batch[h].raw.fields.get("finishing_stacks")
         if recorded is None:
@@ -311,11 +323,13 @@ class Records:
     state: list[str]
 
 
-def _settle_by_record(p: Prepared, h: int, hands: Hands, settled: Settled, out: Records) -> bool:
+def _settle_by_record(p: Prepared, h: int, hands: Hands, settled: Settled, out: Records,
+                      refunded: np.ndarray) -> bool:  # fmt: skip
     """A money hand's end by its record, as ``HandState.finish_by_record`` ends it where the shown
     cards decide (hidden ones went to the state machine): the record's collectors must be the
-    rules' winners, each taking at most what the rules give, the rest being the rake. False when
-    the record does not fit, or is odd (both records, a wrong length): the state machine says why."""
+    rules' winners, each taking at most what the rules give, the rest being the rake; winnings
+    may count a returned bet (``returned_reading``). False when the record does not fit, or is odd
+    (both records, a wrong length): the state machine says why."""
     fields, n = p.money, p.settings[0]
     winnings, finishing = fields.get("winnings"), fields.get("finishing_stacks")
     if winnings is None and finishing is None:
@@ -325,12 +339,20 @@ def _settle_by_record(p: Prepared, h: int, hands: Hands, settled: Settled, out: 
     if (winnings is not None and finishing is not None) or len(record) != n:
         return False
     won = settled.won[h, :n].tolist()
+
+    def problem_of(taken: list[int]) -> str | None:
+        return rake_problem(sum(won), taken) or winners_problem(won, taken)
+
+    counted = [0] * n
     if winnings is None:
         collected = collected_from_stacks(p.stacks, hands.contributed[h, :n].tolist(), finishing)
+        problem = problem_of(collected)
     else:
-        collected = list(winnings)
-    if rake_problem(sum(won), collected) or winners_problem(won, collected):
+        collected, counted, problem = returned_reading(winnings, refunded[:n].tolist(), sum(won), problem_of)
+    if problem:
         return False
+    if any(counted):
+        p.notes.append(returned_note(counted, lambda units: money_text(units, p.settings[rk.DECIMALS])))
     settled.stacks[h, :n] += np.subtract(collected, won)
     settled.won[h, :n] = collected
     out.rake[h], out.state[h] = sum(won) - sum(collected), CHECKED

@@ -6,7 +6,8 @@ k the most decimals any of its amounts shows, and every amount becomes a whole n
 unit before the hand is replayed. No float is ever added: TOML reads ``200.3`` as the float
 nearest to it, whose shortest text (``repr``) is ``200.3`` again, so the decimal read from that
 text is the one the file wrote. More than ``MAX_DECIMALS`` decimals, a negative or a non-numeric
-amount is refused with a one-line reason.
+amount is refused with a one-line reason; only an entry of ``blinds_or_straddles`` may be negative
+(PokerKit's live post by a player who just sat down: ``engine.rules.state``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ MAX_DECIMALS = 6  # a millionth of the currency: finer amounts are not money
 STAKE_LISTS = ("starting_stacks", "antes", "blinds_or_straddles")  # what is played for
 AMOUNT_LISTS = (*STAKE_LISTS, "finishing_stacks", "winnings")  # and what the record says
 AMOUNT_VALUES = ("min_bet", "small_bet", "big_bet", "bring_in")
+POSTS = "blinds_or_straddles["  # its negative entries are posts (PokerKit), not negative amounts
 MONEY_FIELDS = frozenset({"winnings", "currency", "currency_symbol"})  # a hand naming one is money
 _LIMIT = Decimal(2**53)  # whole units a float holds exactly: far within int64
 
@@ -32,7 +34,8 @@ class Token(str):
 
 
 def decimal_of(value: Any, what: str) -> Decimal:
-    """The exact decimal a file wrote for an amount: a TOML number, or an action's ``Token``.
+    """The exact decimal a file wrote for an amount: a TOML number, or an action's ``Token``
+    (negative only for an entry of ``blinds_or_straddles``: a post).
 
     >>> decimal_of(200.3, "starting_stacks[0]")
     Decimal('200.3')
@@ -46,6 +49,8 @@ def decimal_of(value: Any, what: str) -> Decimal:
     Traceback (most recent call last):
     ...
     ingest.histories.money.AmountError: antes[1] must be a number, not True
+    >>> decimal_of(-0.5, "blinds_or_straddles[2]")
+    Decimal('-0.5')
     """
     if isinstance(value, bool) or not isinstance(value, int | float | Token):
         raise AmountError(f"{what} must be a number, not {value!r}")
@@ -58,7 +63,7 @@ def decimal_of(value: Any, what: str) -> Decimal:
         raise AmountError(f"{what} is {value!r}: not an amount") from None
     if not amount.is_finite():
         raise AmountError(f"{what} is {value}: an unknown amount cannot be replayed")
-    if amount < 0:
+    if amount < 0 and not what.startswith(POSTS):
         raise AmountError(f"{what} is {value}: amounts are not negative")
     return amount
 
@@ -138,7 +143,7 @@ def in_units(value: Any, k: int, what: str) -> int:
     units = decimal_of(value, what).scaleb(k)
     if units != units.to_integral_value():
         raise AmountError(f"{what} is {value}: more than {k} decimals")
-    if units > _LIMIT:
+    if abs(units) > _LIMIT:
         raise AmountError(f"{what} is {value}: more than scooplab counts (at most {_LIMIT:,} units)")
     return int(units)
 

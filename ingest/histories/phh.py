@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ingest.histories import sites
 from ingest.histories.archives import READ_ERRORS, Member, members, printable_name
 
 PHH_SUFFIXES = (".phh", ".phhs")
@@ -58,6 +59,7 @@ FIELD_ORDER = (
 
 
 NOT_TEXT = "not UTF-8 text"  # the reject reason of a file that is not text
+NO_FORMAT = "no hand history scooplab reads (PHH, PokerStars, GGPoker, OHH)"  # a text file of no known format
 GZIP_MAGIC = b"\x1f\x8b"  # the first two bytes of every gzip file
 
 
@@ -127,6 +129,7 @@ class RawHand:
     fields: dict[str, Any] | None
     error: str | None = None
     whole_file: bool = False  # the error is the file's (unread, not an archive...), not one hand's
+    label: str | None = None  # how a reject names the hand, where its file has its own ids ("#2345")
 
 
 _BARE_KEY_CHARACTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
@@ -305,11 +308,11 @@ def input_files(path: Path) -> list[Path]:
 
 def input_size(paths: Iterable[str | Path]) -> tuple[int, int, int | None]:
     """The files ``iter_hands`` reads under ``paths``, their bytes, and their hands when each file
-    holds one (None when a ``.phhs`` file or an archive is among them: counted only as read)."""
+    holds one (None when another file than a ``.phh`` is among them: counted only as read)."""
     files: list[Path | os.DirEntry] = []
     for path in map(Path, paths):
         files += _input_entries(path) if path.is_dir() else [path] if path.exists() else []
-    one_hand = not any(file.name.endswith((".phhs", ".tar.gz", ".tgz")) for file in files)
+    one_hand = all(file.name.endswith(".phh") for file in files)  # (a site's file holds many)
     return len(files), sum(map(_size, files)), len(files) if one_hand else None
 
 
@@ -338,18 +341,18 @@ def iter_hands(paths: Iterable[str | Path], blocks: Callable[..., Any] | None = 
             yield RawHand(printable_name(str(path)), 0, "", None, "no such file or folder", whole_file=True)
             continue
         for file in input_files(path):
-            yield from _hands_of_file(file, blocks, run)
+            yield from _hands_of_file(file, blocks, run, in_folder=path.is_dir())
             if on_file:
                 on_file(1)
     yield from run.flush()
 
 
 def has_hand_histories(path: str | Path) -> bool:
-    """Whether a path is a hand-history file (.phh, .phhs, .tar.gz, .tgz), or a folder holding at
-    least one."""
+    """Whether a path is a hand-history file (.phh, .phhs, .tar.gz, .tgz, a site's text file), or a
+    folder holding at least one."""
     path = Path(path)
     if not path.is_dir():
-        return path.is_file() and _is_input(path.name)
+        return path.is_file() and (_is_input(path.name) or _site_file(path) is not None)
     return any(True for _ in _input_files(path))
 
 
@@ -375,17 +378,71 @@ def _input_entries(folder: Path) -> Iterator[os.DirEntry]:
                 yield entry
 
 
+ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".zip")
+
+
 def _is_input(name: str) -> bool:
-    return name.endswith(PHH_SUFFIXES) or name.endswith((".tar.gz", ".tgz"))
+    return name.endswith(PHH_SUFFIXES) or name.endswith(ARCHIVE_SUFFIXES) or name.endswith(SITE_SUFFIXES)
 
 
-def _hands_of_file(path: Path, blocks: Callable[..., Any] | None, run: OneHandRun) -> Iterator[Any]:
+SITE_SUFFIXES = (".txt", ".TXT", ".log", ".hh", ".ohh", ".OHH", ".json")  # read when their text is a site's
+MAX_SITE_FILE_BYTES = 256 << 20  # a larger site file is refused unread (a client writes a file a day)
+
+
+def _site_file(path: Path) -> bytes | None:
+    """A file's bytes when its text opens like a site's hand history (``sites.site_format``), else None."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(sites.SNIFF_BYTES)
+            if sites.site_format(head) is None:
+                return None
+            return head + file.read(MAX_SITE_FILE_BYTES + 1 - len(head))
+    except OSError:
+        return None  # the PHH reader says why it cannot be read
+
+
+def _site_file_hands(data: bytes, name: str) -> Iterator[RawHand]:
+    """The hands of a site's file as PHH fields (their text: PHH as written), or refused with the reason
+    (their text: the site's)."""
+    if len(data) > MAX_SITE_FILE_BYTES:
+        too_big = f"larger than {MAX_SITE_FILE_BYTES >> 20} MiB, the most scooplab reads of a site's file"
+        yield RawHand(name, 0, "", None, too_big, whole_file=True)
+        return
+    for index, label, text, fields, error in sites.site_hands(data):
+        yield RawHand(name, index, text if fields is None else write_hand(fields), fields, error, label=label)
+
+
+def hands_of_bytes(data: bytes, name: str) -> Iterator[RawHand]:
+    """The hands of a file's bytes, or of the part of them from a hand's start on, read under the
+    file's name as ``iter_hands`` reads the file: a site's text, a ``.phhs``'s sections, else one
+    hand (``ingest.histories.watch`` reads what a watched file has gained)."""
+    if name.endswith(".phhs"):
+        yield from _phhs_hands(io.BytesIO(data).read, name)
+    elif sites.site_format(data) is not None:
+        yield from _site_file_hands(data, name)
+    else:
+        yield _single_hand(data, name)
+
+
+def _hands_of_file(path: Path, blocks: Callable[..., Any] | None, run: OneHandRun, in_folder: bool = False
+                   ) -> Iterator[Any]:  # fmt: skip
     name = printable_name(str(path))
-    if not name.endswith((".phhs", ".tar.gz", ".tgz")):  # one hand (a file of any other name too)
+    site = None if name.endswith((".phhs", *ARCHIVE_SUFFIXES)) else _site_file(path)
+    if site is not None:  # a poker client's file, found from its text
+        yield from run.flush()
+        yield from _site_file_hands(site, name)
+        return
+    if name.endswith(SITE_SUFFIXES) and in_folder:
+        return  # a folder's text file that is no hand history (a tournament summary, notes)
+    if name.endswith(SITE_SUFFIXES):
+        yield from run.flush()
+        yield RawHand(name, 0, "", None, NO_FORMAT, whole_file=True)
+        return
+    if not name.endswith((".phhs", *ARCHIVE_SUFFIXES)):  # one hand (a file of any other name too)
         yield from _one_hand_file(path, name, run)
         return
     yield from run.flush()  # the hands of the files before it come first
-    if name.endswith((".tar.gz", ".tgz")):
+    if name.endswith(ARCHIVE_SUFFIXES):
         yield from _hands_of_archive(path, name, blocks)
         return
     hands = 0  # hands given so far: a read error is rejected as the next one
@@ -519,9 +576,11 @@ def _hands_of_archive(path: Path, name: str, blocks: Callable[..., Any] | None =
     run = OneHandRun(blocks, name)
     try:
         for member in members(path):
-            if not member.name.endswith(PHH_SUFFIXES):
-                continue
             source = f"{name}!{member.name}"
+            if not member.name.endswith(PHH_SUFFIXES):
+                yield from run.flush()
+                yield from _site_member(member, source)  # a site's file, or passed over
+                continue
             if blocks is None or not _may_join(member):
                 yield from run.flush()
                 yield from _hands_of_member(member, source)
@@ -531,6 +590,16 @@ def _hands_of_archive(path: Path, name: str, blocks: Callable[..., Any] | None =
     except READ_ERRORS as error:
         yield from run.flush()  # what was read before the error
         yield RawHand(name, 0, "", None, f"cannot read the archive: {error}", whole_file=True)
+
+
+def _site_member(member: Member, source: str) -> Iterator[RawHand]:
+    """The hands of an archive member that is a site's file (found from its text), else none."""
+    if member.sparse or member.size > MAX_SITE_FILE_BYTES:
+        return
+    head = member.data.read(min(member.size, sites.SNIFF_BYTES))
+    if sites.site_format(head) is None:
+        return
+    yield from _site_file_hands(head + member.data.read(member.size - len(head)), source)
 
 
 def _may_join(member: Member) -> bool:
@@ -635,6 +704,8 @@ def toml_value(value: Any) -> str:
         return repr(value)
     if isinstance(value, str):
         return _toml_string(value)
+    if isinstance(value, dt.time | dt.date):  # a local time or date, as TOML writes them
+        return value.isoformat()
     if isinstance(value, list | tuple):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     if isinstance(value, dict):

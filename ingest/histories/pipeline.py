@@ -19,8 +19,9 @@ from pathlib import Path
 import pyarrow as pa
 
 from ingest.histories.batches import Batches, IngestReport, few_collections
+from ingest.histories.hand_ids import HandIds
 from ingest.histories.parallel import run_chunks
-from ingest.histories.phh import iter_hands
+from ingest.histories.phh import RawHand, iter_hands
 from ingest.storage.schema import new_run_id, run_row, scooplab_version
 from ingest.storage.warehouse import Warehouse, check_name
 
@@ -87,6 +88,30 @@ def _ingest_run(
         batches.finish()
     rejects = batches.rejects.to_arrow() if len(batches.rejects) else None
     return _record_run(warehouse, report, paths, rejects)
+
+
+def ingest_hands(
+    hands: Iterable[RawHand],
+    warehouse: Warehouse,
+    sources: list[str],
+    run_id: str | None = None,
+    on_reject: Callable[[str], None] | None = None,
+    known: HandIds | None = None,
+) -> IngestReport:
+    """Ingest hands already read (``RawHand``s: ``phh.hands_of_bytes`` reads a file's bytes) as one new
+    run naming ``sources``, the files they came from. ``known``: the hand ids already stored, kept
+    up to date by the run (given again to the next, it saves reading them from the warehouse)."""
+    report = IngestReport(check_name("run id", run_id or new_run_id("ingest")))
+    with warehouse.lease(report.run_id):
+        batches = Batches(warehouse, report, on_reject, known=None if known is None else set())
+        if known is not None:
+            batches.known = known  # (the ids are added to as the hands are stored)
+        with few_collections():
+            for raw in hands:
+                batches.add(raw)
+            batches.finish()
+        rejects = batches.rejects.to_arrow() if len(batches.rejects) else None
+        return _record_run(warehouse, report, sources, rejects)
 
 
 def _record_run(warehouse: Warehouse, report: IngestReport, paths: list[str], rejects: pa.Table | None

@@ -16,7 +16,7 @@ from typing import Any
 from engine.hands.cards import CardError, card_list
 from engine.rules.games import game_for_variant
 from engine.rules.games.base import GameSpec, Structure
-from engine.rules.record import CHECKED, DECIDED_BY_RECORD, UNCHECKED
+from engine.rules.record import CHECKED, DECIDED_BY_RECORD, UNCHECKED, returned_note
 from engine.rules.state import HandResult, HandState, IllegalAction
 from ingest.histories.money import AmountError, is_money, money_in_units, money_text
 
@@ -33,6 +33,10 @@ STANDARD_FIELDS = frozenset(
 )  # fmt: skip
 _SEAT = re.compile(r"^p([1-9][0-9]*)$")
 MAX_CHIPS = 2**53  # whole numbers a float holds exactly, far within int64
+UNSEEN_UNCHECKED = (
+    "hidden cards at the showdown and no winnings or finishing_stacks: who won is unknown, "
+    "the result is unchecked"
+)
 
 
 class HandError(ValueError):
@@ -54,6 +58,7 @@ class Replay:
     decimals: int = 0  # amounts are whole units of 10^-decimals of the currency (0: chips)
     record: str = UNCHECKED  # CHECKED, DECIDED_BY_RECORD or UNCHECKED (engine.rules.record)
     rake: int = 0  # the pot less what the record has collected, in units
+    unseen_showdown: bool = False  # hidden cards left the showdown to the record, or to nobody
 
 
 def chips(value: Any, what: str) -> int:
@@ -116,6 +121,7 @@ def build_state(fields: dict[str, Any]) -> tuple[HandState, GameSpec, Structure]
             starting_bet=optional_chips(fields, "_starting_bet"),
             bring_in=optional_chips(fields, "bring_in"),
             options=options,
+            record_deals=True,  # the record decides the cards a draw deals (docs/phh-extensions.md, "Draws")
         )
     except (IllegalAction, ValueError) as error:
         raise HandError(str(error)) from None
@@ -225,10 +231,11 @@ def _settle_by_record(fields: dict[str, Any], game: GameSpec, structure: Structu
 
     try:
         if winnings is None and finishing is None:
-            if state.hidden_at_showdown():
-                raise HandError(
-                    "hidden cards at the showdown and no winnings or finishing_stacks to say who won"
-                )
+            if state.hidden_at_showdown():  # nobody can say who won: stored for its play alone
+                replayed = Replay(fields, game, structure, state, state.finish_unchecked(), notes,
+                                  record=UNCHECKED, unseen_showdown=True)  # fmt: skip
+                replayed.notes.append(UNSEEN_UNCHECKED)
+                return replayed
             replayed = Replay(fields, game, structure, state, state.finish(), notes, record=UNCHECKED)
             replayed.notes.append("no winnings or finishing_stacks: the result is unchecked")
             return replayed
@@ -244,12 +251,13 @@ def _settle_by_record(fields: dict[str, Any], game: GameSpec, structure: Structu
     if winnings is not None and finishing is not None and state.stacks != finishing:
         stacks = ", ".join(map(show, state.stacks))
         raise HandError(f"winnings and finishing_stacks disagree: by the winnings the stacks are [{stacks}]")
-    replayed = Replay(
-        fields, game, structure, state, result, notes, record=DECIDED_BY_RECORD if decided else CHECKED
-    )
-    replayed.rake = state.rake
+    record = DECIDED_BY_RECORD if decided else CHECKED
+    replayed = Replay(fields, game, structure, state, result, notes, record=record, rake=state.rake,
+                      unseen_showdown=decided)  # fmt: skip
     if decided:
         replayed.notes.append("hidden cards at the showdown: the record decides who won")
+    if any(state.counted_returns):
+        replayed.notes.append(returned_note(state.counted_returns, show))
     return replayed
 
 
@@ -268,8 +276,11 @@ def hand_number(fields: dict[str, Any], hand_index: int) -> int:
 
 
 def unknown_field_notes(fields: dict[str, Any]) -> list[str]:
-    """A note for each field that is neither standard PHH nor ``_``-prefixed (kept all the same)."""
-    return [
+    """A note for each field that is neither standard PHH nor ``_``-prefixed (kept all the same), after
+    the notes a reader left in ``_notes`` (a site file that disagrees with itself says so there)."""
+    given = fields.get("_notes")
+    notes = [n for n in given if isinstance(n, str)] if isinstance(given, list) else []
+    return notes + [
         f"unknown field {name!r} kept" for name in fields if name not in STANDARD_FIELDS and name[:1] != "_"
     ]
 

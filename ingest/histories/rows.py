@@ -9,7 +9,6 @@ from typing import Any
 import pyarrow as pa
 
 from engine.hands.cards import format_cards
-from engine.rules.record import DECIDED_BY_RECORD
 from engine.rules.state import HandState
 from ingest.histories.metadata import hand_metadata, table_seats
 from ingest.histories.replay import Replay, hand_number
@@ -36,10 +35,11 @@ def hand_id(fields: dict[str, Any]) -> str:
 
 
 def contested_unseen(state: HandState, replayed: Replay, seat: int) -> bool:
-    """A seat that contested a showdown the record decided (hidden cards), with a live hand it
-    did not give up: in the showdown, though no hand of its was compared."""
+    """A seat that contested a showdown hidden cards left open (to the record, or unchecked when
+    there is none), with a live hand it did not give up: in the showdown, though no hand of its
+    was compared."""
     live = not (state.folded[seat] or state.mucked[seat] or state.dead[seat])
-    return replayed.record == DECIDED_BY_RECORD and live
+    return replayed.unseen_showdown and live
 
 
 class Columns:

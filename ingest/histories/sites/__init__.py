@@ -1,0 +1,64 @@
+"""The hand histories poker clients write, each format a module over shared parts: decoding,
+amounts, cards and dates (``text``), the hand as a site wrote it and its own arithmetic
+(``site_hand``), written as PHH fields (``to_phh``), the PokerStars family's grammar
+(``stars_family``, ``header``) and the sites' game names (``games``); Open Hand History JSON is
+read object by object (``ohh``).
+
+A file's format is found from its text, hand by hand (a file may mix formats); each hand becomes
+PHH fields that the rest of ingest replays, checks and stores as it does PHH (``phh.iter_hands``
+makes them ``RawHand``s), or the one-line reason it is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ingest.histories.sites import ggpoker, ohh, pokerstars
+from ingest.histories.sites.site_hand import SiteHand
+from ingest.histories.sites.text import SiteError, normalized_text
+from ingest.histories.sites.to_phh import phh_fields
+
+# each format: its name, the pattern of a hand's first line, its reader
+FORMATS: tuple[tuple[str, re.Pattern[str], Callable[[str], SiteHand]], ...] = (
+    ("PokerStars", pokerstars.HEADER, pokerstars.read_hand),
+    ("GGPoker", ggpoker.HEADER, ggpoker.read_hand),
+)
+SNIFF_BYTES = 1 << 14  # what is read of a file to find its format
+
+
+def site_format(data: bytes) -> str | None:
+    """The name of the first format whose hand opens in a file's first bytes, or None.
+
+    >>> site_format(b"\\xef\\xbb\\xbfPokerStars Hand #1: Hold'em"), site_format(b'variant = "NT"')
+    ('PokerStars', None)
+    """
+    text = normalized_text(data[:SNIFF_BYTES])
+    if text.lstrip().startswith("{"):  # JSON: Open Hand History, or no site's text
+        return ohh.NAME if ohh.is_ohh(text) else None
+    found = [(m.start(), name) for name, header, _ in FORMATS if (m := header.search(text))]
+    return min(found)[1] if found else None
+
+
+def site_hands(data: bytes) -> Iterator[tuple[int, str, str, dict[str, Any] | None, str | None]]:
+    """Every hand of a site file, in order: (its place, how to name it (``#id (line n)``), its text,
+    its PHH fields or None, the reason it is refused or None)."""
+    text = normalized_text(data)
+    if text.lstrip().startswith("{"):  # JSON: an Open Hand History file is read object by object
+        yield from ohh.ohh_hands(text) if ohh.is_ohh(text[:SNIFF_BYTES]) else ()
+        return
+    starts = sorted(
+        (m.start(), name, header, reader) for name, header, reader in FORMATS for m in header.finditer(text)
+    )
+    ends = [s[0] for s in starts[1:]] + [len(text)]
+    line, counted = 1, 0
+    for index, ((begin, _, header, reader), end) in enumerate(zip(starts, ends[: len(starts)], strict=True)):
+        line, counted = line + text.count("\n", counted, begin), begin
+        hand = text[begin:end].strip()
+        found = header.match(hand)
+        label = f"#{found.group(found.re.groups - 1)} (line {line})" if found else f"at line {line}"
+        try:
+            yield index, label, hand, phh_fields(reader(hand)), None
+        except SiteError as error:
+            yield index, label, hand, None, str(error)

@@ -1,0 +1,144 @@
+"""A ``SiteHand`` as PHH fields: the record the replay checks and the warehouse stores.
+
+Amounts become TOML numbers whose text is the file's decimal (``0.05``), the form PHH files hold
+and ``ingest.histories.money`` turns into exact units; a card nobody saw is ``??``.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from ingest.histories.sites.site_hand import ZERO, SiteHand, arithmetic_notes
+from ingest.histories.sites.text import SiteError
+
+
+def number(value: Decimal) -> int | float:
+    """An amount as TOML would read the file's text of it (a float's shortest text is that text)."""
+    value = value.normalize()
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def phh_fields(hand: SiteHand) -> dict[str, Any]:
+    """The PHH fields of a site hand, with its own arithmetic checked (disagreements are notes)."""
+    dealt = hand.dealt()
+    order = {seat.name: f"p{k + 1}" for k, seat in enumerate(dealt)}
+    antes, blinds = _forced_lists(hand, [s.name for s in dealt])
+    fields: dict[str, Any] = {"variant": hand.variant, "antes": antes, "blinds_or_straddles": blinds}
+    if hand.kind == "stud":
+        del fields["blinds_or_straddles"]
+        fields["bring_in"] = number(hand.bring_in)
+    if hand.small_bet:
+        fields["small_bet"], fields["big_bet"] = number(hand.small_bet), number(hand.big_bet)
+    else:  # the big blind as posted (a header's level may name other stakes): the record decides
+        posted = [p.amount for p in hand.forced if p.kind == "big" and not p.all_in]
+        fields["min_bet"] = number(posted[0] if posted else hand.big_blind)
+    fields["starting_stacks"] = [number(s.stack) for s in dealt]
+    fields["actions"] = _actions(hand, dealt, order)
+    fields["players"] = [s.name for s in dealt]
+    fields["seats"] = [s.number for s in dealt]
+    fields["winnings"] = [number(hand.collected.get(s.name, ZERO)) for s in dealt]
+    fields["venue"] = hand.venue
+    if hand.table:
+        fields["table"] = hand.table
+    if hand.seat_count:
+        fields["seat_count"] = hand.seat_count
+    if hand.currency:
+        fields["currency"] = hand.currency
+    if hand.hand_id.isdigit() and int(hand.hand_id) < 2**62:
+        fields["hand"] = int(hand.hand_id)
+    else:
+        fields["_hand_id"] = hand.hand_id
+    fields.update(hand.when)
+    fields.update(_site_fields(hand, dealt))
+    notes = hand.notes + arithmetic_notes(hand)
+    if notes:
+        fields["_notes"] = notes
+    return fields
+
+
+def _forced_lists(hand: SiteHand, names: list[str]) -> tuple[list, list]:
+    """``antes`` and ``blinds_or_straddles`` in PHH order (reversed heads-up, as PHH assigns them)."""
+    antes = dict.fromkeys(names, ZERO)
+    blinds = dict.fromkeys(names, ZERO)
+    for post in hand.forced:
+        if post.name not in antes:
+            raise SiteError(f"{post.name} posts but is not dealt in")
+        if post.kind in ("ante", "dead"):
+            antes[post.name] += post.amount
+        elif post.kind == "live":
+            blinds[post.name] -= post.amount  # out of turn: negative, first to act unmoved
+        elif post.kind == "straddle":  # the poster's whole forced bet (over his blind, or straddled again)
+            blinds[post.name] = max(blinds[post.name], post.amount)
+        else:
+            blinds[post.name] += post.amount
+    ante_list = [number(antes[n]) for n in names]
+    blind_list = [number(blinds[n]) if blinds[n] >= 0 else -number(-blinds[n]) for n in names]
+    if len(names) == 2:
+        ante_list.reverse()
+        blind_list.reverse()
+    return ante_list, blind_list
+
+
+def _actions(hand: SiteHand, dealt: list, order: dict[str, str]) -> list[str]:
+    """The PHH actions: hole cards, then street by street the board and the moves, then the shows."""
+    unknown = "??" * hand.hole_cards
+    actions = (
+        []
+        if hand.kind == "stud"
+        else [f"d dh {order[s.name]} {hand.known.get(s.name, unknown)}" for s in dealt]
+    )
+    street = 0
+    for move in hand.moves:
+        while street < move.street:
+            street += 1
+            actions += [_board(hand, street)] if hand.kind == "board" else []
+        who = order.get(move.name)
+        if who is None:
+            raise SiteError(f"{move.name} acts but is not dealt in")
+        if move.verb == "cbr":
+            actions.append(f"{who} cbr {_text(move.amount)}")
+        elif move.verb == "sd":
+            actions.append(f"{who} sd {move.cards}".rstrip())
+        elif move.verb == "dh":
+            actions.append(f"d dh {who} {move.cards}")
+        else:
+            actions.append(f"{who} {move.verb}")
+    while hand.kind == "board" and street < len(hand.boards) - 1:
+        street += 1
+        actions.append(_board(hand, street))
+    folded = {m.name for m in hand.moves if m.verb == "f"}
+    if sum(1 for s in dealt if s.name not in folded) > 1:  # a showdown: who showed, who mucked
+        for name, cards in hand.shows:
+            if name in order and name not in folded:
+                actions.append(f"{order[name]} sm {cards}".rstrip())
+    return actions
+
+
+def _board(hand: SiteHand, street: int) -> str:
+    if street >= len(hand.boards) or not hand.boards[street]:
+        raise SiteError(f"no board cards for street {street + 1}")
+    return f"d db {hand.boards[street]}"
+
+
+def _text(value: Decimal) -> str:
+    return format(value.normalize(), "f")
+
+
+def _site_fields(hand: SiteHand, dealt: list) -> dict[str, Any]:
+    """The ``_`` fields: chips kind, tournament, bounties, cash-outs, fees besides the rake (the file's
+    total pot and rake are checked while reading: ``site_hand.arithmetic_notes``)."""
+    fields: dict[str, Any] = {f"_{k}": v for k, v in hand.extra.items()}
+    if hand.chips:
+        fields["_chips"] = hand.chips
+    if any(s.bounty for s in dealt):
+        fields["_bounties"] = [s.bounty or "" for s in dealt]
+    if hand.cash_outs:
+        fields["_cash_outs"] = [_text(hand.cash_outs.get(s.name, (ZERO, ZERO))[0]) for s in dealt]
+        fields["_cash_out_fees"] = [_text(hand.cash_outs.get(s.name, (ZERO, ZERO))[1]) for s in dealt]
+    if hand.insurance:
+        fields["_insured"] = [_text(hand.insurance.get(s.name, (ZERO, ZERO))[0]) for s in dealt]
+        fields["_insurance_premiums"] = [_text(hand.insurance.get(s.name, (ZERO, ZERO))[1]) for s in dealt]
+    if hand.fees:  # jackpot and the like: the stored rake holds them, this says how much was not rake
+        fields["_fees"] = _text(hand.fees)
+    return fields

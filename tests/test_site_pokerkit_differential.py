@@ -1,0 +1,32 @@
+"""scooplab's PokerStars reader against PokerKit 0.7.7's (``HandHistory.from_pokerstars``), hand by
+hand over the fixtures: every hand both read agrees, PokerKit's known flaws named and counted
+(benchmarks/site_differential.py, which also measures real files)."""
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import site_differential  # noqa: E402
+
+SITES = Path(__file__).parent / "fixtures" / "sites"
+
+
+def test_every_hand_pokerkit_reads_agrees_and_its_dropped_antes_are_counted():
+    counts = site_differential.compare([SITES])
+    pokerstars = sum(1 for f in SITES.glob("stars-*.txt") for line in f.read_bytes().split(b"\n")
+                     if line.startswith(b"PokerStars Hand #"))  # fmt: skip
+    assert counts["stored by scooplab"] == pokerstars
+    assert counts["read by both"] >= 3  # hold'em cash and tournament (PokerKit reads no razz, no hi/lo)
+    assert not [name for name in counts if name.startswith("disagree")], counts
+    assert counts["agree (PokerKit's antes dropped, added back)"] == 1  # the tournament hand's antes
+    assert counts["agree"] + counts["agree (PokerKit's antes dropped, added back)"] == counts["read by both"]
+
+
+def test_a_wrong_result_is_a_disagreement():
+    ours = {"(rake)": (0, 0), "a": (-5, 0), "b": (5, 10)}
+    assert site_differential._verdict(ours, ({"a": -5, "b": 5}, {"a": 100, "b": 100}, False), "") == "agree"
+    assert site_differential._verdict(ours, ({"a": -6, "b": 6}, {"a": 100, "b": 100}, False), "").startswith(
+        "disagree"
+    )
