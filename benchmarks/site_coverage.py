@@ -1,5 +1,5 @@
 """How much of real site files scooplab stores: per room, game and kind of play (cash or
-tournament), the hands read, stored, stored flagged (a note: the file disagrees with itself) and
+tournament), the hands read, stored, stored flagged (a note that the file disagrees with itself) and
 refused with each reason. Whole process, as a user runs it (one ``scooplab ingest``).
 
     .venv/bin/python benchmarks/site_coverage.py FILE_OR_FOLDER...
@@ -59,9 +59,11 @@ def coverage(paths: list[str]) -> tuple[dict, Counter]:
     for), kind): read, stored, flagged, refused; and the refusals' reasons."""
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder) / "wh"
-        subprocess.run(
-            [str(SCOOPLAB), "ingest", *paths, "--data", str(data)], capture_output=True, check=False
+        done = subprocess.run(
+            [str(SCOOPLAB), "ingest", *paths, "--data", str(data)], capture_output=True, text=True
         )
+        if done.returncode not in (0, 1):  # 1: some hands were rejected
+            raise SystemExit(f"scooplab ingest failed ({done.returncode}): {done.stderr[-2000:]}")
         con = duckdb.connect()
         hands = con.sql(
             f"SELECT phh, notes, extra_fields FROM read_parquet('{data}/hands/**/*.parquet', "
@@ -77,7 +79,9 @@ def coverage(paths: list[str]) -> tuple[dict, Counter]:
         code = phh.split("\n", 1)[0].split('"')[1]  # variant = "NT"
         key = (fields.get("venue", "?"), code, "tournament" if fields.get("_tournament") else "cash")
         table[key]["stored"] += 1
-        table[key]["flagged"] += bool(notes)
+        table[key]["flagged"] += any(
+            note.startswith("the file") for note in notes or ()
+        )  # disagrees with itself
     for raw, error in rejects:
         key = _phh_key(raw) if (raw or "").startswith("variant = ") else _site_key(raw or "")
         table[key]["refused"] += 1

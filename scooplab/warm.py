@@ -1,7 +1,8 @@
 """Compile the engine once, at install time: a tiny run of everything a user runs (every built-in
 game simulated in both modes, its betting hands replayed from their PHH text, odds exact and
-sampled), so that numba's on-disk cache holds the compiled kernels before the first `make demo` or
-`make test` (minutes on a fresh machine, seconds once cached).
+sampled, a PokerStars hand read by the compiled reader of clients' files), so that numba's on-disk
+cache holds the compiled kernels before the first `make demo` or `make test` (minutes on a fresh
+machine, seconds once cached).
 
 The kernels are compiled once for each type of ranking tables they are handed (the usual
 rankings', ace-to-five's, a category order's: ``engine.hands.kernels.key_strength``), whatever the
@@ -71,6 +72,30 @@ def _warm(name: str, phases: tuple[str, ...]) -> None:
             for k, text in enumerate(t for t in texts if t):
                 (folder / f"{k}.phh").write_text(text)
             ingest([folder], Warehouse(Path(scratch, "replayed")), run_id="warm-replay")
+            if name == "holdem":  # and the compiled reader of poker clients' files
+                Path(scratch, "site.txt").write_text(SITE_HAND)
+                ingest([Path(scratch, "site.txt")], Warehouse(Path(scratch, "site")), run_id="warm-site")
+
+
+SITE_HAND = """PokerStars Hand #1:  Hold'em No Limit ($0.25/$0.50 USD) - 2025/06/01 12:00:00 ET
+Table 'Warm' 2-max Seat #2 is the button
+Seat 1: a ($50 in chips)
+Seat 2: b ($40 in chips)
+b: posts small blind $0.25
+a: posts big blind $0.50
+*** HOLE CARDS ***
+b: raises $1 to $1.50
+a: calls $1
+*** FLOP *** [2c 7d 9s]
+a: checks
+b: bets $2
+a: folds
+Uncalled bet ($2) returned to b
+b collected $2.85 from pot
+*** SUMMARY ***
+Total pot $3 | Rake $0.15
+
+"""  # a PokerStars hand: ingesting it compiles the reader of poker clients' files
 
 
 def games_to_warm() -> list[str]:

@@ -18,7 +18,7 @@ from ingest.histories import sites
 from ingest.histories.export import export_ohh
 from ingest.histories.phh import iter_hands
 from ingest.histories.pipeline import ingest
-from ingest.histories.sites import ohh
+from ingest.histories.sites import ohh, ohh_json
 from ingest.storage.warehouse import Warehouse
 from scooplab.cli import app
 
@@ -166,18 +166,30 @@ def test_a_json_file_is_found_from_its_text_and_never_read_as_another_format():
 def test_one_line_objects_without_blank_lines_and_limits_on_size_and_depth():
     one = (SITES / "ohh-heads-up.ohh").read_text().replace("\n", "")
     deep = '{"ohh": {"x": ' + "[" * 40 + "]" * 40 + "}}"
-    huge = '{"ohh": {"x": "' + "a" * (ohh.MAX_OBJECT_CHARS + 10) + '"}}'
+    huge = '{"ohh": {"x": "' + "a" * (ohh_json.MAX_OBJECT_CHARS + 10) + '"}}'
     text = "\n".join([one, deep, one.replace("4400017", "4400018"), huge, one.replace("4400017", "4400019")])
     found = [(fields and fields["hand"], error) for _, _, _, fields, error in ohh.ohh_hands(text)]
     assert found == [
         (4400017, None),
-        (None, f"values nested more than {ohh.MAX_DEPTH} deep"),
+        (None, f"values nested more than {ohh_json.MAX_DEPTH} deep"),
         (4400018, None),
-        (None, f"the hand is larger than {ohh.MAX_OBJECT_CHARS:,} characters"),
+        (None, f"the hand is larger than {ohh_json.MAX_OBJECT_CHARS:,} characters"),
         (4400019, None),
     ]
     ((_, _, _, _, error),) = ohh.ohh_hands('{"ohh": ' + "[" * 100_000 + "]" * 100_000 + "}")
-    assert error == f"values nested more than {ohh.MAX_DEPTH} deep"
+    assert error == f"values nested more than {ohh_json.MAX_DEPTH} deep"
+
+
+@pytest.mark.parametrize("value", ["1e999999999", "0e-999999999", "1234567890123456", "1e9999999"])
+def test_an_amount_of_a_giant_exponent_is_one_refusal_at_once(value):
+    """JSON reads these as decimals at once; writing or normalizing them would take gigabytes or raise."""
+    text = (
+        (SITES / "ohh-heads-up.ohh")
+        .read_text()
+        .replace('"starting_stack": 200.00', f'"starting_stack": {value}')
+    )
+    ((_, _, _, fields, error),) = ohh.ohh_hands(text)
+    assert fields is None and error == "players[0] starting_stack is not an amount scooplab reads"
 
 
 def test_games_ohh_cannot_read_are_refused_by_name():

@@ -332,3 +332,19 @@ def test_a_damaged_hand_is_read_or_refused_in_one_line_never_a_crash(edits):
                 replay(fields)
             except HandError as refused:  # the rules refuse it: one line, as any PHH hand's
                 assert "\n" not in str(refused)
+
+
+def test_the_date_of_a_pokerstars_hand_before_2009_is_read():
+    old = HEADS_UP.replace("Hand #250000000401:  Hold'em", "Game #250000000401:  Hold'em").replace(
+        "2025/06/01 12:00:00 ET", "2008/06/01 - 12:00:00 (ET)"
+    )
+    ((_, _, _, fields, error),) = site_hands(old.encode())
+    assert error is None
+    assert (fields["year"], fields["month"], fields["day"], str(fields["time"])) == (2008, 6, 1, "12:00:00")
+    assert fields["time_zone"] == "America/New_York"
+
+
+def test_a_name_holding_brackets_is_dealt_its_own_cards():
+    ((_, _, _, fields, error),) = site_hands(HEADS_UP.replace("beta_two", "PC [Mittel]").encode())
+    assert error is None and fields["players"] == ["alpha_one", "PC [Mittel]"]
+    assert "d dh p2 KdKh" in fields["actions"]

@@ -3,6 +3,7 @@ hand over the fixtures: every hand both read agrees, PokerKit's known flaws name
 (benchmarks/site_differential.py, which also measures real files)."""
 
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,3 +31,13 @@ def test_a_wrong_result_is_a_disagreement():
     assert site_differential._verdict(ours, ({"a": -6, "b": 6}, {"a": 100, "b": 100}, False), "").startswith(
         "disagree"
     )
+
+
+def test_the_rake_compared_is_the_files_not_the_replays():
+    """A replay that took 10 more than the file's rake from the winner is a disagreement."""
+    text = (SITES / "stars-cash-nlhe.txt").read_text().split("\n\n\n")[0]  # Total pot $8.85 | Rake $0.50
+    theirs = ({"a": Decimal("-4.35"), "b": Decimal("4.85")}, {"a": Decimal(100), "b": Decimal(100)}, False)
+    right = {"(rake)": (Decimal("0.50"), 0), "a": (Decimal("-4.35"), 0), "b": (Decimal("4.35"), 1)}
+    inflated = right | {"(rake)": (Decimal("10.50"), 0), "b": (Decimal("-5.65"), 1)}
+    assert site_differential._verdict(right, theirs, text) == "agree"
+    assert site_differential._verdict(inflated, theirs, text).startswith("disagree")

@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -218,6 +219,14 @@ def test_phh_files_are_read_once_settled_and_phhs_files_section_by_section(tmp_p
     with session.open("a") as file:
         file.write("\n")
     assert [h[:2] for h in _read(watch)] == [("session.phhs", 1)]
+
+
+def test_a_zip_archive_in_the_folder_is_read_once_settled_as_ingest_reads_it(tmp_path):
+    with zipfile.ZipFile(tmp_path / "week.zip", "w") as archive:
+        archive.writestr("table.txt", hand(601) + SEPARATOR + hand(602) + SEPARATOR)
+    watch = FolderWatch(tmp_path)
+    assert [(h[0], h[2]) for h in _read(watch)] == [("week.zip!table.txt", 601), ("week.zip!table.txt", 602)]
+    assert _read(watch) == []
 
 
 def test_input_where_no_hand_ends_within_a_batch_is_skipped_with_one_reject(tmp_path, monkeypatch):

@@ -9,7 +9,9 @@ is stored, only how fast: tests hold the rows of both ways equal.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -31,6 +33,10 @@ FIELD_KINDS = {
     "region": sk.STRING, "postal_code": sk.STRING, "country": sk.STRING, "day": sk.INTEGER,
     "month": sk.INTEGER, "year": sk.INTEGER, "hand": sk.INTEGER, "level": sk.INTEGER, "time": sk.TIME,
     "ante_trimming_status": sk.BOOLEAN,
+    # a site file's facts PHH has no field for (``sites.to_phh``; ``_notes`` is not: its hands go slowly)
+    "_tournament": sk.STRING, "_buy_in": sk.STRING, "_fee": sk.STRING, "_bounty": sk.STRING,
+    "_buy_in_currency": sk.STRING, "_buy_in_text": sk.STRING, "_level": sk.INTEGER, "_chips": sk.STRING,
+    "_bounties": sk.STRINGS, "_hand_id": sk.STRING, "_fees": sk.STRING, "_home_game": sk.STRING,
 }  # fmt: skip
 KEY = {name: k for k, name in enumerate(FIELD_KINDS)}
 
@@ -63,6 +69,8 @@ class Block:
     extra_spans: np.ndarray  # hand h's: extra_json[extra_spans[h, 0]:extra_spans[h, 1]]
     members: list[tuple[str, int]] | None = None  # archive members of one hand each: hand h is
     # members[h]'s, a name and its size (``phh.member_block`` ended it with a line break if it had none)
+    site: Callable[[int], RawHand | str] | None = None  # a site file's (``phh._site_block``): hand h's
+    # label (written by the compiled reader), or the site reader's hand (a hand it left)
 
     def source(self, h: int) -> str:
         """The file hand h comes from: the block's, or its archive member's."""
@@ -92,8 +100,13 @@ class Block:
         return self.data[start:end].decode("utf-8", "surrogateescape")
 
     def raw(self, h: int) -> RawHand:
-        """Hand h as the line reader gives it (its fields parsed by ``phh.parse_hand_text``)."""
-        return section_hand(self.text(h), self.source(h), self.index(h))
+        """Hand h as the line reader gives it (its fields parsed by ``phh.parse_hand_text``); a site
+        file's hand as its reader gives it (``site``)."""
+        given = None if self.site is None else self.site(h)
+        if isinstance(given, RawHand):
+            return given
+        raw = section_hand(self.text(h), self.source(h), self.index(h))
+        return raw if given is None else dataclasses.replace(raw, label=given)
 
     def string(self, h: int, key: str) -> str | None:
         start, end = self.scanned.field[h, KEY[key]]

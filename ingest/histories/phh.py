@@ -401,15 +401,39 @@ def _site_file(path: Path) -> bytes | None:
         return None  # the PHH reader says why it cannot be read
 
 
-def _site_file_hands(data: bytes, name: str) -> Iterator[RawHand]:
+def _site_file_hands(data: bytes, name: str, blocks: Callable[..., Any] | None = None) -> Iterator[Any]:
     """The hands of a site's file as PHH fields (their text: PHH as written), or refused with the reason
-    (their text: the site's)."""
+    (their text: the site's); with ``blocks``, as one block where the compiled reader may write it."""
     if len(data) > MAX_SITE_FILE_BYTES:
         too_big = f"larger than {MAX_SITE_FILE_BYTES >> 20} MiB, the most scooplab reads of a site's file"
         yield RawHand(name, 0, "", None, too_big, whole_file=True)
         return
+    block = None if blocks is None else _site_block(data, name, blocks)
+    if block is not None:
+        yield block
+        return
     for index, label, text, fields, error in sites.site_hands(data):
         yield RawHand(name, index, text if fields is None else write_hand(fields), fields, error, label=label)
+
+
+def _site_block(data: bytes, name: str, blocks: Callable[..., Any]) -> Any:
+    """A site file's hands as a block (``blocks`` of the PHH ``sites.stars_kernel`` writes of them, in
+    their places), each hand it leaves read as ``sites.site_hands`` reads it; or None."""
+    from ingest.histories.sites import stars_kernel  # compiled: loads only to ingest
+
+    read = stars_kernel.read_site(data, write_hand)
+    block = None if read is None else blocks(read.sections, name)
+    if block is not None:
+
+        def site_hand(h: int) -> RawHand | str:  # a written hand's label, or the hand as the reader reads it
+            if read.taken(h):
+                return read.label(h)
+            label, text, fields, error = read.hand(h)
+            text = text if fields is None else write_hand(fields)
+            return RawHand(name, h, text, fields, error, label=label)
+
+        block.site = site_hand
+    return block
 
 
 def hands_of_bytes(data: bytes, name: str) -> Iterator[RawHand]:
@@ -430,7 +454,7 @@ def _hands_of_file(path: Path, blocks: Callable[..., Any] | None, run: OneHandRu
     site = None if name.endswith((".phhs", *ARCHIVE_SUFFIXES)) else _site_file(path)
     if site is not None:  # a poker client's file, found from its text
         yield from run.flush()
-        yield from _site_file_hands(site, name)
+        yield from _site_file_hands(site, name, blocks)
         return
     if name.endswith(SITE_SUFFIXES) and in_folder:
         return  # a folder's text file that is no hand history (a tournament summary, notes)
@@ -579,7 +603,7 @@ def _hands_of_archive(path: Path, name: str, blocks: Callable[..., Any] | None =
             source = f"{name}!{member.name}"
             if not member.name.endswith(PHH_SUFFIXES):
                 yield from run.flush()
-                yield from _site_member(member, source)  # a site's file, or passed over
+                yield from _site_member(member, source, blocks)  # a site's file, or passed over
                 continue
             if blocks is None or not _may_join(member):
                 yield from run.flush()
@@ -592,14 +616,14 @@ def _hands_of_archive(path: Path, name: str, blocks: Callable[..., Any] | None =
         yield RawHand(name, 0, "", None, f"cannot read the archive: {error}", whole_file=True)
 
 
-def _site_member(member: Member, source: str) -> Iterator[RawHand]:
+def _site_member(member: Member, source: str, blocks: Callable[..., Any] | None = None) -> Iterator[Any]:
     """The hands of an archive member that is a site's file (found from its text), else none."""
     if member.sparse or member.size > MAX_SITE_FILE_BYTES:
         return
     head = member.data.read(min(member.size, sites.SNIFF_BYTES))
     if sites.site_format(head) is None:
         return
-    yield from _site_file_hands(head + member.data.read(member.size - len(head)), source)
+    yield from _site_file_hands(head + member.data.read(member.size - len(head)), source, blocks)
 
 
 def _may_join(member: Member) -> bool:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ingest.histories.archives import printable_name
 from ingest.histories.hand_ids import HandIds
-from ingest.histories.phh import SITE_SUFFIXES, RawHand, hands_of_bytes, iter_hands
+from ingest.histories.phh import ARCHIVE_SUFFIXES, SITE_SUFFIXES, RawHand, hands_of_bytes, iter_hands
 from ingest.histories.pipeline import ingest_hands
 from ingest.histories.sites import SNIFF_BYTES, site_format
 from ingest.histories.sites.complete import complete_prefix, ends_blank, hand_starts
@@ -35,7 +35,6 @@ POLL_SECONDS = 2.0  # between two looks at the folder
 BATCH_BYTES = 16 << 20  # the most input one run takes: a large folder comes in several runs, each soon done
 CHECK_BYTES = 64  # a file's first bytes and those before its read place, compared at each read: a file
 # rewritten where it was read is read again
-ARCHIVES = (".tar.gz", ".tgz")
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 _PHHS_SECTION = re.compile(rb"^[ \t]*\[(?!\[)[ \t]*[^\]\s]+[ \t]*\][ \t]*(?:#[^\n]*)?$", re.M)
 _LINE = re.compile(r"(?<=line )(\d+)")
@@ -215,7 +214,7 @@ def kind_of(path: str) -> str | None:
     ``whole`` (a .phh file, an archive) once; None: not read."""
     if path.endswith(".phhs"):
         return "phhs"
-    if path.endswith((".phh", *ARCHIVES)):
+    if path.endswith((".phh", *ARCHIVE_SUFFIXES)):  # (zip too: what ``scooplab ingest`` reads)
         return "whole"
     return "text" if path.endswith(SITE_SUFFIXES) else None
 

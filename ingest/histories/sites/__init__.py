@@ -15,9 +15,9 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ingest.histories.sites import ggpoker, ohh, pokerstars
+from ingest.histories.sites import ggpoker, ohh, ohh_json, pokerstars
 from ingest.histories.sites.site_hand import SiteHand
-from ingest.histories.sites.text import SiteError, normalized_text
+from ingest.histories.sites.text import normalized_text, refusal
 from ingest.histories.sites.to_phh import phh_fields
 
 # each format: its name, the pattern of a hand's first line, its reader
@@ -36,7 +36,7 @@ def site_format(data: bytes) -> str | None:
     """
     text = normalized_text(data[:SNIFF_BYTES])
     if text.lstrip().startswith("{"):  # JSON: Open Hand History, or no site's text
-        return ohh.NAME if ohh.is_ohh(text) else None
+        return ohh.NAME if ohh_json.is_ohh(text) else None
     found = [(m.start(), name) for name, header, _ in FORMATS if (m := header.search(text))]
     return min(found)[1] if found else None
 
@@ -46,7 +46,7 @@ def site_hands(data: bytes) -> Iterator[tuple[int, str, str, dict[str, Any] | No
     its PHH fields or None, the reason it is refused or None)."""
     text = normalized_text(data)
     if text.lstrip().startswith("{"):  # JSON: an Open Hand History file is read object by object
-        yield from ohh.ohh_hands(text) if ohh.is_ohh(text[:SNIFF_BYTES]) else ()
+        yield from ohh.ohh_hands(text) if ohh_json.is_ohh(text[:SNIFF_BYTES]) else ()
         return
     starts = sorted(
         (m.start(), name, header, reader) for name, header, reader in FORMATS for m in header.finditer(text)
@@ -55,10 +55,19 @@ def site_hands(data: bytes) -> Iterator[tuple[int, str, str, dict[str, Any] | No
     line, counted = 1, 0
     for index, ((begin, _, header, reader), end) in enumerate(zip(starts, ends[: len(starts)], strict=True)):
         line, counted = line + text.count("\n", counted, begin), begin
-        hand = text[begin:end].strip()
-        found = header.match(hand)
-        label = f"#{found.group(found.re.groups - 1)} (line {line})" if found else f"at line {line}"
-        try:
-            yield index, label, hand, phh_fields(reader(hand)), None
-        except SiteError as error:
-            yield index, label, hand, None, str(error)
+        yield index, *read_site_hand(text[begin:end], line, header, reader)
+
+
+def read_site_hand(text: str, line: int, header: re.Pattern[str], reader: Callable[[str], SiteHand]
+                   ) -> tuple[str, str, dict[str, Any] | None, str | None]:  # fmt: skip
+    """One hand of a site file as ``site_hands`` gives it (``text``: from its first line on, ``line``
+    that line's number): how to name it, its text, its PHH fields or None, why it is refused or None
+    (``stars_kernel`` reads the hands it leaves to this reader so)."""
+    hand = text.strip()
+    found = header.match(hand)
+    label = f"#{found.group(found.re.groups - 1)} (line {line})" if found else f"at line {line}"
+    try:
+        fields = phh_fields(reader(hand))
+    except (ValueError, ArithmeticError) as error:  # (a SiteError says why; anything else, one line)
+        return label, hand, None, refusal(error)
+    return label, hand, fields, None

@@ -11,27 +11,25 @@ any player is dealt or shows (4 at least). scooplab's own OHH (``scooplab export
 adds a ``_phh`` object: the PHH fields OHH has no place for (the local time and zone, the level,
 notes), restored on reading; it never holds the game, the stakes, the stacks or the actions.
 
-Reading is bounded: an object larger than ``MAX_OBJECT_CHARS`` is refused unparsed, one nested
-deeper than ``MAX_DEPTH`` refused; a bad object is one refusal and the next one is read.
+Reading is bounded (``ohh_json``): an object larger than ``MAX_OBJECT_CHARS`` is refused unparsed, one
+nested deeper than ``MAX_DEPTH`` refused; a bad object is one refusal and the next one is read.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from ingest.histories.sites.ohh_json import json_objects
 from ingest.histories.sites.site_hand import ZERO, Forced, Move, Seat, SiteHand
-from ingest.histories.sites.text import SiteError, cards, number_text
+from ingest.histories.sites.text import MOST_DIGITS, SiteError, cards, number_text, refusal
 from ingest.histories.sites.to_phh import phh_fields
 
 NAME = "Open Hand History"
-MAX_OBJECT_CHARS = 1 << 20  # an OHH hand is a few KB
-MAX_DEPTH = 16  # an OHH hand nests 7 deep
 EXTENSION = "_phh"  # scooplab's object of the PHH fields OHH has no place for
 # what the extension never sets: the game and its play come from the OHH fields themselves (but
 # ``ante_trimming_status`` where it changes nothing: false, or antes all equal)
@@ -48,19 +46,7 @@ POSTS = {"Post Ante": "ante", "Post SB": "small", "Post BB": "big", "Straddle": 
          "Post Dead": "dead", "Post Extra Blind": "live"}  # fmt: skip
 IGNORED = frozenset({"Sits Down", "Stands Up", "Added Chips", "Player Adjustment"})  # nothing in the pot
 PLAY_MONEY = frozenset({"XPM", "Play Money", "PM"})
-_OHH_KEY = re.compile(r'"ohh"\s*:\s*\{')
-_NEXT_OBJECT = re.compile(r"\n[ \t]*\n\s*(?=\{)|\n(?=\{)")  # after a blank line, or at a line's start
-_NOT_SPACE = re.compile(r"\S")
 _CURRENCY = re.compile(r"^[A-Z]{3}$")
-
-
-def is_ohh(text: str) -> bool:
-    """Whether a file's first text (decoded) is OHH: a JSON object holding an "ohh" object.
-
-    >>> is_ohh('\\n{"ohh": {"spec_version": "1.4.6"}}'), is_ohh("PokerStars Hand #1"), is_ohh('{"a": 1}')
-    (True, False, False)
-    """
-    return text.lstrip().startswith("{") and _OHH_KEY.search(text) is not None
 
 
 def ohh_hands(text: str) -> Iterator[tuple[int, str, str, dict[str, Any] | None, str | None]]:
@@ -76,75 +62,9 @@ def ohh_hands(text: str) -> Iterator[tuple[int, str, str, dict[str, Any] | None,
             try:
                 yield index, label, chunk, hand_fields(value), None
                 continue
-            except SiteError as failure:
-                error = str(failure)
+            except (ValueError, ArithmeticError) as failure:  # (a SiteError says why)
+                error = refusal(failure)
         yield index, label, chunk, None, error
-
-
-def json_objects(text: str) -> Iterator[tuple[int, str, Any, str | None]]:
-    """The JSON values of a text one after another, blank lines or not between them: (the line each
-    starts on, its text, the value or None, why it is refused or None). After a value that does not
-    parse, reading goes on at the next object (a ``{`` after a blank line or opening a line)."""
-    decoder = json.JSONDecoder(parse_float=Decimal, parse_constant=_no_constant)
-    position, line, counted = 0, 1, 0
-    while (found := _NOT_SPACE.search(text, position)) is not None:
-        start = found.start()
-        line, counted = line + text.count("\n", counted, start), start
-        bound = _next_object(text, start)
-        if bound - start > MAX_OBJECT_CHARS:
-            yield (
-                line,
-                text[start : start + 200],
-                None,
-                f"the hand is larger than {MAX_OBJECT_CHARS:,} characters",
-            )
-            position = bound
-            continue
-        value, end, error = _decoded(decoder, text, start)
-        if error is None and end - start > MAX_OBJECT_CHARS:
-            value, error = None, f"the hand is larger than {MAX_OBJECT_CHARS:,} characters"
-        if error is None and _depth(value) > MAX_DEPTH:
-            value, error = None, f"values nested more than {MAX_DEPTH} deep"
-        end = bound if end is None else end
-        yield line, text[start:end], value, error
-        position = end
-
-
-def _decoded(decoder: json.JSONDecoder, text: str, start: int) -> tuple[Any, int | None, str | None]:
-    """The JSON value at ``start`` and where it ends, or why it does not parse."""
-    if text[start] != "{":
-        return None, None, "not a JSON object"
-    try:
-        value, end = decoder.raw_decode(text, start)
-    except RecursionError:
-        return None, None, f"values nested more than {MAX_DEPTH} deep"
-    except json.JSONDecodeError as error:
-        message = error.msg.replace("':'", "a colon").replace(":", ";").lower()
-        return None, None, f"bad JSON, {message} at column {error.colno}"
-    except ValueError:  # an integer of more digits than Python converts, a NaN
-        return None, None, "bad JSON, a number that is no amount"
-    return value, end, None
-
-
-def _next_object(text: str, start: int) -> int:
-    found = _NEXT_OBJECT.search(text, start + 1)
-    return len(text) if found is None else found.end()
-
-
-def _no_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a number")
-
-
-def _depth(value: Any) -> int:
-    """How deep a parsed value nests (no recursion: the depth is what is checked)."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict | list):
-            deepest = max(deepest, depth)
-            if depth <= MAX_DEPTH:
-                stack += [(v, depth + 1) for v in (item.values() if isinstance(item, dict) else item)]
-    return deepest
 
 
 def hand_fields(value: Any) -> dict[str, Any]:
@@ -579,6 +499,9 @@ def _amount(obj: dict[str, Any], key: str, where: str, required: bool = False) -
     amount = Decimal(value)
     if amount < 0:
         raise SiteError(f"{where} {key} is negative")
+    exponent = amount.as_tuple().exponent
+    if amount.adjusted() >= MOST_DIGITS or not isinstance(exponent, int) or abs(exponent) > MOST_DIGITS:
+        raise SiteError(f"{where} {key} is not an amount scooplab reads")  # 1e999999999, 0e-999999999
     return amount
 
 

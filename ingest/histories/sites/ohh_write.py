@@ -29,7 +29,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ingest.histories.money import AmountError, Token, decimal_of, decimals, hand_decimals
-from ingest.histories.sites import ohh
+from ingest.histories.sites import ohh, ohh_json
 from ingest.histories.sites.text import SiteError, amount
 
 SPEC_VERSION = "1.4.6"
@@ -357,7 +357,7 @@ def _start(fields: dict[str, Any]) -> str | None:
 
 
 def _read_back(text: str) -> dict[str, Any]:
-    ((_, _, value, error),) = ohh.json_objects(text)
+    ((_, _, value, error),) = ohh_json.json_objects(text)
     if error is not None:
         raise Unwritable(f"its OHH does not read back ({error})")
     try:

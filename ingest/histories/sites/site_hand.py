@@ -94,14 +94,10 @@ def contributions(hand: SiteHand) -> dict[str, Decimal]:
     """What each player put in the pot by the file's own lines (posts, calls, bets, raises to),
     less the uncalled bet returned (as written, or as the rules return it where the file is silent)."""
     put = {s.name: ZERO for s in hand.seats}
-    street_bets: dict[tuple[int, str], Decimal] = {}
     for post in hand.forced:
         if post.kind in ("ante", "dead"):
             put[post.name] += post.amount
-        elif post.kind == "straddle":  # a straddle's amount is the poster's whole forced bet
-            street_bets[0, post.name] = max(street_bets.get((0, post.name), ZERO), post.amount)
-        else:
-            street_bets[0, post.name] = street_bets.get((0, post.name), ZERO) + post.amount
+    street_bets = {(0, name): bet for name, bet in forced_bets(hand).items()}
     for move in hand.moves:
         key = (move.street, move.name)
         if move.verb == "cbr":
@@ -131,16 +127,109 @@ def _unwritten_return(street_bets: dict[tuple[int, str], Decimal], returned: dic
         put[bettor] -= unwritten
 
 
+def forced_bets(hand: SiteHand) -> dict[str, Decimal]:
+    """Each player's bet before the first move: his live blinds and straddle (antes and dead blinds
+    go to the pot, not into a bet)."""
+    bets: dict[str, Decimal] = {}
+    for post in hand.forced:
+        if post.kind == "straddle":
+            bets[post.name] = max(bets.get(post.name, ZERO), post.amount)
+        elif post.kind not in ("ante", "dead"):
+            bets[post.name] = bets.get(post.name, ZERO) + post.amount
+    return bets
+
+
+def bet_after(bets: dict[str, Decimal], move: Move, owed: Decimal = ZERO) -> Decimal | None:
+    """Keep ``bets`` (this street's, by player) up to date with ``move``. Where every bet so far is
+    short of ``owed`` (the big blind before the flop: its poster all in for less, or on his ante)
+    and a call puts in more, the street's bet it makes: the site's call of the whole big blind, a
+    bet to PHH (whose ``cc`` matches the highest bet). Else None.
+
+    >>> bets = {"sb": Decimal(60)}
+    >>> bet_after(bets, Move(0, "a", "cc", Decimal(120)), Decimal(120))
+    Decimal('120')
+    >>> bet_after(bets, Move(0, "sb", "cc", 60), 120), bet_after(bets, Move(0, "b", "cc", 150))
+    (None, None)
+    """
+    before = bets.get(move.name, ZERO)
+    if move.verb == "cbr":
+        bets[move.name] = move.amount
+    elif move.verb in ("cc", "pb"):
+        highest = max((v for k, v in bets.items() if k != move.name), default=ZERO)
+        bets[move.name] = before + move.amount
+        if move.verb == "cc" and highest < bets[move.name] and highest < owed:
+            return bets[move.name]
+    return None
+
+
+def owed_on(hand: SiteHand, street: int) -> Decimal:
+    """The least bet a call matches on a street by the site's rules: the big blind before the flop."""
+    return hand.big_blind if street == 0 and hand.kind != "stud" else ZERO
+
+
+def rules_contributions(hand: SiteHand) -> dict[str, Decimal]:
+    """What each player puts in the pot as the replay reads the hand's PHH (a call matches the
+    street's highest bet, every payment stops at the player's stack, the last street's bet nobody
+    matched comes back), to hold against ``contributions``, the file's own count.
+
+    >>> posts = [Forced("a", "small", Decimal(1)), Forced("b", "big", Decimal(2)), Forced("c", "dead", 1)]
+    >>> seats = [Seat(1, "a", Decimal(50)), Seat(2, "b", Decimal(50)), Seat(3, "c", Decimal(50))]
+    >>> hand = SiteHand("x", "1", "NT", 2, seats=seats, forced=posts, moves=[Move(0, "c", "cc", 2)])
+    >>> {k: str(v) for k, v in rules_contributions(hand).items()}
+    {'a': '1', 'b': '2', 'c': '3'}
+    """
+    left = {s.name: s.stack for s in hand.seats if not s.out}
+    put = dict.fromkeys(left, ZERO)
+    bets: dict[str, Decimal] = {}
+
+    def pay(name: str, value: Decimal, bet: bool) -> None:
+        paid = min(max(value, ZERO), left.get(name, ZERO))
+        left[name] = left.get(name, ZERO) - paid
+        put[name] = put.get(name, ZERO) + paid
+        if bet:
+            bets[name] = bets.get(name, ZERO) + paid
+
+    for post in hand.forced:
+        if post.kind == "straddle":
+            pay(post.name, post.amount - bets.get(post.name, ZERO), True)
+        else:
+            pay(post.name, post.amount, post.kind not in ("ante", "dead"))
+    street, last_bets, written = 0, dict(bets), forced_bets(hand)
+    for move in hand.moves:
+        if move.street != street:
+            street, bets, written = move.street, {}, {}
+        above = bet_after(written, move, owed_on(hand, street))  # a call above a short blind: ``cbr``
+        if move.verb == "cbr" or above is not None:
+            pay(move.name, (move.amount if above is None else above) - bets.get(move.name, ZERO), True)
+        elif move.verb == "cc":
+            pay(move.name, max(bets.values(), default=ZERO) - bets.get(move.name, ZERO), True)
+        elif move.verb == "pb":
+            pay(move.name, move.amount, True)
+        if any(bets.values()):
+            last_bets = bets
+    ranked = [*sorted(last_bets.items(), key=lambda item: item[1], reverse=True), ("", ZERO), ("", ZERO)]
+    put[ranked[0][0]] = put.get(ranked[0][0], ZERO) - (ranked[0][1] - ranked[1][1])
+    put.pop("", None)
+    return put
+
+
 def arithmetic_notes(hand: SiteHand) -> list[str]:
     """Where the file disagrees with itself: its total pot against its bets, what it says was
-    collected plus rake and fees against its total pot. Empty when it agrees."""
+    collected plus rake and fees against its total pot; and where a player's bets, as the replay
+    reads them, put in other than the file says (``rules_contributions``). Empty when it agrees."""
     notes = []
-    pot = sum(contributions(hand).values(), ZERO)
+    put, by_rules = contributions(hand), rules_contributions(hand)
+    pot = sum(put.values(), ZERO)
     collected = sum(hand.collected.values(), ZERO)
     if hand.total_pot is not None and hand.total_pot != pot:
         notes.append(
             f"the file's total pot {number_text(hand.total_pot)} is not its bets' {number_text(pot)}"
         )
+    for name in put:  # (every seat: the replay's are those dealt in)
+        file_put, replay_put = put.get(name, ZERO), by_rules.get(name, ZERO)
+        if file_put != replay_put:
+            notes.append(f"the file has {name} put {number_text(file_put)} in the pot, the replay "
+                          f"{number_text(replay_put)}")  # fmt: skip
     if hand.total_pot is not None and collected + hand.rake + hand.fees != hand.total_pot:
         notes.append(
             f"the file's collected {number_text(collected)}, rake {number_text(hand.rake)} and fees "

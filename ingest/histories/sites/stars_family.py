@@ -11,15 +11,25 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from ingest.histories.sites.site_hand import ZERO, Forced, Move, Seat, SiteHand
+from ingest.histories.sites.site_hand import (
+    ZERO,
+    Forced,
+    Move,
+    Seat,
+    SiteHand,
+    contributions,
+    rules_contributions,
+)
 from ingest.histories.sites.text import SiteError, amount, cards
 
 _AMOUNT = r"[^\s()|]*\d[\d,.]*(?: [A-Z]{3})?"
 _SEAT = re.compile(rf"^Seat (\d+): (.+?) \(({_AMOUNT}) in chips(?:, ({_AMOUNT}) bounty)?[^)]*\)(.*)$")
-_TABLE = re.compile(r"^Table '(.*?)'(?: (\d+)-max)?.*?(?:Seat #(\d+) is the button)?\s*$")
+# (Run It Once writes ``Table ID '30263376' 6-Max``)
+_TABLE = re.compile(r"^Table (?:ID )?'(.*?)'(?: (\d+)-[Mm]ax)?.*?(?:Seat #(\d+) is the button)?\s*$")
 _STREET = re.compile(r"^\*\*\* (FIRST |SECOND |THIRD )?(FLOP|TURN|RIVER|3rd STREET|4th STREET|5th STREET|"
                      r"6th STREET|RIVER|FIRST DRAW|SECOND DRAW|THIRD DRAW|DEALING HANDS|HOLE CARDS) \*\*\*"
                      r"(.*)$")  # fmt: skip
+_DEALT = re.compile(r"^ \[([^\]]*)\](?: \[([^\]]*)\])?\s*$")
 _BOARD_STREETS = {"FLOP": 1, "TURN": 2, "RIVER": 3}
 _STUD_STREETS = {"3rd STREET": 0, "4th STREET": 1, "5th STREET": 2, "6th STREET": 3, "RIVER": 4}
 _DRAWS = {"FIRST DRAW": 1, "SECOND DRAW": 2, "THIRD DRAW": 3}
@@ -53,6 +63,7 @@ class Body:
         self.names: re.Pattern[str] | None = None
         self.runs = 0
         self.summary_won: dict[str, Decimal] = {}  # what the summary says each won
+        self.second_small: list[Forced] = []  # small blinds posted besides the table's (dead, or live)
 
     def read(self) -> SiteHand:
         at = self._table_and_seats()
@@ -69,6 +80,7 @@ class Body:
         if self.runs > 1:
             raise SiteError(f"the board is run {self.runs} times; scooplab replays one board a hand")
         self._seated_out_but_playing()
+        self._second_small_blinds()
         for name in self.hand.cash_outs:  # "won ($71.68) ... (pot not awarded as player cashed out)"
             if name not in self.hand.collected and name in self.summary_won:
                 self.hand.collected[name] = self.summary_won[name]  # the table's result stands
@@ -96,6 +108,20 @@ class Body:
         )
         for seat in self.hand.seats:
             seat.out = seat.out and seat.name not in playing
+
+    def _second_small_blinds(self) -> None:
+        """A second small blind is dead as PokerStars posts it (its poster then calls the whole big
+        blind), live where the file's calls count it in his bet (files other rooms' hands were
+        converted from): whichever puts in what the file says he put in."""
+
+        def agrees(name: str) -> bool:
+            return rules_contributions(self.hand).get(name) == contributions(self.hand).get(name)
+
+        for post in self.second_small:
+            if not agrees(post.name):
+                post.kind = "small"
+                if not agrees(post.name):
+                    post.kind = "dead"  # neither: the notes say where the file disagrees
 
     def _table_and_seats(self) -> int:
         """Read the table line and the seat lines; the index of the first line after them."""
@@ -189,10 +215,15 @@ class Body:
             self.hand.boards[self.street] = cards(new[-1])
 
     def _dealt(self, line: str) -> None:
-        found = re.match(r"^Dealt to (.+?)(?: \[([^\]]*)\])?(?: \[([^\]]*)\])?\s*$", line)
-        if not found or not found.group(2):
+        """``Dealt to NAME [cards]`` (``[kept] [drawn]`` after a draw, ``[new]`` in stud), the name
+        one seated (it may hold brackets: ``PC [Mittel]``)."""
+        rest = line[len("Dealt to ") :].rstrip()
+        seated = (s.name for s in sorted(self.hand.seats, key=lambda s: -len(s.name)))
+        name = next((n for n in seated if rest == n or rest.startswith(n + " [")), None)
+        found = None if name is None else _DEALT.match(rest[len(name) :])
+        if not found or not found.group(1):
             return
-        name, first, new = found.group(1), cards(found.group(2)), found.group(3)
+        first, new = cards(found.group(1)), found.group(2)
         if self.hand.kind == "board" or (self.hand.kind == "draw" and self.street == 0):
             self.hand.known[name] = first
         elif self.hand.kind == "stud":
@@ -279,6 +310,8 @@ class Body:
         if found is None:
             raise SiteError(f"{name} discards {tail[:30]!r}: no count of cards")
         count = int(found.group(1))
+        if count > self.hand.hole_cards:
+            raise SiteError(f"{name} discards more cards than a hand holds")
         thrown = cards(found.group(2)) if found.group(2) else "??" * count
         self.hand.moves.append(Move(self.street, name, "sd", cards=thrown))
         self.hand.moves.append(Move(self.street, name, "dh", cards="??" * count))
@@ -302,9 +335,11 @@ class Body:
         for words, kind in _POSTS.items():
             if rest.startswith(words + " "):
                 value = amount(rest[len(words) + 1 :].replace(" and is all-in", "").split(" ")[0])
-                if kind == "big" and any(p.kind == "big" for p in hand.forced):
-                    kind = "live"  # a second big blind: a player posting to come in
+                if kind in ("small", "big") and any(p.kind == kind for p in hand.forced):
+                    kind = "dead" if kind == "small" else "live"  # a second blind: posted to come in
                 hand.forced.append(Forced(name, kind, value, all_in="all-in" in rest))
+                if kind == "dead" and words == "small blind":
+                    self.second_small.append(hand.forced[-1])
                 return
         raise SiteError(f"{name} posts {rest[:40]!r}: a post scooplab does not know")
 

@@ -24,12 +24,24 @@ from decimal import Decimal, InvalidOperation
 CURRENCY_OF_SYMBOL = {"$": "USD", "€": "EUR", "£": "GBP", "₹": "INR", "¥": "CNY", "￥": "CNY"}
 _SYMBOLS = "".join(CURRENCY_OF_SYMBOL)
 _AMOUNT = re.compile(rf"^[{_SYMBOLS}]?\s*(\d[\d,\s]*(?:\.\d+)?)\s*(?:[A-Z]{{3}})?$")
+MOST_DIGITS = 15  # an amount is below 10^15: a float carries its decimal text exactly (``to_phh``)
 _CARD = re.compile(r"(10|[2-9TJQKA])([cdhs])", re.IGNORECASE)
 
 
 class SiteError(ValueError):
     """A hand the reader cannot take, with the one-line reason (no colon: the rejects view counts
     reasons by what follows the last one)."""
+
+
+def refusal(error: Exception) -> str:
+    """The one-line reason a hand is refused: a ``SiteError``'s own, else what kind of value broke.
+
+    >>> refusal(SiteError("no seats")), refusal(ValueError("Exceeds the limit (4300 digits)"))
+    ('no seats', 'a value scooplab cannot read (ValueError)')
+    """
+    if isinstance(error, SiteError):
+        return str(error)
+    return f"a value scooplab cannot read ({type(error).__name__})"
 
 
 def normalized_text(data: bytes) -> str:
@@ -69,9 +81,12 @@ def amount(text: str) -> Decimal:
         raise SiteError(f"{text!r} is not an amount")
     digits = found.group(1).replace(",", "").replace(" ", "")
     try:
-        return Decimal(digits)
+        value = Decimal(digits)
     except InvalidOperation:
         raise SiteError(f"{text!r} is not an amount") from None
+    if value.adjusted() >= MOST_DIGITS:
+        raise SiteError(f"{text[:30]!r} is more than scooplab counts")
+    return value
 
 
 def currency_of(text: str) -> str | None:
@@ -130,7 +145,9 @@ def split_hands(text: str, header: re.Pattern[str]) -> list[tuple[int, str]]:
     return hands
 
 
-_WHEN = re.compile(r"(\d{4})[/-](\d{1,2})[/-](\d{1,2})[ T](\d{1,2}):(\d{2})(?::(\d{2}))?(?: ([A-Z]{2,5})\b)?")
+_WHEN = re.compile(  # (PokerStars until 2008: ``2007/10/15 - 10:19:23 (ET)``)
+    r"(\d{4})[/-](\d{1,2})[/-](\d{1,2})(?:[ T]| - )(\d{1,2}):(\d{2})(?::(\d{2}))?(?: \(?([A-Z]{2,5})\b\)?)?"
+)
 TIME_ZONES = {
     "ET": "America/New_York", "EST": "America/New_York", "EDT": "America/New_York",
     "PT": "America/Los_Angeles", "CT": "America/Chicago", "MT": "America/Denver", "AT": "America/Halifax",
@@ -147,6 +164,8 @@ def when_of(text: str) -> dict[str, object]:
     >>> when_of("- 2016/11/13 12:03:34 PT [2016/11/13 15:03:34 ET]")  # doctest: +NORMALIZE_WHITESPACE
     {'year': 2016, 'month': 11, 'day': 13, 'time': datetime.time(12, 3, 34),
      'time_zone': 'America/Los_Angeles', 'time_zone_abbreviation': 'PT'}
+    >>> when_of("- 2007/10/15 - 10:19:23 (ET)") == when_of("2007/10/15 10:19:23 ET") != {}
+    True
     """
     found = _WHEN.search(text)
     if found is None:

@@ -6,16 +6,33 @@ and ``ingest.histories.money`` turns into exact units; a card nobody saw is ``??
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import Context, Decimal
+from functools import lru_cache
 from typing import Any
 
-from ingest.histories.sites.site_hand import ZERO, SiteHand, arithmetic_notes
-from ingest.histories.sites.text import SiteError
+from ingest.histories.sites.site_hand import ZERO, SiteHand, arithmetic_notes, bet_after, forced_bets, owed_on
+from ingest.histories.sites.text import MOST_DIGITS, SiteError
+
+_EXACT = Context(prec=2 * MOST_DIGITS)  # normalizes every amount ``number`` takes without rounding
 
 
+@lru_cache(maxsize=1 << 12)  # a file's amounts repeat: stakes, antes, stacks, the zeros of winnings
 def number(value: Decimal) -> int | float:
-    """An amount as TOML would read the file's text of it (a float's shortest text is that text)."""
-    value = value.normalize()
+    """An amount as TOML would read the file's text of it (a float's shortest text is that text);
+    ``SiteError`` for one of more digits than a float carries exactly (never changed to a near one).
+
+    >>> number(Decimal("0.50")), number(Decimal("1500.00"))
+    (0.5, 1500)
+    >>> number(Decimal("81758556975224.54"))  # (a float: 81758556975224.55)
+    Traceback (most recent call last):
+    ...
+    ingest.histories.sites.text.SiteError: 81758556975224.54 has more digits than scooplab reads exactly
+    """
+    if value.adjusted() >= MOST_DIGITS or len(value.as_tuple().digits) > 2 * MOST_DIGITS:
+        raise SiteError(f"an amount of {MOST_DIGITS} or more digits is more than scooplab reads exactly")
+    value = value.normalize(_EXACT)  # exact: it has no more digits than that
+    if len(value.as_tuple().digits) > MOST_DIGITS:
+        raise SiteError(f"{value} has more digits than scooplab reads exactly")
     return int(value) if value == value.to_integral_value() else float(value)
 
 
@@ -88,16 +105,17 @@ def _actions(hand: SiteHand, dealt: list, order: dict[str, str]) -> list[str]:
         if hand.kind == "stud"
         else [f"d dh {order[s.name]} {hand.known.get(s.name, unknown)}" for s in dealt]
     )
-    street = 0
+    street, bets = 0, forced_bets(hand)
     for move in hand.moves:
         while street < move.street:
-            street += 1
+            street, bets = street + 1, {}
             actions += [_board(hand, street)] if hand.kind == "board" else []
         who = order.get(move.name)
         if who is None:
             raise SiteError(f"{move.name} acts but is not dealt in")
-        if move.verb == "cbr":
-            actions.append(f"{who} cbr {_text(move.amount)}")
+        bet = bet_after(bets, move, owed_on(hand, street))
+        if move.verb == "cbr" or bet is not None:  # a call of a big blind posted short is a bet
+            actions.append(f"{who} cbr {_text(move.amount if bet is None else bet)}")
         elif move.verb == "sd":
             actions.append(f"{who} sd {move.cards}".rstrip())
         elif move.verb == "dh":
@@ -122,7 +140,9 @@ def _board(hand: SiteHand, street: int) -> str:
 
 
 def _text(value: Decimal) -> str:
-    return format(value.normalize(), "f")
+    """An amount as an action writes it (``2.5``), refused as ``number`` refuses it."""
+    number(value)
+    return format(value.normalize(_EXACT), "f")
 
 
 def _site_fields(hand: SiteHand, dealt: list) -> dict[str, Any]:
