@@ -11,7 +11,7 @@ and peak memory (``measure.measured``):
   stored, none rejected;
 * the same of one hand: the fixed cost of a run (start-up, compiled code loaded, the warehouse's
   indexes), so the rate beyond it is printed too;
-* PokerKit 0.7.7 reading and replaying a sample of the same hands (it reads 40 to 100 a second);
+* PokerKit 0.7.7 reading and replaying a sample of the same hands (about 200 a second here);
 * scooplab's Python reader (``sites.site_hands``, what the compiled one falls back to) over the
   same sample, which must read every hand, and the compiled reader over the whole corpus.
 
