@@ -400,3 +400,19 @@ def test_watch_refuses_what_it_cannot_take_in_one_line(tmp_path, given, said):
     command = [*watch_command(folder, tmp_path), *given]
     result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=COMMAND_SECONDS)
     assert result.returncode == 2 and said in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def test_an_open_hand_history_file_is_read_object_by_object_as_it_grows(tmp_path):
+    objects = (Path(__file__).parent / "fixtures" / "sites" / "ohh-cash-holdem.ohh").read_text().strip()
+    first = objects.split("\n\n")[0]
+    assert (
+        complete_prefix(first.encode()) == 0 and complete_prefix((first + "\n\n").encode()) == len(first) + 2
+    )
+    hands = tmp_path / "export.ohh"
+    hands.write_text(first[:-40])
+    watch = FolderWatch(tmp_path)
+    assert _read(watch) == []  # cut mid-object: it waits
+    with hands.open("a") as file:
+        file.write(first[-40:] + "\n\n")
+    ((name, index, _, error),) = _read(watch)
+    assert (name, index, error) == ("export.ohh", 0, None)

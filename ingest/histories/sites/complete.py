@@ -1,7 +1,8 @@
 """The whole hands at the start of what a poker client has written so far, for ``scooplab ingest
 --watch`` (``ingest.histories.watch``): a client writes a hand whole, then blank lines, so a hand
 is complete once the next hand's first line follows it or, at the end of what is written, a blank
-line ends it. A hand cut off mid-line or mid-record waits for the rest.
+line ends it (an Open Hand History file likewise: a ``{"ohh": ...}`` object a hand, a blank line
+after each). A hand cut off mid-line or mid-record waits for the rest.
 
 >>> one = b"PokerStars Hand #1: Hold'em No Limit ($0.05/$0.10) - 2024/03/05 12:00:00 ET\\r\\nSeat 1: A\\r\\n"
 >>> complete_prefix(one), complete_prefix(one + b"\\r\\n") == len(one) + 2
@@ -13,10 +14,13 @@ True
 from __future__ import annotations
 
 import codecs
+import re
 
 import numpy as np
 
 from ingest.histories.sites import FORMATS
+
+OHH_OBJECT = re.compile(r'^\{\s*"ohh"', re.M)  # an Open Hand History hand: an object opening a line
 
 
 def complete_prefix(data: bytes) -> int:
@@ -47,7 +51,8 @@ def hand_starts(data: bytes) -> list[int]:
 
 
 def _starts(units: str) -> list[int]:
-    return sorted(found.start() for _, header, _ in FORMATS for found in header.finditer(units))
+    headers = (*(header for _, header, _ in FORMATS), OHH_OBJECT)
+    return sorted(found.start() for header in headers for found in header.finditer(units))
 
 
 def ends_blank(text: str) -> bool:
