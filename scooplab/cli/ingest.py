@@ -47,7 +47,7 @@ def ingest_command(
     output: Format = OutputFormat.table, variant: Described = None, workers: IngestWorkers = 1,
     watch: Watch = None, every: Every = 2.0,
 ) -> None:  # fmt: skip
-    """Replay and check PHH hand histories, and store them in the warehouse.
+    """Read hand histories (PokerStars, GGPoker, Open Hand History, PHH), check them, store them.
 
     Every hand is replayed by the rules; a hand that breaks one is rejected with
     a one-line reason (file, hand, action) and the rest of the batch goes on.
