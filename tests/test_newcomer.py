@@ -92,7 +92,7 @@ def test_a_file_that_is_not_a_hand_history_is_refused_and_records_no_run(tmp_pat
     readme = Path(__file__).parents[1] / "README.md"
     result = runner.invoke(app, ["ingest", str(readme), "--data", str(data)])
     assert result.exit_code == 2
-    expected = f"no hand histories (PHH, PokerStars, GGPoker; .zip or .tar.gz of them) in {readme}"
+    expected = f"no hand histories (PHH, a poker client's files; .zip or .tar.gz of them) in {readme}"
     assert result.output.strip() == f"scooplab: error: {expected}"
     assert not data.exists()
 

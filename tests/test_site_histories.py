@@ -1,7 +1,6 @@
 """Site hand histories (PokerStars, GGPoker): found from their text, read exactly, checked against
 their own arithmetic, stored like PHH. Fixtures: tests/fixtures/sites/ (written for these tests)."""
 
-import json
 from decimal import Decimal
 from pathlib import Path
 
@@ -15,23 +14,9 @@ from ingest.histories.replay import HandError, replay
 from ingest.histories.sites import site_format, site_hands
 from ingest.histories.sites.text import normalized_text
 from ingest.storage.warehouse import Warehouse
+from tests.site_helpers import SITES, stored
 
-SITES = Path(__file__).parent / "fixtures" / "sites"
 CASH = SITES / "stars-cash-nlhe.txt"
-
-
-def stored(tmp_path: Path, *files: Path, name: str = "wh"):
-    """Ingest files into a new warehouse: (report, {hand key: hand row}, {(hand key, player): row})."""
-    warehouse = Warehouse(tmp_path / name)
-    rejected: list[str] = []
-    report = ingest(files, warehouse, on_reject=rejected.append)
-    hands = {}
-    for row in warehouse.read("hands").to_pylist():
-        extra = json.loads(row["extra_fields"] or "{}")
-        hands[str(extra.get("hand") or extra.get("_hand_id"))] = row | {"extra": extra}
-    by_id = {row["hand_id"]: key for key, row in hands.items()}
-    players = {(by_id[p["hand_id"]], p["player"]): p for p in warehouse.read("players").to_pylist()}
-    return report, rejected, hands, players
 
 
 def money(row: dict, hand: dict) -> Decimal:

@@ -254,8 +254,21 @@ def test_the_kernel_is_used_only_while_the_formats_are_those_it_finds(monkeypatc
     data = (FIXTURES / "stars-cash-nlhe.txt").read_bytes()
     assert stars_headers.formats_known() and stars_kernel.read_site(data, write_hand) is not None
     other = ("Other", re.compile(r"^Other #(\d+):", re.M), None)
-    monkeypatch.setattr(sites, "FORMATS", (*sites.FORMATS, other))
+    monkeypatch.setattr(sites, "FORMATS", (*sites.FORMATS, other))  # another format after its own
+    assert stars_headers.formats_known() and stars_kernel.read_site(data, write_hand) is not None
+    mixed = data + b"\n\nOther #7: a hand of another format\n"
+    assert stars_kernel.read_site(mixed, write_hand) is None  # the Python reader finds both formats'
+    monkeypatch.setattr(sites, "FORMATS", (other, *sites.FORMATS))  # before its own
     assert not stars_headers.formats_known() and stars_kernel.read_site(data, write_hand) is None
+
+
+def test_a_file_holding_another_formats_hand_is_left_to_the_python_reader():
+    stars = (FIXTURES / "stars-cash-nlhe.txt").read_bytes()
+    ongame = next(FIXTURES.glob("ongame-*.txt")).read_bytes()
+    assert stars_kernel.read_site(stars + b"\n\n" + ongame, write_hand) is None
+    hands = list(sites.site_hands(stars + b"\n\n" + ongame))
+    venues = {fields["venue"] for _, _, _, fields, _ in hands if fields}
+    assert venues == {"PokerStars", "Ongame"}
 
 
 def test_a_line_the_python_reader_no_longer_ignores_is_left_to_it(monkeypatch):

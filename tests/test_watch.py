@@ -416,3 +416,41 @@ def test_an_open_hand_history_file_is_read_object_by_object_as_it_grows(tmp_path
         file.write(first[-40:] + "\n\n")
     ((name, index, _, error),) = _read(watch)
     assert (name, index, error) == ("export.ohh", 0, None)
+
+
+SITE_FIXTURES = Path(__file__).parent / "fixtures" / "sites"
+
+
+@pytest.mark.parametrize("prefix", ["winamax", "pacific", "partypoker", "fulltilt", "ongame", "absolute"])
+def test_every_text_formats_hands_are_found_as_they_grow_with_either_line_end(prefix):
+    from ingest.histories.sites import site_hands
+    from ingest.histories.sites.complete import hand_starts
+    from ingest.histories.sites.text import normalized_text
+
+    for path in sorted(SITE_FIXTURES.glob(f"{prefix}-*.txt")):
+        text = normalized_text(path.read_bytes()).strip("\n") + "\n\n"
+        count = sum(1 for _ in site_hands(text.encode()))
+        for written in (text, text.replace("\n", "\r\n")):
+            data = written.encode("utf-8")
+            assert len(hand_starts(data)) == count, (path.name, written[:20])
+            assert complete_prefix(data) == len(data)  # a blank line ends the last hand: all whole
+            last = hand_starts(data)[-1]
+            assert complete_prefix(data[: len(data) - 3]) == (last if count > 1 else 0)  # cut: it waits
+
+
+def test_an_ipoker_session_is_read_whole_once_settled_and_again_as_it_grows(tmp_path):
+    session = (SITE_FIXTURES / "ipoker-cash-holdem.xml").read_text(encoding="utf-8")
+    whole = session[: session.rindex("<game ")]  # (the fixture's last game is cut off: left out)
+    part = whole[: whole.rindex("<game ")]  # the client has written all but its last game
+    games = whole.count("</game>")
+    assert games >= 2
+    path = tmp_path / "session.xml"
+    path.write_text(part)
+    watch = FolderWatch(tmp_path)
+    first = _read(watch)
+    assert len(first) == games - 1 and all(error is None for *_, error in first)
+    assert _read(watch) == []  # unchanged: not read again
+    path.write_text(whole)
+    assert _read(watch) == []  # changed since the last look: it waits until it settles
+    again = _read(watch)
+    assert len(again) == games and all(error is None for *_, error in again)

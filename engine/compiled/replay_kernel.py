@@ -257,11 +257,25 @@ def _bet_or_raise(table, streets, hand, seat, to, cards) -> bool:
         complete_to(table, hand, seat, to, round_min, cards)
         _after(table, streets, hand, seat, True)
         return True
+    if over_short_all_in(table.structure == FIXED_LIMIT, current, round_min, to):
+        low = high = to  # a card room's bet over a short all-in (``betting.over_short_all_in``)
     if not allowed or to <= current or to > all_in or (to < low and to != all_in and not capped) or to > high:
         return False
     raise_to(table, streets, hand, seat, to, cards)
     _after(table, streets, hand, seat, True)
     return True
+
+
+@njit(cache=True, inline="always")
+def over_short_all_in(fixed, current, bet, to) -> bool:
+    """``engine.rules.betting.over_short_all_in``: to the whole bet over a short all-in, or in
+    fixed-limit one whole bet above it."""
+    if bet <= 0:
+        return False
+    if not fixed:
+        return current < bet and to == bet
+    whole = -(-current // bet) * bet
+    return whole != current and (to == whole or to == whole + bet)
 
 
 @njit(cache=True, inline="always")

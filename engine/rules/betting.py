@@ -154,6 +154,31 @@ def is_full_raise(structure: Structure, limits: RoundLimits, to: int, raise_rule
     return reopens(structure, full_raise_size(structure, limits), to - limits.current_bet)
 
 
+def over_short_all_in(structure: Structure, limits: RoundLimits, to: int) -> bool:
+    """Whether a bet or raise to ``to`` is one card rooms make over a short all-in (the largest bet is
+    less than the whole bet it stands for: a big blind all in short, an all-in bet under the street's
+    bet, in fixed-limit one between two whole bets): to the whole bet (completing it), or in
+    fixed-limit one whole bet above it. A record making one is read as written (a replay allows it
+    beside ``raise_bounds``); the rules' own sizes are those.
+
+    >>> blind = RoundLimits(current_bet=150, last_increment=250, min_bet=250)  # a big blind all in short
+    >>> over_short_all_in(Structure.NO_LIMIT, blind, 250), over_short_all_in(Structure.NO_LIMIT, blind, 300)
+    (True, False)
+    >>> short = RoundLimits(current_bet=13, last_increment=13, min_bet=20)  # all in for 13 at a bet of 20
+    >>> [over_short_all_in(Structure.FIXED_LIMIT, short, to) for to in (20, 33, 40, 60)]
+    [True, False, True, False]
+    >>> over_short_all_in(Structure.FIXED_LIMIT, RoundLimits(40, 20, 20), 60)  # whole bets: the rules'
+    False
+    """
+    current, bet = limits.current_bet, limits.min_bet
+    if bet <= 0:
+        return False
+    if structure is not Structure.FIXED_LIMIT:
+        return current < bet and to == bet
+    whole = -(-current // bet) * bet  # the all-in rounded up to whole bets
+    return whole != current and to in (whole, whole + bet)
+
+
 def blinds_of(stake: int, big_blind: int = 0) -> tuple[int, int]:
     """Betting mode's small and big blind (or ante and starting bet): half the big blind and the big blind, by
     default (``big_blind`` 0) 2% of the stack, at least 2.

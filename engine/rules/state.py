@@ -20,6 +20,7 @@ from engine.rules.betting import (
     forced_bets,
     full_raise_size,
     is_full_raise,
+    over_short_all_in,
     raise_bounds,
     reopens,
 )
@@ -551,9 +552,9 @@ class HandState:
         self.round_big = False  # a big bet was made this round (an open pair's street)
         pair_option = street.big_bet_on_open_pair
         live = [not f for f in self.folded]
-        self.big_bet_allowed = bool(
-            pair_option and self.options.get(pair_option) and shows_pair(self._known_up(), live)
-        )
+        unwritten = [s for s in range(self.n) if live[s] and UNKNOWN_CARD in self.up[s]]
+        paired = shows_pair(self._known_up(), live) or bool(unwritten)  # unwritten up cards may pair
+        self.big_bet_allowed = bool(pair_option and self.options.get(pair_option) and paired)
         self.open_choice = set()
         if street.opener != Opener.POSITION:  # by the up cards (stud): the first street's brings in
             first = self._opener_by_cards(street.opener, live)
@@ -727,6 +728,8 @@ class HandState:
             low = high = to  # an open pair: the big bet instead of the small one
             self.round_big = True
             limits = self._limits()
+        if not completing and over_short_all_in(self.structure, limits, to):
+            low = high = to  # a card room's bet over a short all-in (a record's: read as written)
         covered = max((self.bets[s] + self.stacks[s] for s in self.live_seats if s != seat), default=0)
         capped = self.structure is Structure.FIXED_LIMIT and to == covered  # all any opponent can match
         if to < low and to != all_in_to and not capped:

@@ -385,7 +385,8 @@ def _is_input(name: str) -> bool:
     return name.endswith(PHH_SUFFIXES) or name.endswith(ARCHIVE_SUFFIXES) or name.endswith(SITE_SUFFIXES)
 
 
-SITE_SUFFIXES = (".txt", ".TXT", ".log", ".hh", ".ohh", ".OHH", ".json")  # read when their text is a site's
+# read when their text is a site's
+SITE_SUFFIXES = (".txt", ".TXT", ".log", ".hh", ".ohh", ".OHH", ".json", ".xml", ".XML")
 MAX_SITE_FILE_BYTES = 256 << 20  # a larger site file is refused unread (a client writes a file a day)
 
 

@@ -4,12 +4,13 @@ trackers auto-import.
 The folder is looked at (recursively, ``os.scandir``, sizes and modification times) every few
 seconds. A file of hands that grows (a site's text file, a ``.phhs``) is read from where the last
 look stopped, and only its whole hands are taken (``sites.complete.complete_prefix``,
-``phhs_complete_prefix``): a hand still being written waits for the rest. A ``.phh`` file or an
-archive is read whole, once its size and time stay the same from one look to the next (at the
-first look, at once). A file that shrinks, is replaced (another inode) or is rewritten before the
-place the last look stopped is read again from its start: the content id keeps its hands from
-being stored twice. Each look that finds hands stores them as one ingest run (``pipeline.
-ingest_hands``), at most ``BATCH_BYTES`` of input at a time.
+``phhs_complete_prefix``): a hand still being written waits for the rest. A ``.phh`` file, an
+archive or an iPoker session (XML: each game needs the session's header) is read whole, once its
+size and time stay the same from one look to the next (at the first look, at once). A file that
+shrinks, is replaced (another inode) or is rewritten before the place the last look stopped is read
+again from its start: the content id keeps its hands from being stored twice. Each look that finds
+hands stores them as one ingest run (``pipeline.ingest_hands``), at most ``BATCH_BYTES`` of input at
+a time.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from ingest.histories.phh import ARCHIVE_SUFFIXES, SITE_SUFFIXES, RawHand, hands
 from ingest.histories.pipeline import ingest_hands
 from ingest.histories.sites import SNIFF_BYTES, site_format
 from ingest.histories.sites.complete import complete_prefix, ends_blank, hand_starts
+from ingest.histories.sites.ipoker import NAME as IPOKER
 from ingest.histories.sites.text import normalized_text
 from ingest.storage.schema import new_run_id
 from ingest.storage.warehouse import Warehouse
@@ -220,14 +222,17 @@ def kind_of(path: str) -> str | None:
 
 
 def _sniffed(path: str, size: int) -> str | None:
-    """A text file's kind from its first bytes: ``site``, ``text`` while too short to tell, else None."""
+    """A text file's kind from its first bytes: ``site``, ``whole`` (an iPoker session: XML, whose
+    games need its header; read whole whenever it settles, the content id passing over the hands
+    stored before), ``text`` while too short to tell, else None."""
     try:
         with open(path, "rb") as file:
             head = file.read(SNIFF_BYTES)
     except OSError:
         return "text"  # looked at again when it changes
-    if site_format(head) is not None:
-        return "site"
+    found = site_format(head)
+    if found is not None:
+        return "whole" if found == IPOKER else "site"
     return "text" if size < SNIFF_BYTES else None
 
 

@@ -47,7 +47,8 @@ def ingest_command(
     output: Format = OutputFormat.table, variant: Described = None, workers: IngestWorkers = 1,
     watch: Watch = None, every: Every = 2.0,
 ) -> None:  # fmt: skip
-    """Read hand histories (PokerStars, GGPoker, Open Hand History, PHH), check them, store them.
+    """Read hand histories (PokerStars, GGPoker, Winamax, iPoker, PartyPoker, 888, Full Tilt, Ongame,
+    Absolute, Open Hand History, PHH), check them, store them.
 
     Every hand is replayed by the rules; a hand that breaks one is rejected with
     a one-line reason (file, hand, action) and the rest of the batch goes on.
@@ -166,7 +167,7 @@ def _check_paths(paths: list[Path]) -> None:
         if not path.exists():
             fail(f"no such file or folder: {path}")
         if not has_hand_histories(path):
-            fail(f"no hand histories (PHH, PokerStars, GGPoker; .zip or .tar.gz of them) in {path}")
+            fail(f"no hand histories (PHH, a poker client's files; .zip or .tar.gz of them) in {path}")
 
 
 def _stack_chain(lab, run: str, report: dict) -> str:

@@ -15,15 +15,29 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ingest.histories.sites import ggpoker, ohh, ohh_json, pokerstars
+from ingest.histories.sites import (
+    absolute,
+    fulltilt,
+    ggpoker,
+    ipoker,
+    ohh,
+    ohh_json,
+    ongame,
+    pacific,
+    partypoker,
+    pokerstars,
+    winamax,
+)
 from ingest.histories.sites.site_hand import SiteHand
 from ingest.histories.sites.text import normalized_text, refusal
 from ingest.histories.sites.to_phh import phh_fields
 
-# each format: its name, the pattern of a hand's first line, its reader
+# each text format: its name, the pattern of a hand's first lines (its ``id`` group, else the one
+# before its last, names the hand), its reader; the compiled reader's two first, in this order
 FORMATS: tuple[tuple[str, re.Pattern[str], Callable[[str], SiteHand]], ...] = (
     ("PokerStars", pokerstars.HEADER, pokerstars.read_hand),
     ("GGPoker", ggpoker.HEADER, ggpoker.read_hand),
+    *((m.NAME, m.HEADER, m.read_hand) for m in (winamax, pacific, partypoker, fulltilt, ongame, absolute)),
 )
 SNIFF_BYTES = 1 << 14  # what is read of a file to find its format
 
@@ -37,6 +51,8 @@ def site_format(data: bytes) -> str | None:
     text = normalized_text(data[:SNIFF_BYTES])
     if text.lstrip().startswith("{"):  # JSON: Open Hand History, or no site's text
         return ohh.NAME if ohh_json.is_ohh(text) else None
+    if ipoker.is_ipoker(text):  # XML: an iPoker session
+        return ipoker.NAME
     found = [(m.start(), name) for name, header, _ in FORMATS if (m := header.search(text))]
     return min(found)[1] if found else None
 
@@ -47,6 +63,9 @@ def site_hands(data: bytes) -> Iterator[tuple[int, str, str, dict[str, Any] | No
     text = normalized_text(data)
     if text.lstrip().startswith("{"):  # JSON: an Open Hand History file is read object by object
         yield from ohh.ohh_hands(text) if ohh_json.is_ohh(text[:SNIFF_BYTES]) else ()
+        return
+    if ipoker.is_ipoker(text[:SNIFF_BYTES]):
+        yield from ipoker.ipoker_hands(text)
         return
     starts = sorted(
         (m.start(), name, header, reader) for name, header, reader in FORMATS for m in header.finditer(text)
@@ -65,7 +84,9 @@ def read_site_hand(text: str, line: int, header: re.Pattern[str], reader: Callab
     (``stars_kernel`` reads the hands it leaves to this reader so)."""
     hand = text.strip()
     found = header.match(hand)
-    label = f"#{found.group(found.re.groups - 1)} (line {line})" if found else f"at line {line}"
+    if found:
+        named = found.group("id") if "id" in found.re.groupindex else found.group(found.re.groups - 1)
+    label = f"#{named} (line {line})" if found else f"at line {line}"
     try:
         fields = phh_fields(reader(hand))
     except (ValueError, ArithmeticError) as error:  # (a SiteError says why; anything else, one line)

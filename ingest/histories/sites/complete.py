@@ -19,6 +19,7 @@ import re
 import numpy as np
 
 from ingest.histories.sites import FORMATS
+from ingest.histories.sites.text import utf16_order
 
 OHH_OBJECT = re.compile(r'^\{\s*"ohh"', re.M)  # an Open Hand History hand: an object opening a line
 
@@ -76,7 +77,7 @@ def code_units(data: bytes) -> tuple[str, int, int]:
     >>> code_units(b"\\xef\\xbb\\xbfA\\rB\\r")
     ('A\\nB', 1, 3)
     """
-    order = _utf16_order(data)
+    order = utf16_order(data)
     if order is None:
         skip = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
         text = data[skip:].decode("latin-1")
@@ -91,18 +92,3 @@ def code_units(data: bytes) -> tuple[str, int, int]:
     if "\r" in text:
         text = text.replace("\r\n", " \n").replace("\r", "\n")  # the same length: offsets kept
     return text, width, skip
-
-
-def _utf16_order(data: bytes) -> str | None:
-    """``le`` or ``be`` when ``data`` is UTF-16 (its mark, or its zero bytes), else None."""
-    if data.startswith(codecs.BOM_UTF8):
-        return None
-    if data.startswith(codecs.BOM_UTF16_LE):
-        return "le"
-    if data.startswith(codecs.BOM_UTF16_BE):
-        return "be"
-    if len(data) > 1 and data[1:2] == b"\x00" and data[0:1] != b"\x00":
-        return "le"
-    if len(data) > 1 and data[0:1] == b"\x00" and data[1:2] != b"\x00":
-        return "be"
-    return None

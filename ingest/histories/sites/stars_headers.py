@@ -83,9 +83,36 @@ UNUSABLE = Kind(False, 0, (b"",) * PARTS)
 
 
 def formats_known() -> bool:
-    """Whether ``sites.FORMATS`` are the formats the kernel finds, in the same order."""
-    found = tuple((name, header.pattern) for name, header, _ in sites.FORMATS)
+    """Whether ``sites.FORMATS`` open with the formats the kernel finds, in the same order."""
+    found = tuple((name, header.pattern) for name, header, _ in sites.FORMATS[: len(FORMAT_PATTERNS)])
     return found == FORMAT_PATTERNS and all(header.flags & re.M for _, header, _ in sites.FORMATS)
+
+
+# text every hand of another format holds at its start (a file holding it is read by the Python
+# reader, which finds every format's hands); a format not named here is looked for by its pattern
+OTHER_MARKS = {
+    "Winamax": b"Winamax Poker - ", "888": b"#Game No : ", "PartyPoker": b"#Game No : ",
+    "Full Tilt": b"Tilt Poker Game #", "Ongame": b"***** History for hand ", "Absolute": b"Stage #",
+}  # fmt: skip
+
+
+def other_format_in(text: bytes) -> bool:
+    """Whether ``text`` (a file's normalized UTF-8) may hold a hand of a format the kernel does not
+    find: the mark of one, or a match of its pattern.
+
+    >>> other_format_in(b"PokerStars Hand #1: ...\\n"), other_format_in(b"x\\nStage #12: Holdem")
+    (False, True)
+    """
+    for name, header, _ in sites.FORMATS[len(FORMAT_PATTERNS) :]:
+        mark = OTHER_MARKS.get(name)
+        if mark in text if mark is not None else _bytes_pattern(header.pattern).search(text):
+            return True
+    return False
+
+
+@lru_cache(maxsize=64)
+def _bytes_pattern(pattern: str) -> re.Pattern[bytes]:
+    return re.compile(pattern.encode(), re.M)
 
 
 @lru_cache(maxsize=4096)

@@ -74,7 +74,7 @@ from ingest.histories.sites.stars_write import (
     write_site_fields,
     write_winnings,
 )
-from ingest.histories.sites.text import normalized_text
+from ingest.histories.sites.text import normalized_text, utf16_order
 
 TAKEN, FALLBACK = 0, 1
 STARS, GG = 0, 1  # the formats read: their places in ``sites.FORMATS``
@@ -511,7 +511,7 @@ def same_bytes(buf, a, row, size) -> bool:
 def _hands_of(data: bytes) -> tuple[bytes, np.ndarray, np.ndarray, int]:
     """``text.normalized_text(data).encode()`` (``data`` itself when reading changes nothing in it),
     its bytes as an array, and its hands' first lines (``find_hands``) and count."""
-    text, utf16 = data, len(data) > 1 and (data[1:2] == b"\x00") != (data[0:1] == b"\x00")
+    text, utf16 = data, utf16_order(data) is not None
     if utf16 or data.startswith(codecs.BOM_UTF8):
         text = normalized_text(data).encode()
     while True:
@@ -575,13 +575,16 @@ class SiteRead:
 def read_site(data: bytes, write: Callable[[dict[str, Any]], str]) -> SiteRead | None:
     """A PokerStars or GGPoker file's hands read by the kernel (``write``: ``phh.write_hand``, for the
     pieces of PHH every hand of a kind shares); None when the Python reader must read the whole file
-    (JSON, no hand, formats other than the kernel's, a first line bytes past ASCII leave open)."""
+    (JSON, no hand, formats other than the kernel's in ``sites.FORMATS`` or in the file, a first line
+    bytes past ASCII leave open)."""
     if not stars_headers.formats_known():
         return None
     text, buf, starts, count = _hands_of(data)
     head = text.lstrip(b" \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f")[:1]
     if count <= 0 or head == b"{" or head >= b"\x80":
         return None  # no hand; Open Hand History (or Unicode white space before what may be)
+    if stars_headers.other_format_in(text):
+        return None  # hands of other formats too: the Python reader finds each format's
     heads = np.zeros((count, HEAD_COLUMNS), np.int64)
     keys = np.empty(count * (MOST_REST + 64), np.uint8)
     used = read_headers(buf, starts, heads, keys)

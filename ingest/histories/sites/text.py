@@ -46,14 +46,13 @@ def refusal(error: Exception) -> str:
 
 def normalized_text(data: bytes) -> str:
     """A file's text, decoded as its client wrote it, with LF line ends and plain spaces."""
+    order = utf16_order(data)
     if data.startswith(codecs.BOM_UTF8):
         text = data[3:].decode("utf-8", "replace")
     elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         text = data.decode("utf-16", "replace").lstrip("\ufeff")
-    elif len(data) > 1 and data[1:2] == b"\x00" and data[0:1] != b"\x00":
-        text = data.decode("utf-16-le", "replace")
-    elif len(data) > 1 and data[0:1] == b"\x00" and data[1:2] != b"\x00":
-        text = data.decode("utf-16-be", "replace")
+    elif order is not None:
+        text = data.decode(f"utf-16-{order}", "replace")
     else:
         try:
             text = data.decode("utf-8")
@@ -64,6 +63,30 @@ def normalized_text(data: bytes) -> str:
     if "\ufeff" in text:  # files joined with ``cat``: each one's byte-order mark
         text = text.replace("\ufeff", "")
     return text.replace("\xa0", " ").replace("\u202f", " ")
+
+
+def utf16_order(data: bytes) -> str | None:
+    """``le`` or ``be`` when ``data`` is UTF-16: its byte-order mark, else ASCII's zero bytes at the
+    odd (``le``) or even (``be``) places of its first two characters; else None (a file opening with
+    one NUL, as PartyPoker writes one before ``Game #N starts.``, is not UTF-16).
+
+    >>> utf16_order("Hi".encode("utf-16-le")), utf16_order("Hi".encode("utf-16-be"))
+    ('le', 'be')
+    >>> utf16_order(b"\\x00 Game #1 starts."), utf16_order(b"\\xef\\xbb\\xbfHi"), utf16_order(b"H\\x00")
+    (None, None, 'le')
+    """
+    if data.startswith(codecs.BOM_UTF8):
+        return None
+    if data.startswith(codecs.BOM_UTF16_LE):
+        return "le"
+    if data.startswith(codecs.BOM_UTF16_BE):
+        return "be"
+    units = [data[k : k + 2] for k in range(0, min(len(data), 4) - 1, 2)]
+    if units and all(u[1:] == b"\x00" and u[:1] != b"\x00" for u in units):
+        return "le"
+    if units and all(u[:1] == b"\x00" and u[1:] != b"\x00" for u in units):
+        return "be"
+    return None
 
 
 def amount(text: str) -> Decimal:

@@ -45,6 +45,8 @@ def phh_fields(hand: SiteHand) -> dict[str, Any]:
     if hand.kind == "stud":
         del fields["blinds_or_straddles"]
         fields["bring_in"] = number(hand.bring_in)
+    if hand.variant == "F7S":  # the rooms' stud high: an open pair on fourth street allows the big bet
+        fields["_options"] = {"open_pair_big_bet": True}
     if hand.small_bet:
         fields["small_bet"], fields["big_bet"] = number(hand.small_bet), number(hand.big_bet)
     else:  # the big blind as posted (a header's level may name other stakes): the record decides
@@ -106,7 +108,7 @@ def _actions(hand: SiteHand, dealt: list, order: dict[str, str]) -> list[str]:
         else [f"d dh {order[s.name]} {hand.known.get(s.name, unknown)}" for s in dealt]
     )
     street, bets = 0, forced_bets(hand)
-    for move in hand.moves:
+    for k, move in enumerate(hand.moves):
         while street < move.street:
             street, bets = street + 1, {}
             actions += [_board(hand, street)] if hand.kind == "board" else []
@@ -114,6 +116,8 @@ def _actions(hand: SiteHand, dealt: list, order: dict[str, str]) -> list[str]:
         if who is None:
             raise SiteError(f"{move.name} acts but is not dealt in")
         bet = bet_after(bets, move, owed_on(hand, street))
+        if bet is not None and not _others_with_chips(hand, dealt, k):
+            bet = None  # nobody left to call it: a call (the rest comes back either way)
         if move.verb == "cbr" or bet is not None:  # a call of a big blind posted short is a bet
             actions.append(f"{who} cbr {_text(move.amount if bet is None else bet)}")
         elif move.verb == "sd":
@@ -131,6 +135,26 @@ def _actions(hand: SiteHand, dealt: list, order: dict[str, str]) -> list[str]:
             if name in order and name not in folded:
                 actions.append(f"{order[name]} sm {cards}".rstrip())
     return actions
+
+
+def _others_with_chips(hand: SiteHand, dealt: list, k: int) -> bool:
+    """Whether a player in the hand besides the one making move ``k`` has chips behind before it."""
+    before, name = hand.moves[:k], hand.moves[k].name
+    put = {s.name: ZERO for s in dealt}
+    for post in hand.forced:
+        if post.kind in ("ante", "dead"):
+            put[post.name] = put.get(post.name, ZERO) + post.amount
+    bets = {(0, who): bet for who, bet in forced_bets(hand).items()}
+    for move in before:
+        key = (move.street, move.name)
+        if move.verb == "cbr":
+            bets[key] = move.amount
+        elif move.verb in ("cc", "pb"):
+            bets[key] = bets.get(key, ZERO) + move.amount
+    for (_, who), bet in bets.items():
+        put[who] = put.get(who, ZERO) + bet
+    folded = {move.name for move in before if move.verb == "f"}
+    return any(s.stack > put[s.name] for s in dealt if s.name != name and s.name not in folded)
 
 
 def _board(hand: SiteHand, street: int) -> str:
