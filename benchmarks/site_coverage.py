@@ -1,6 +1,8 @@
 """How much of real site files scooplab stores: per room, game and kind of play (cash or
 tournament), the hands read, stored, stored flagged (a note that the file disagrees with itself) and
-refused with each reason. Whole process, as a user runs it (one ``scooplab ingest``).
+refused with each reason. Whole process, as a user runs it (one ``scooplab ingest``). Every format
+``scooplab ingest`` reads (PokerStars, GGPoker, Winamax, iPoker, PartyPoker, 888, Full Tilt, Ongame,
+Absolute); a refused hand's game is the one its refusal names where it has no description.
 
     .venv/bin/python benchmarks/site_coverage.py FILE_OR_FOLDER...
 """
@@ -8,6 +10,7 @@ refused with each reason. Whole process, as a user runs it (one ``scooplab inges
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -24,25 +27,37 @@ from ingest.histories.sites.games import game_of, last_game_name  # noqa: E402
 SCOOPLAB = Path(sys.executable).with_name("scooplab")
 
 
-def _kind(header: str) -> str:
-    return "tournament" if "Tournament #" in header or "TOURNAMENT #" in header else "cash"
+def _kind(text: str) -> str:
+    """Cash or tournament, from a hand's first lines as any format writes them."""
+    head = text[:600]
+    words = ("Tournament", "TOURNAMENT", "Trny:", "Tourney", "tournament", "<tournamentcode>")
+    return "tournament" if any(word in head for word in words) else "cash"
 
 
-def _room(header: str) -> str:
+def _room(text: str) -> str:
+    """The format whose first lines open the hand (the PokerStars family by the room it names)."""
+    from ingest.histories.sites import FORMATS
     from ingest.histories.sites.pokerstars import VENUES
 
+    header = text.split("\n", 1)[0]
     if header.startswith("Poker Hand #"):
         return "GGPoker"
-    written = header.split(" Hand #")[0].split(" Game #")[0]
-    return next((venue for name, venue in VENUES.items() if written.startswith(name)), written)
+    if header.startswith(tuple(VENUES)):
+        written = header.split(" Hand #")[0].split(" Game #")[0]
+        return next((venue for name, venue in VENUES.items() if written.startswith(name)), written)
+    found = next((name for name, pattern, _ in FORMATS if pattern.match(text.lstrip())), None)
+    return found or ("iPoker" if text.lstrip().startswith("<game") else "?")
 
 
-def _site_key(raw: str) -> tuple[str, str, str]:
-    """Room, game and kind of a hand refused while reading (its text: the site's)."""
-    header = raw.split("\n", 1)[0]
-    name = last_game_name(header) or "?"
-    game = game_of(name)
-    return _room(header), game[0] if game else f'"{name}"', _kind(header)
+def _site_key(raw: str, error: str) -> tuple[str, str, str]:
+    """Room, game and kind of a hand refused while reading (its text: the site's): the game is the
+    one the refusal names, else the PokerStars family's header's, else ``?``."""
+    named = re.search(r' game "(.+?)" has no scooplab description', error) or re.search(
+        r" game '(.+?)' has no scooplab description", error
+    )
+    name = named.group(1) if named else last_game_name(raw.split("\n", 1)[0]) or "?"
+    game = None if named else game_of(name)
+    return _room(raw), game[0] if game else f'"{name}"', _kind(raw)
 
 
 def _phh_key(raw: str) -> tuple[str, str, str]:
@@ -83,7 +98,7 @@ def coverage(paths: list[str]) -> tuple[dict, Counter]:
             note.startswith("the file") for note in notes or ()
         )  # disagrees with itself
     for raw, error in rejects:
-        key = _phh_key(raw) if (raw or "").startswith("variant = ") else _site_key(raw or "")
+        key = _phh_key(raw) if (raw or "").startswith("variant = ") else _site_key(raw or "", error or "")
         table[key]["refused"] += 1
         reasons[error.rsplit(": ", 1)[-1][:90]] += 1
     return table, reasons

@@ -45,6 +45,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from ingest.histories.phh import SITE_SUFFIXES
 from ingest.histories.pipeline import ingest
 from ingest.histories.sites import FORMATS, site_hands
 from ingest.histories.sites.text import SiteError, normalized_text
@@ -152,7 +153,7 @@ def compare(paths: list[Path]) -> Counter:
     counts: Counter = Counter()
     for path in paths:
         files = sorted(path.rglob("*")) if path.is_dir() else [path]
-        for file in (f for f in files if f.is_file() and f.suffix in (".txt", ".xml")):
+        for file in (f for f in files if f.is_file() and f.name.endswith(SITE_SUFFIXES)):
             _compare_file(file.read_bytes(), ours, counts)
     return counts
 

@@ -66,9 +66,9 @@ def fixture_hands(prefix: str, name: str) -> tuple[str, list[tuple[str, str]]]:
     (an iPoker session's header and its end), and each hand's (id, text)."""
     texts = [normalized_text(p.read_bytes()) for p in sorted(FIXTURES.glob(f"{prefix}-*")) if p.is_file()]
     if name == "iPoker":
-        text = next((t for t in texts if "<session" in t and "</game>" in t), "")
+        text = next((t for t in texts if t.count("<session") == 1 and "</game>" in t), "")  # one header
         games = list(_IPOKER_GAME.finditer(text))
-        head, tail = (text[: games[0].start()], text[games[-1].end() :]) if games else ("", "")
+        head, tail = (text[: games[0].start()], "\n</session>\n") if games else ("", "")
         read = [(g.group(1), g.group(0)) for g in games if _reads((head + g.group(0) + tail).encode())]
         return head + "\0" + tail, read
     header = next(h for n, h, _ in sites.FORMATS if n == name)
@@ -80,6 +80,13 @@ def fixture_hands(prefix: str, name: str) -> tuple[str, list[tuple[str, str]]]:
             if _reads(hand.encode()):
                 hands.append((found.group("id"), hand))
     return "\0", hands
+
+
+def _header_end(name: str, text: str) -> int:
+    """Where a text format's hand's first lines (its ``HEADER`` match: the id's) end."""
+    header = next(h for n, h, _ in sites.FORMATS if n == name)
+    found = header.match(text)
+    return found.end() if found else text.find("\n")
 
 
 def _reads(data: bytes) -> bool:
@@ -96,7 +103,8 @@ def write_file(path: Path, prefix: str, name: str, count: int) -> int:
     out = []
     for k in range(count):
         hand_id, text = hands[k % len(hands)]
-        out.append(text.replace(hand_id, f"{k // len(hands) + 1}{hand_id}"))
+        end = (text.find(">") + 1) if name == "iPoker" else _header_end(name, text)  # the id's lines alone
+        out.append(text[:end].replace(hand_id, f"{k // len(hands) + 1}{hand_id}") + text[end:])
     path.write_text(head + "".join(out) + tail, encoding="utf-8")
     return count
 

@@ -86,6 +86,22 @@ REFUSED = {
 starting_stacks = [5000, 150, 5000]
 actions = ["d dh p1 ????", "d dh p2 ????", "d dh p3 ????", "p3 cbr 300"]
 """,
+    # the flop: 200, raised to 400, Cy calls, then Ada all in to 450 (50 more: not half a bet, no raise):
+    # Bea may not raise again, least of all a whole bet over the 600 the 450 rounds up to
+    "p2 cbr 800: the betting was not reopened (a short all-in of less than half a bet)": FIXED
+    + """hand = 13
+starting_stacks = [650, 5000, 5000]
+actions = ["d dh p1 ????", "d dh p2 ????", "d dh p3 ????", "p3 cc", "p1 cc", "p2 cc", "d db 7c8d3s",
+           "p1 cbr 200", "p2 cbr 400", "p3 cc", "p1 cbr 450", "p2 cbr 800"]
+""",
+    # the flop: Ada bets 200, Bea all in to 250 (not half a bet more): Cy, still to act, may raise a bet
+    # over it (450) or complete the raise to 400, not raise a whole bet over that
+    "p3 cbr 600: above the maximum raise to 450": FIXED
+    + """hand = 14
+starting_stacks = [5000, 450, 5000]
+actions = ["d dh p1 ????", "d dh p2 ????", "d dh p3 ????", "p3 cc", "p1 cc", "p2 cc", "d db 7c8d3s",
+           "p1 cbr 200", "p2 cbr 250", "p3 cbr 600"]
+""",
     # a fixed-limit raise of three whole bets over a short big blind
     "p3 cbr 600: above the maximum raise to 391": FIXED
     + """hand = 12

@@ -25,6 +25,7 @@ from benchmarks.stars_corpus import corpus, write_corpus
 from ingest.histories import bulk_read, phh, sites
 from ingest.histories.phh import iter_hands, write_hand
 from ingest.histories.pipeline import ingest
+from ingest.histories.replay import replay
 from ingest.histories.sites import stars_cache, stars_family, stars_headers, stars_kernel
 from ingest.histories.sites.text import normalized_text
 from ingest.storage.warehouse import Warehouse
@@ -312,3 +313,40 @@ def test_random_play_is_read_whole_by_the_kernel_and_stored_with_no_reject(tmp_p
     rng = random.Random(seed)
     read = stars_kernel.read_site(rng.choice(paths).read_bytes(), write_hand)
     assert read is not None and all(read.taken(h) for h in range(len(read.status)))
+
+
+SHORT_BLIND_CALLED = """PokerStars Hand #250000000071:  Hold'em No Limit ($1/$2 USD) - 2025/03/14 20:15:02 ET
+Table 'Alcyone IV' 6-max Seat #1 is the button
+Seat 1: river_rat ($50.00 in chips)
+Seat 2: MapleMuck ($1.60 in chips)
+river_rat: posts small blind $1
+MapleMuck: posts big blind $1.60 and is all-in
+*** HOLE CARDS ***
+river_rat: calls $1
+Uncalled bet ($0.40) returned to river_rat
+*** FLOP *** [Kh 7c 2d]
+*** TURN *** [Kh 7c 2d] [9s]
+*** RIVER *** [Kh 7c 2d 9s] [3c]
+*** SHOW DOWN ***
+river_rat: shows [Ah Ad] (a pair of Aces)
+MapleMuck: shows [Qs Jd] (high card Ace)
+river_rat collected $3.20 from pot
+*** SUMMARY ***
+Total pot $3.20 | Rake $0
+Board [Kh 7c 2d 9s 3c]
+Seat 1: river_rat (button) (small blind) showed [Ah Ad] and won ($3.20)
+Seat 2: MapleMuck (big blind) showed [Qs Jd] and lost
+
+
+"""
+
+
+def test_a_call_of_the_whole_big_blind_nobody_can_answer_is_the_same_call_both_ways():
+    """The small blind calls the whole $2 over a big blind all in for $1.60, heads-up: nobody is left
+    to call a bet, so it is a call (the $0.40 comes back), as the Python reader writes it."""
+    data = SHORT_BLIND_CALLED.encode()
+    read = checked(data)  # the kernel writes it as the Python reader does, or leaves it to it
+    ((_, _, _, fields, error),) = list(sites.site_hands(data))
+    assert error is None and "p2 cc" in fields["actions"] and not any("cbr" in a for a in fields["actions"])
+    assert read is not None and not read.taken(0)  # left to the Python reader
+    replay(fields)

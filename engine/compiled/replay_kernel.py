@@ -275,7 +275,8 @@ def over_short_all_in(fixed, current, bet, to) -> bool:
     if not fixed:
         return current < bet and to == bet
     whole = -(-current // bet) * bet
-    return whole != current and (to == whole or to == whole + bet)
+    counted = current < bet or 2 * (current - whole + bet) >= bet
+    return whole != current and (to == whole or (counted and to == whole + bet))
 
 
 @njit(cache=True, inline="always")

@@ -158,8 +158,9 @@ def over_short_all_in(structure: Structure, limits: RoundLimits, to: int) -> boo
     """Whether a bet or raise to ``to`` is one card rooms make over a short all-in (the largest bet is
     less than the whole bet it stands for: a big blind all in short, an all-in bet under the street's
     bet, in fixed-limit one between two whole bets): to the whole bet (completing it), or in
-    fixed-limit one whole bet above it. A record making one is read as written (a replay allows it
-    beside ``raise_bounds``); the rules' own sizes are those.
+    fixed-limit one whole bet above it where the all-in was the street's first bet or raised by half a
+    bet or more (it counts as a whole bet: RULINGS, TDA Rule 47). A record making one is read as
+    written (a replay allows it beside ``raise_bounds``); the rules' own sizes are those.
 
     >>> blind = RoundLimits(current_bet=150, last_increment=250, min_bet=250)  # a big blind all in short
     >>> over_short_all_in(Structure.NO_LIMIT, blind, 250), over_short_all_in(Structure.NO_LIMIT, blind, 300)
@@ -169,6 +170,8 @@ def over_short_all_in(structure: Structure, limits: RoundLimits, to: int) -> boo
     [True, False, True, False]
     >>> over_short_all_in(Structure.FIXED_LIMIT, RoundLimits(40, 20, 20), 60)  # whole bets: the rules'
     False
+    >>> over_short_all_in(Structure.FIXED_LIMIT, RoundLimits(45, 20, 20), 80)  # 5 over 40: not a raise
+    False
     """
     current, bet = limits.current_bet, limits.min_bet
     if bet <= 0:
@@ -176,7 +179,8 @@ def over_short_all_in(structure: Structure, limits: RoundLimits, to: int) -> boo
     if structure is not Structure.FIXED_LIMIT:
         return current < bet and to == bet
     whole = -(-current // bet) * bet  # the all-in rounded up to whole bets
-    return whole != current and to in (whole, whole + bet)
+    counted = current < bet or 2 * (current - whole + bet) >= bet  # the first bet, or half a bet more
+    return whole != current and (to == whole or (counted and to == whole + bet))
 
 
 def blinds_of(stake: int, big_blind: int = 0) -> tuple[int, int]:

@@ -38,6 +38,7 @@ from ingest.histories.sites.stars_hand import (
     S_BET,
     S_BLIND,
     S_COLLECTED,
+    S_FOLDED,
     S_KNOWN,
     S_LAST_BET,
     S_LEFT,
@@ -191,6 +192,8 @@ def _rules_agree(w) -> bool:
             street = w.move[M_STREET, m]
             w.seat[S_RULES_BET], w.seat[S_STREET_BET] = 0, 0
         above = bet_after(w, s, verb, units, street)
+        if above >= 0 and not _others_with_chips(w, s):
+            return False  # the Python reader writes that call a call (``to_phh._others_with_chips``)
         if verb == RAISE or above >= 0:
             _pay(w, s, (units if above < 0 else above) - w.seat[S_RULES_BET, s], True)
         elif verb == CALL:
@@ -205,6 +208,16 @@ def _rules_agree(w) -> bool:
         if w.seat[S_RULES_PUT, s] != w.seat[S_PUT, s]:
             return False
     return True
+
+
+@njit(cache=True)
+def _others_with_chips(w, s) -> bool:
+    """Whether a seat besides s that never folds has chips left (seats folding later count as gone:
+    a hand this leaves out goes to the Python reader, which looks move by move)."""
+    for t in range(w.hand[H_SEATS]):
+        if t != s and not w.seat[S_FOLDED, t] and not w.seat[S_OUT, t] and w.seat[S_LEFT, t] > 0:
+            return True
+    return False
 
 
 @njit(cache=True)

@@ -91,8 +91,8 @@ def formats_known() -> bool:
 # text every hand of another format holds at its start (a file holding it is read by the Python
 # reader, which finds every format's hands); a format not named here is looked for by its pattern
 OTHER_MARKS = {
-    "Winamax": b"Winamax Poker - ", "888": b"#Game No : ", "PartyPoker": b"#Game No : ",
-    "Full Tilt": b"Tilt Poker Game #", "Ongame": b"***** History for hand ", "Absolute": b"Stage #",
+    "Winamax": b"Winamax Poker - ", "888": b"#Game No : ", "PartyPoker": b"***** Hand History ",
+    "Full Tilt": b"Poker Game #", "Ongame": b"***** History for hand ", "Absolute": b"Stage #",
 }  # fmt: skip
 
 

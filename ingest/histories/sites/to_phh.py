@@ -45,7 +45,7 @@ def phh_fields(hand: SiteHand) -> dict[str, Any]:
     if hand.kind == "stud":
         del fields["blinds_or_straddles"]
         fields["bring_in"] = number(hand.bring_in)
-    if hand.variant == "F7S":  # the rooms' stud high: an open pair on fourth street allows the big bet
+    if hand.variant == "F7S" and _opens_fourth_street_big(hand):  # the rooms' open-pair rule, where used
         fields["_options"] = {"open_pair_big_bet": True}
     if hand.small_bet:
         fields["small_bet"], fields["big_bet"] = number(hand.small_bet), number(hand.big_bet)
@@ -135,6 +135,13 @@ def _actions(hand: SiteHand, dealt: list, order: dict[str, str]) -> list[str]:
             if name in order and name not in folded:
                 actions.append(f"{order[name]} sm {cards}".rstrip())
     return actions
+
+
+def _opens_fourth_street_big(hand: SiteHand) -> bool:
+    """Whether a stud hand's fourth street opens with the big bet (the rooms' rule for an open pair;
+    only such hands carry the option, so every other hand keeps the content id it had without it)."""
+    opening = next((m for m in hand.moves if m.street == 1 and m.verb == "cbr"), None)
+    return opening is not None and opening.amount == hand.big_bet != hand.small_bet
 
 
 def _others_with_chips(hand: SiteHand, dealt: list, k: int) -> bool:
