@@ -16,12 +16,12 @@ from __future__ import annotations
 import datetime as dt
 import re
 import xml.etree.ElementTree as ET
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from functools import lru_cache
 
 from ingest.histories.sites.games import game_of
 from ingest.histories.sites.site_hand import ZERO, Forced, Move, Seat, SiteHand
-from ingest.histories.sites.text import MOST_DIGITS, SiteError, currency_of, number_text
+from ingest.histories.sites.text import SiteError, currency_of, exact_amount, number_text
 
 VENUE = "iPoker"
 _NUMBER = re.compile(r"-?\d[\d.,\s]*")
@@ -61,13 +61,7 @@ def money(text: str) -> Decimal:
         )
         whole = whole.replace(".", "").replace(",", "")
         digits = whole + tail if grouped else whole + "." + tail
-    try:
-        value = Decimal(digits)
-    except InvalidOperation:
-        raise SiteError(f"{text[:30]!r} is not an amount") from None
-    if value.adjusted() >= MOST_DIGITS:
-        raise SiteError(f"{text[:30]!r} is more than scooplab counts")
-    return value
+    return exact_amount(digits, text)
 
 
 def card_text(text: str) -> str:

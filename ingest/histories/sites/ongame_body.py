@@ -7,7 +7,15 @@ import re
 from decimal import Decimal
 from functools import lru_cache
 
-from ingest.histories.sites.site_hand import ZERO, Forced, Move, Seat, SiteHand, contributions
+from ingest.histories.sites.site_hand import (
+    ZERO,
+    Forced,
+    Move,
+    Seat,
+    SiteHand,
+    contributions,
+    deal_unseen_stud,
+)
 from ingest.histories.sites.text import SiteError, cards, number_text
 from ingest.histories.sites.text import amount as amount_of
 
@@ -63,7 +71,7 @@ class Body:
         self._forced()
         self._summary(self._body(body))
         if self.hand.kind == "stud":
-            _unseen_stud_cards(self.hand, self.street)
+            deal_unseen_stud(self.hand, [s.name for s in self.hand.seats], self.street)
         return self.hand
 
     def _seats_and_posts(self, at: int) -> int:
@@ -269,18 +277,3 @@ def _unwritten_returns(hand: SiteHand, finals: dict[str, Decimal]) -> None:
         elif gap < 0:
             hand.notes.append(f"the file's final stack of {seat.name} is {number_text(-gap)} short of what "
                               "its lines leave him")  # fmt: skip
-
-
-def _unseen_stud_cards(hand: SiteHand, last: int) -> None:
-    """The cards the file does not show (an opponent's seventh street, dealt down): one ``??`` dealt to
-    each player still in on a street whose deals leave him out."""
-    moves, folded, out = hand.moves, set(), []
-    for street in range(max([last] + [m.street for m in moves]) + 1):
-        these = [m for m in moves if m.street == street]
-        dealt = {m.name for m in these if m.verb == "dh"}
-        live = [s.name for s in hand.seats if s.name not in folded]
-        deals = [m for m in these if m.verb == "dh"]
-        deals += [Move(street, n, "dh", cards="??") for n in live if n not in dealt and street > 0]
-        out += deals + [m for m in these if m.verb != "dh"]
-        folded |= {m.name for m in these if m.verb == "f"}
-    hand.moves = out

@@ -22,7 +22,7 @@ from ingest.histories.sites.site_hand import (
     forced_bets,
     rules_contributions,
 )
-from ingest.histories.sites.text import SiteError, number_text
+from ingest.histories.sites.text import SiteError, exact_amount, number_text
 
 _SEAT = re.compile(r"^Seat (\d+): (.*) \( (.*) \)$")
 _BUTTON = re.compile(r"^Seat (\d+) is the button$")
@@ -86,10 +86,7 @@ def money(text: str, mark: str | None) -> Decimal:
     if found is None:
         raise SiteError(f"{text.strip()!r} is not an amount")
     whole, cents = found.group(1), found.group(2)
-    value = Decimal(_SEPARATORS.sub("", whole) + ("." + cents if cents else ""))
-    if value.adjusted() >= 15:
-        raise SiteError(f"{text.strip()[:30]!r} is more than scooplab counts")
-    return value
+    return exact_amount(_SEPARATORS.sub("", whole) + ("." + cents if cents else ""), text.strip())
 
 
 def deck_of(lists: list[str]) -> dict[str, str]:

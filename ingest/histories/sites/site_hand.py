@@ -90,6 +90,30 @@ class SiteHand:
         return after + [s for s in seats if s.number <= button]
 
 
+def deal_unseen_stud(hand: SiteHand, names: list[str], last: int, third: str = "") -> None:
+    """Stud: a card the file does not show (``??``: an opponent's down card, or any card of a file that
+    writes no ``Dealt to``) dealt on each street up to ``last`` to each of ``names`` still in whom the
+    street's deals leave out; on third street ``third`` (``??????``) where given, else nothing.
+
+    >>> hand = SiteHand("x", "1", "F7S", 7, kind="stud", moves=[Move(0, "a", "dh", cards="AcKd2h"),
+    ...     Move(0, "b", "f"), Move(1, "a", "cc")])
+    >>> deal_unseen_stud(hand, ["a", "b"], 1, "??????")
+    >>> [(m.street, m.name, m.verb, m.cards) for m in hand.moves if m.verb == "dh"]
+    [(0, 'a', 'dh', 'AcKd2h'), (0, 'b', 'dh', '??????'), (1, 'a', 'dh', '??')]
+    """
+    moves, folded, out = hand.moves, set(), []
+    for street in range(max([last] + [m.street for m in moves]) + 1):
+        these = [m for m in moves if m.street == street]
+        deals = [m for m in these if m.verb == "dh"]
+        dealt = {m.name for m in deals}
+        unseen = third if street == 0 else "??"
+        left = [n for n in names if n not in folded and n not in dealt] if unseen else []
+        deals += [Move(street, n, "dh", cards=unseen) for n in left]
+        out += deals + [m for m in these if m.verb != "dh"]
+        folded |= {m.name for m in these if m.verb == "f"}
+    hand.moves = out
+
+
 def contributions(hand: SiteHand) -> dict[str, Decimal]:
     """What each player put in the pot by the file's own lines (posts, calls, bets, raises to),
     less the uncalled bet returned (as written, or as the rules return it where the file is silent)."""

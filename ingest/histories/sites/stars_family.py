@@ -18,6 +18,7 @@ from ingest.histories.sites.site_hand import (
     Seat,
     SiteHand,
     contributions,
+    deal_unseen_stud,
     rules_contributions,
 )
 from ingest.histories.sites.text import SiteError, amount, cards
@@ -85,21 +86,9 @@ class Body:
             if name not in self.hand.collected and name in self.summary_won:
                 self.hand.collected[name] = self.summary_won[name]  # the table's result stands
         if self.hand.kind == "stud":
-            self._unseen_stud_cards()
+            names = [s.name for s in self.hand.seats if not s.out]
+            deal_unseen_stud(self.hand, names, self.street)
         return self.hand
-
-    def _unseen_stud_cards(self) -> None:
-        """A card the file does not show (seventh street's, dealt down) dealt to each player still in."""
-        moves, folded, out = self.hand.moves, set(), []
-        for street in range(max([self.street] + [m.street for m in moves]) + 1):
-            these = [m for m in moves if m.street == street]
-            dealt = {m.name for m in these if m.verb == "dh"}
-            live = [s.name for s in self.hand.seats if not s.out and s.name not in folded]
-            deals = [m for m in these if m.verb == "dh"]
-            deals += [Move(street, n, "dh", cards="??") for n in live if n not in dealt and street > 0]
-            out += deals + [m for m in these if m.verb != "dh"]
-            folded |= {m.name for m in these if m.verb == "f"}
-        self.hand.moves = out
 
     def _seated_out_but_playing(self) -> None:
         """A seat marked sitting out that posts or acts was dealt in (tournaments deal them in)."""

@@ -102,11 +102,24 @@ def amount(text: str) -> Decimal:
     found = _AMOUNT.match(text.strip())
     if found is None:
         raise SiteError(f"{text!r} is not an amount")
-    digits = found.group(1).replace(",", "").replace(" ", "")
+    return exact_amount(found.group(1).replace(",", "").replace(" ", ""), text)
+
+
+def exact_amount(digits: str, text: str) -> Decimal:
+    """``digits`` (a plain decimal: a site's separators already taken out of ``text``, the amount as
+    written) as an exact amount, refused by ``text`` when it is none or has too many digits.
+
+    >>> exact_amount("1234.50", "$1,234.50")
+    Decimal('1234.50')
+    >>> exact_amount("1e999", "1e999")
+    Traceback (most recent call last):
+    ...
+    ingest.histories.sites.text.SiteError: '1e999' is more than scooplab counts
+    """
     try:
         value = Decimal(digits)
     except InvalidOperation:
-        raise SiteError(f"{text!r} is not an amount") from None
+        raise SiteError(f"{text[:30]!r} is not an amount") from None
     if value.adjusted() >= MOST_DIGITS:
         raise SiteError(f"{text[:30]!r} is more than scooplab counts")
     return value

@@ -33,6 +33,7 @@ from ingest.histories.sites.site_hand import (
     Seat,
     SiteHand,
     contributions,
+    deal_unseen_stud,
     rules_contributions,
 )
 from ingest.histories.sites.text import SiteError, amount, cards, number_text
@@ -152,7 +153,8 @@ class Body:
         self._raises_over_all_ins()
         self._dead_or_live()
         if self.hand.kind == "stud":
-            self._unseen_stud_cards()
+            names = [s.name for s in self.hand.dealt()]
+            deal_unseen_stud(self.hand, names, self.street, "??????")
         self._pot()
         return self.hand
 
@@ -453,22 +455,6 @@ class Body:
                 post.kind = "live"
                 if contributions(self.hand).get(post.name) != rules_contributions(self.hand).get(post.name):
                     post.kind = "dead"  # neither: the notes say where the file disagrees
-
-    def _unseen_stud_cards(self) -> None:
-        """The cards the file does not show dealt to each player still in, street by street (down
-        cards, and every card where the file writes no ``Dealt to``)."""
-        moves, folded, out = self.hand.moves, set(), []
-        last = max([self.street] + [m.street for m in moves])
-        for street in range(last + 1):
-            these = [m for m in moves if m.street == street]
-            dealt = {m.name for m in these if m.verb == "dh"}
-            live = [s.name for s in self.hand.dealt() if s.name not in folded]
-            unseen = "??????" if street == 0 else "??"
-            out += [m for m in these if m.verb == "dh"]
-            out += [Move(street, n, "dh", cards=unseen) for n in live if n not in dealt]
-            out += [m for m in these if m.verb != "dh"]
-            folded |= {m.name for m in these if m.verb == "f"}
-        self.hand.moves = out
 
     def _pot(self) -> None:
         """The bet nobody matched (its player's, returned by the rules), what was collected without it
