@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.hands.cards import Deck
 from engine.odds.intervals import wilson as interval_of_rate
 
 
@@ -24,7 +25,7 @@ from engine.odds.intervals import wilson as interval_of_rate
 def seven_card_categories(
     ranking: str,
     tiebreak: str = "highest_card",
-    deck: str | None = None,
+    deck: str | Deck | None = None,
     places: tuple[int, ...] | None = None,
 ) -> tuple[float, ...]:
     """Probability of each category (by code) as the best five of a uniform 7-card set of ``deck``
@@ -38,10 +39,11 @@ def seven_card_categories(
     from engine.hands.rankings import RANKINGS
 
     chosen = RANKINGS[ranking]
-    cards = DECKS[deck] if deck else chosen.deck
+    cards = deck if isinstance(deck, Deck) else DECKS[deck] if deck else chosen.deck
     name = f"categories-{ranking}-7-{tiebreak}"
     if cards != chosen.deck or places is not None:
-        name += f"-{cards.name}-" + ("".join(map(str, places)) if places else "usual")
+        deck_name = cards.name if cards in DECKS.values() else f"{cards.ranks}-{cards.suits}"
+        name += f"-{deck_name}-" + ("".join(map(str, places)) if places else "usual")
     path = cache / f"{name}.json"
     counts = None
     with contextlib.suppress(OSError, ValueError):

@@ -28,7 +28,7 @@ from analytics.exact import (
 from analytics.labels import labels_of
 from analytics.population import ALL_IN, Population, choose, largest_first, play_of, populations
 from analytics.report import flatten
-from engine.hands.cards import DECKS, Deck
+from engine.hands.cards import Deck
 from engine.hands.rankings import RANKINGS, categories_in_order
 from engine.rules.games import GAMES
 from engine.rules.games.base import GameSpec
@@ -220,9 +220,8 @@ def exact_seven_cards(game: GameSpec, options: dict[str, Any] | None = None) -> 
     cards = sum(s.hole_cards + s.board_cards for s in game.streets_under(options))
     if len(game.boards) != 1 or game.hole_use.value(options) != "any" or cards != 7 or game.draws:
         return None
-    deck = next(name for name, deck in DECKS.items() if deck == game.deck)
     return seven_card_categories(
-        game.ranking, game.tiebreak.value(options) or "highest_card", deck, game.category_places(options)
+        game.ranking, game.tiebreak.value(options) or "highest_card", game.deck, game.category_places(options)
     )
 
 

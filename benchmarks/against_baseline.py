@@ -8,6 +8,7 @@ folder and runs with the same interpreter; each tree keeps its own numba cache, 
 a first untimed run.
 
     python benchmarks/against_baseline.py --rev 4981a99 [--hands 2000000] [--betting-hands 100000]
+        [--games holdem,omaha,razz]
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ def main() -> None:
     parser.add_argument("--betting-hands", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--only", choices=("showdown", "betting", "ingest"), help="measure one thing only")
+    parser.add_argument("--games", default=",".join(GAMES), help="the games, comma-separated")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         baseline = Path(folder)
@@ -68,7 +70,7 @@ def main() -> None:
         subprocess.run(["tar", "-x", "-C", str(baseline)], input=archive, check=True)
         trees = {"this tree": ROOT, args.rev: baseline}
         print(f"whole processes, median of {args.repeat}; ratio = {args.rev} time / this tree's time")
-        for game in GAMES:
+        for game in args.games.split(","):
             common = ["--variant", game, "--seed", "1", "--workers", "1"]
             if args.only in (None, "showdown"):
                 compare(f"{game} showdown mode", trees, ["simulate", *common, "--hands", str(args.hands)],

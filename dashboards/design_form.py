@@ -23,6 +23,7 @@ RANKINGS = ["standard-high", "seven-rank", "ace-to-five-low", "deuce-to-seven-lo
 ROLES = ["community", "discard-trigger"]
 WINS = ["best-high", "best-low", "lowest-points"]
 KILLS = ["none", "lowest-river-rank"]
+BLINDS = ["small-big", "button", "none"]
 STREET_NUMBERS = [("hole_cards", "hole cards"), ("up_cards", "face up"), ("board_cards", "board cards"),
                   ("burns", "burns"), ("draw", "draw up to")]  # fmt: skip
 
@@ -162,19 +163,23 @@ def rows_buttons(part: str, blank: dict[str, Any], label: str) -> None:
 
 
 def streets(data: dict[str, Any], result: designs.CheckResult) -> None:
-    widths = [2, 1, 1, 1, 1, 1]
-    for cell, title in zip(
-        st.columns(widths), ["street", *(label for _, label in STREET_NUMBERS)], strict=True
-    ):
+    widths = [2, 1, 1, 1, 1, 1, 1]
+    titles = ["street", *(label for _, label in STREET_NUMBERS), "betting"]
+    for cell, title in zip(st.columns(widths), titles, strict=True):
         cell.caption(title)
     for index, street in enumerate(data.get("streets") or []):
         name = street.get("name", f"street {index + 1}")
         cells = st.columns(widths)
         with cells[0]:
             text_field(f"Street {index + 1}", ("streets", index, "name"), data, hidden=True)
-        for cell, (field, label) in zip(cells[1:], STREET_NUMBERS, strict=True):
+        for cell, (field, label) in zip(cells[1:-1], STREET_NUMBERS, strict=True):
             with cell:
                 number_field(f"{name}: {label}", ("streets", index, field), data, drop_zero=True, hidden=True)
+        with cells[-1]:  # a street without betting only deals (the forced bets wait for the first round)
+            widget = key("streets", index, "betting")
+            betting = street.get("betting", True) is not False
+            st.checkbox(f"{name}: betting", value=betting, key=widget, label_visibility="collapsed",
+                        on_change=_edit(_betting_of(index), widget))  # fmt: skip
     rows_buttons("streets", {"name": "street", "board_cards": 1}, "street")
     show_problems(result, "streets")
 
@@ -206,6 +211,56 @@ def shares(data: dict[str, Any], result: designs.CheckResult) -> None:
                 )
     rows_buttons("shares", {"wins": "best-high", "board": names[0] if names else "board"}, "share")
     show_problems(result, "shares")
+
+
+def _betting_of(index: int) -> Callable[[dict[str, Any], Any], None]:
+    def change(data: dict[str, Any], value: bool) -> None:
+        street = data["streets"][index]
+        if value:
+            street.pop("betting", None)
+        else:
+            street["betting"] = False
+
+    return change
+
+
+def forced_bets(data: dict[str, Any], result: designs.CheckResult) -> None:
+    """Who posts blinds in betting mode, and every seat's ante in big blinds (``[betting]``)."""
+    table = data.get("betting") if isinstance(data.get("betting"), dict) else {}
+    blinds, ante = st.columns(2)
+
+    def setting(name: str, default: Any) -> Callable[[dict[str, Any], Any], None]:
+        def change(description: dict[str, Any], value: Any) -> None:
+            betting = description.setdefault("betting", {})
+            text = str(value).strip()
+            if text in ("", str(default)):
+                betting.pop(name, None)
+            else:
+                betting[name] = _number(text) if name == "ante" else text
+            if not betting:
+                description.pop("betting")
+
+        return change
+
+    with blinds:
+        widget = key("betting", "blinds")
+        chosen = table.get("blinds", "small-big")
+        st.selectbox("Blinds (betting mode)", BLINDS, index=BLINDS.index(chosen) if chosen in BLINDS else 0,
+                     key=widget, on_change=_edit(setting("blinds", "small-big"), widget))  # fmt: skip
+    with ante:
+        widget = key("betting", "ante")
+        st.text_input("Ante (big blinds each: 0.25 or 1/4)", value=str(table.get("ante", "")), key=widget,
+                      on_change=_edit(setting("ante", ""), widget))  # fmt: skip
+    show_problems(result, "betting")
+
+
+def _number(text: str) -> Any:
+    """A number as TOML writes it (``0.25``, ``2``), or the text as typed (``1/4``: checked as written)."""
+    try:
+        value = float(text)
+    except ValueError:
+        return text
+    return int(value) if value.is_integer() else value
 
 
 def kill(data: dict[str, Any], result: designs.CheckResult) -> None:
@@ -247,7 +302,6 @@ def options(data: dict[str, Any], result: designs.CheckResult) -> None:
             if isinstance(spec, dict)
         ))  # fmt: skip
     show_problems(result, "options")
-    show_problems(result, "betting")
 
 
 def form(result: designs.CheckResult) -> None:
@@ -262,7 +316,11 @@ def form(result: designs.CheckResult) -> None:
     text_field("Description", ("description",), data, area=True)
     deck, ranking = st.columns(2)
     with deck:
-        choice_field("Deck", ("deck",), data, DECKS)
+        if isinstance(data.get("deck"), dict):  # a deck by its ranks: edited in the TOML
+            ranks = data["deck"].get("ranks", "?")
+            st.text_input("Deck", value=f"ranks {ranks} (TOML)", key=key("deck"), disabled=True)
+        else:
+            choice_field("Deck", ("deck",), data, DECKS)
         show_problems(result, "deck")
     with ranking:
         choice_field("Ranking", ("ranking",), data, RANKINGS)
@@ -274,6 +332,8 @@ def form(result: designs.CheckResult) -> None:
     boards(data, result)
     st.markdown("**Shares of the pot**")
     shares(data, result)
+    st.markdown("**Forced bets** (betting mode; a street without betting only deals)")
+    forced_bets(data, result)
     kill(data, result)
     phh_codes(data, result)
     options(data, result)

@@ -143,12 +143,20 @@ def base_text(name: str, root: str | Path | None = None) -> str:
     return Path(known_game(root, name).source).read_text(encoding="utf-8")
 
 
-def derive(name: str, root: str | Path | None = None) -> str:
-    """A new design made from the game ``name``: its description under a new name and title, with
-    ``derived_from`` set and no PHH codes (each code names one game)."""
+def derive(name: str, root: str | Path | None = None, new_name: str | None = None) -> str:
+    """A new design made from the game ``name``: its description under a new name (``new_name``,
+    by default NAME-derived) and title, with ``derived_from`` set and fresh PHH codes (each code
+    names one game).
+
+    >>> text = derive("holdem", new_name="my-holdem")
+    >>> 'name = "my-holdem"' in text, "(my-holdem)" in text, "NT2" in text
+    (True, True, True)
+    """
     data, _ = parse(base_text(name, root))
-    data |= {"name": f"{name}-derived", "title": f"{data.get('title', name)} (derived)",
-             "derived_from": name, "phh_codes": fresh_codes(data.get("phh_codes") or {})}  # fmt: skip
+    base = str(data.get("name", name))
+    title = f"{data.get('title', base)} ({new_name})" if new_name else f"{data.get('title', base)} (derived)"
+    data |= {"name": new_name or f"{base}-derived", "title": title, "derived_from": base,
+             "phh_codes": fresh_codes(data.get("phh_codes") or {})}  # fmt: skip
     return to_text(ordered(data))
 
 

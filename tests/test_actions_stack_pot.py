@@ -34,8 +34,10 @@ SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "phh"
 MONEY = ("post", "bring_in", "call", "bet", "raise")
 
 
-def told_again(rows: list[dict], starting: dict[int, int], antes: dict[int, int]) -> list[tuple]:
-    """Each row's (stack after, pot after), from the rows' amounts alone (the module docstring)."""
+def told_again(rows: list[dict], starting: dict[int, int], antes: dict[int, int],
+               dealing_only: frozenset[str] = frozenset()) -> list[tuple]:  # fmt: skip
+    """Each row's (stack after, pot after), from the rows' amounts alone (the module docstring);
+    ``dealing_only``: the streets before the first betting round, whose end returns nothing."""
     contributed = dict.fromkeys(starting, 0)
     bets = dict.fromkeys(starting, 0)
     ante_left = dict(antes)
@@ -59,7 +61,7 @@ def told_again(rows: list[dict], starting: dict[int, int], antes: dict[int, int]
             or following["street"] != row["street"]
             or (following["action"] in ("show", "muck") and kind not in ("show", "muck"))
         )
-        if closes:
+        if closes and row["street"] not in dealing_only:
             top = max(bets, key=lambda s: bets[s])
             second = max((b for s, b in bets.items() if s != top), default=0)
             contributed[top] -= max(0, bets[top] - second)
@@ -79,13 +81,17 @@ def by_hand(table) -> dict[str, list[dict]]:
 def assert_stacks_and_pots(rows: HandRows, antes_of: dict[str, list[int]]) -> int:
     """Every hand's rows against the hand told again; the hands checked."""
     actions, players = by_hand(rows.actions.to_arrow()), by_hand(rows.players.to_arrow())
-    pots = {row["hand_id"]: row["pot"] for row in rows.hands.to_arrow().to_pylist()}
+    hand_rows = rows.hands.to_arrow().to_pylist()
+    pots = {row["hand_id"]: row["pot"] for row in hand_rows}
+    games = {row["hand_id"]: GAMES[row["variant"]] for row in hand_rows}
     for hand_id, seats in players.items():
         hand = sorted(actions[hand_id], key=lambda row: row["seq"])
         starting = {p["seat"]: p["starting_stack"] for p in seats}
         put_in = sum(p["starting_stack"] - p["finishing_stack"] + p["won"] for p in seats)
         assert hand[-1]["pot_after"] == put_in == pots[hand_id], hand_id  # chips conserved
-        expected = told_again(hand, starting, dict(enumerate(antes_of[hand_id])))
+        game = games[hand_id]
+        dealing_only = frozenset(street.name for street in game.streets[: game.forced_street])
+        expected = told_again(hand, starting, dict(enumerate(antes_of[hand_id])), dealing_only)
         assert [(row["stack_after"], row["pot_after"]) for row in hand] == expected, hand_id
         assert all(row["stack_after"] is None for row in hand if row["seat"] is None)
         # the replayer's street pots are the data's, and its all-in marks too

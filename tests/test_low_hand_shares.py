@@ -141,7 +141,7 @@ def _described(**changes) -> str:
         ({'[[shares]]\nwins = "best-high"\n\n[[shares]]\nwins = "best-low"\nqualifier = 8':
           '[[shares]]\nwins = "best-low"\nqualifier = 8\n\n[[shares]]\nwins = "best-high"'},
          "a best-low share goes last"),
-        ({'hole_use = "exactly-2"': 'hole_use = "at-least-1"'}, "hole_use at-least-1 is not supported"),
+        ({'hole_use = "exactly-2"': 'hole_use = "at-least-1"'}, "made with hole_use any or exactly-2"),
         ({"qualifier = 8": 'qualifier = 8\nboard = "board"'}, "not a named one"),
         ({'wins = "best-high"\n': 'wins = "best-high"\nwhen = { hi = 1 }\n'}, "when names 'hi'"),
     ],

@@ -294,3 +294,18 @@ def test_a_derived_game_that_deals_alike_is_compared_hand_by_hand(tmp_path):
     }
     by_game = {r["statistic"]: (r["only_a"], r["only_b"]) for r in derived["rows"] if r["only_a"] is not None}
     assert by_game == by_rule and len(by_game) > 5  # the same rule, as an option or as a game: one answer
+
+
+def test_the_form_says_forced_bets_and_a_street_without_betting(tmp_path):
+    os.environ["SCOOPLAB_DATA"] = str(tmp_path)
+    test = app(tmp_path, "screens/workbench.py", {"from": "omaha"})
+    assert not test.exception
+    next(c for c in test.checkbox if c.label == "preflop: betting").uncheck().run()
+    next(s for s in test.selectbox if s.label.startswith("Blinds")).set_value("none").run()
+    ante = next(t for t in test.text_input if t.label.startswith("Ante"))
+    ante.set_value("2").run()
+    toml = test.text_area[-1].value
+    assert "betting = false" in toml and 'blinds = "none"' in toml and "ante = 2" in toml, toml
+    assert not test.error and not test.exception  # a bomb pot checks out
+    next(t for t in test.text_input if t.label.startswith("Ante")).set_value("lots").run()
+    assert any("ante is big blinds a seat antes" in e.value for e in test.error)

@@ -75,6 +75,7 @@ from engine.compiled.hand_state import (  # noqa: F401 (re-exported: the record'
     TOP,
     Streets,
     Table,
+    bets_wait,
     betting_needed,
     copy_out,
     end_round,
@@ -342,11 +343,13 @@ def _deal_street(table, streets, hand, deck, row, cards) -> None:
 
 
 @njit(cache=True, inline="always")
-def _next_street(hand, table, n_streets) -> None:
-    """Close the round and move on; actions after the last street keep its name."""
-    end_round(hand, table.n)
+def _next_street(hand, table, streets) -> None:
+    """Close the round (a street before the forced bets' round leaves them) and move on; actions
+    after the last street keep its name."""
+    if not bets_wait(streets.plan, hand.at[STREET]):
+        end_round(hand, table.n)
     hand.at[STREET] += 1
-    if hand.at[STREET] < n_streets:
+    if hand.at[STREET] < streets.plan.shape[1]:
         hand.at[LABEL] = hand.at[STREET]
 
 
@@ -354,13 +357,13 @@ def _next_street(hand, table, n_streets) -> None:
 def _open_street(table, streets, hand) -> bool:
     """Start the street's betting (True), or close it when it has none or nobody can bet."""
     if streets.plan[BETTING_ROUND, hand.at[STREET]] and betting_needed(hand.seats, table.n):
-        open_betting(table, hand)
+        open_betting(table, streets, hand)
         if table.bring_in or streets.opener[hand.at[STREET]]:  # stud: every up card is known here
             open_by_cards(table, streets, hand)
         if hand.at[NEXT] < 0:
             raise ValueError("a betting round with nobody to act")
         return True
-    _next_street(hand, table, streets.plan.shape[1])
+    _next_street(hand, table, streets)
     return False
 
 
@@ -436,7 +439,7 @@ def _forced_discards(table, streets, hand, row, cards, betting) -> tuple[int, bo
         return UNCONTESTED, betting
     if betting:
         if next_pending(seats, 0, table.n) < 0 or not betting_needed(seats, table.n):
-            _next_street(hand, table, streets.plan.shape[1])
+            _next_street(hand, table, streets)
             return -1, False
         if not seats[PENDING, at[NEXT]]:
             at[NEXT] = next_pending(seats, at[NEXT], table.n)
@@ -564,7 +567,7 @@ def _betting_round(table, streets, players, rng_state, hand, row, cards, draw_wo
         if after == ONE_LEFT:
             return UNCONTESTED
         if after != NEXT_SEAT:
-            _next_street(hand, table, streets.plan.shape[1])
+            _next_street(hand, table, streets)
             return -1
 
 

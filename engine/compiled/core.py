@@ -23,10 +23,25 @@ from numba import njit
 from engine.hands.kernels import card_bit, key_strength
 from engine.hands.low_hands import best_low_any, best_low_exactly_two, qualifying_ranks
 from engine.hands.rankings import RANKINGS
-from engine.rules.games.base import GameSpec, HoleUse, ShareKind
+from engine.rules.games.base import GameSpec, HoleUse, ShareKind, hole_range
 
 HOLE_ANY, AT_LEAST_ONE, EXACTLY_TWO = 0, 1, 2
 HOLE_USES = {HoleUse.ANY: HOLE_ANY, HoleUse.AT_LEAST_ONE: AT_LEAST_ONE, HoleUse.EXACTLY_TWO: EXACTLY_TWO}
+HOLE_RANGE = 16  # any other use: HOLE_RANGE + 8 * fewest + most hole cards of the five (``hole_use_code``)
+
+
+def hole_use_code(use: str) -> int:
+    """The compiled code of a ``hole_use`` value.
+
+    >>> hole_use_code("any"), hole_use_code("exactly-2"), hole_use_code("at-most-2")
+    (0, 2, 18)
+    """
+    if use in HOLE_USES:
+        return HOLE_USES[HoleUse(use)]
+    fewest, most = hole_range(use)
+    return HOLE_RANGE + 8 * fewest + most
+
+
 KILL_NONE, KILL_LOWEST_RIVER = 0, 1
 SHARE_HIGH, SHARE_POINTS, SHARE_LOW = 0, 1, 2
 EACH_SURVIVING_BOARD = -1  # share_board of a share that stands for one per surviving board
@@ -102,7 +117,7 @@ def compile_rules(game: GameSpec, options: Mapping[str, Any]) -> Rules:
     return Rules(
         ranking=ranking.code,
         kickers=game.tiebreak.value(options) == "kickers",
-        hole_use=HOLE_USES[HoleUse(game.hole_use.value(options))],
+        hole_use=hole_use_code(game.hole_use.value(options)),
         kill=KILL_NONE if game.kill is None else KILL_LOWEST_RIVER,
         discard_board=-1 if game.discard_board is None else game.discard_board,
         community=np.array([i in game.community_boards for i in range(len(game.boards))], np.bool_),
@@ -176,6 +191,39 @@ def strengths_with_two_hole_cards(
 
 
 @njit(cache=True)
+def strengths_in_range(hole_use, hole_keys, alive, boards, b, n_board, ranking, kickers, tables, out) -> None:
+    """``out[b, s]`` under a ``HOLE_RANGE`` code: the best five cards of k hole cards and 5 - k of
+    board b's, k from the fewest to the most the code says (``NO_VALUE``: no such five)."""
+    fewest, most = ((hole_use - HOLE_RANGE) >> 3) & 7, (hole_use - HOLE_RANGE) & 7
+    held = np.empty(64, np.int64)
+    for s in range(alive.shape[0]):
+        out[b, s] = NO_VALUE
+        if not alive[s]:
+            continue
+        n_held, rest = 0, hole_keys[s]
+        while rest:  # the seat's hole cards, one key bit each
+            held[n_held] = rest & -rest
+            rest ^= held[n_held]
+            n_held += 1
+        for chosen in range(1 << n_held):
+            k, key = 0, np.int64(0)
+            for i in range(n_held):
+                if chosen >> i & 1:
+                    k += 1
+                    key |= held[i]
+            if k < fewest or k > most or k > 5 or 5 - k > n_board:
+                continue
+            for shown in range(1 << n_board):
+                n_shown, five = 0, key
+                for j in range(n_board):
+                    if shown >> j & 1:
+                        n_shown += 1
+                        five |= card_bit(boards[b, j])
+                if n_shown == 5 - k:
+                    out[b, s] = max(out[b, s], key_strength(five, ranking, kickers, tables))
+
+
+@njit(cache=True)
 def restricted_strengths(
     hole_use, hole_keys, hole_counts, alive, board_key, boards, b, n_board, ranking, kickers, tables, out
 ) -> None:
@@ -184,6 +232,8 @@ def restricted_strengths(
         strengths_with_two_hole_cards(
             hole_keys, hole_counts, alive, boards, b, n_board, ranking, kickers, tables, out
         )
+    elif hole_use >= HOLE_RANGE:
+        strengths_in_range(hole_use, hole_keys, alive, boards, b, n_board, ranking, kickers, tables, out)
     else:
         strengths_with_hole_card(
             hole_keys, hole_counts, alive, board_key, boards, b, n_board, ranking, kickers, tables, out

@@ -110,9 +110,42 @@ def _high_keeps(hand, n, order, ranking, kickers, tables) -> int:
         for j in range(n):
             if i != j and hand[i] >> 2 == hand[j] >> 2:
                 kept |= 1 << i
+    if kept == 0 and made:
+        kept = _draw_keeps(hand, n, order, ranking, kickers, tables)
     if kept == 0:
         kept = 1 << order[n - 1]  # the highest card
     return kept
+
+
+@njit(cache=True)
+def _draw_keeps(hand, n, order, ranking, kickers, tables) -> int:
+    """Five cards of five ranks: the four of one suit, else the highest four that two ranks would each
+    make a straight with (``engine.rules.draw_policy._open_ended``); 0 when neither."""
+    suits = np.zeros(4, np.int64)
+    for i in range(n):
+        suits[hand[i] & 3] += 1
+    for suit in range(4):
+        if suits[suit] == 4:
+            kept = 0
+            for i in range(n):
+                if hand[i] & 3 == suit:
+                    kept |= 1 << i
+            return kept
+    for k in range(n):  # the lowest card thrown first
+        thrown = order[k]
+        key, ranks = np.int64(0), 0
+        for i in range(n):
+            if i != thrown:
+                key |= card_bit(hand[i])
+                ranks |= 1 << (hand[i] >> 2)
+        makers = 0
+        for rank in range(13):
+            if not (ranks >> rank) & 1:
+                strength = key_strength(key | card_bit(rank * 4), ranking, kickers, tables)
+                makers += (strength >> CATEGORY_SHIFT) & 0xF == STRAIGHT
+        if makers >= 2:
+            return ((1 << n) - 1) & ~(1 << thrown)
+    return 0
 
 
 @njit(cache=True)

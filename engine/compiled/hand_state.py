@@ -59,15 +59,16 @@ class Table(NamedTuple):
 
 
 # what a street does (rows of ``Streets.plan``; flags are 0 or 1)
-HOLE_DEALT, BOARD_DEALT, BURNED, BETTING_ROUND, CALL_ONLY, BIG_BET, DRAW_ROUND = range(7)
-STREET_FIELDS = 7
+HOLE_DEALT, BOARD_DEALT, BURNED, BETTING_ROUND, CALL_ONLY, BIG_BET, DRAW_ROUND, FORCED_ROUND = range(8)
+STREET_FIELDS = 8
 
 
 class Streets(NamedTuple):
     """What each street deals and how it bets (``plan[FIELD, street]``: hole cards per seat, cards
     per board, cards burned before the boards, whether a betting round follows, whether nobody may
     bet or raise in it, whether fixed limit bets the big bet, whether the live seats draw after its
-    cards), and the boards and deck of the game."""
+    cards, whether the forced bets are its round's: the first street with betting), and the boards
+    and deck of the game."""
 
     plan: np.ndarray  # (STREET_FIELDS, streets) int64
     n_boards: int
@@ -90,7 +91,10 @@ def street_plan(hole: list[int], board: list[int], burns: list[int], betting: li
     ``up``: each hole card's face, in deal order, by default every card down; ``draws``: by default
     none)."""
     draw = draws if draws is not None else [False] * len(hole)
-    plan = np.array([hole, board, burns, betting, call_only, big_bet, draw], np.int64).reshape(
+    forced = [False] * len(hole)
+    if any(betting):
+        forced[list(betting).index(True)] = True
+    plan = np.array([hole, board, burns, betting, call_only, big_bet, draw, forced], np.int64).reshape(
         STREET_FIELDS, len(hole)
     )
     openers = np.array(opener if opener is not None else [OPEN_BY_POSITION] * len(hole), np.int64)
@@ -258,6 +262,16 @@ def refund_uncalled(hand, n) -> None:
             hand.rows[k, R_STACK] = seats[STACK, top]
 
 
+@njit(cache=True, inline="always")
+def bets_wait(plan, street) -> bool:
+    """Whether the forced bets wait for a later street's round (this one deals only, before the
+    first betting round: ``HandState._next_street``), so its end returns nothing and clears nothing."""
+    for later in range(street + 1, plan.shape[1]):  # noqa: SIM110 (numba compiles no generator)
+        if plan[FORCED_ROUND, later]:
+            return True
+    return False
+
+
 @njit(cache=True)
 def end_round(hand, n) -> None:
     """Close a betting round: the uncalled bet back, the bets cleared, nobody left to act."""
@@ -333,16 +347,16 @@ def betting_needed(seats, n) -> bool:
 
 
 @njit(cache=True)
-def open_betting(table, hand) -> None:
-    """Start the street's betting round: who is to act, and the first of them
-    (``HandState._maybe_start_betting``)."""
+def open_betting(table, streets, hand) -> None:
+    """Start the street's betting round: who is to act, and the first of them (on the forced bets'
+    street, left of the largest; ``HandState._maybe_start_betting``)."""
     seats, n = hand.seats, table.n
     for seat in range(n):
         seats[HAS_ACTED, seat] = False
         seats[PENDING, seat] = not seats[FOLDED, seat] and seats[STACK, seat] > 0
     hand.at[RAISES] = 0
     first = 0
-    if hand.at[STREET] == 0:
+    if streets.plan[FORCED_ROUND, hand.at[STREET]]:
         first = first_to_act(table.blinds, table.starting_bet, n)
         if table.starting_bet > 0:
             seats[PENDING, 0] = False

@@ -59,6 +59,7 @@ from engine.compiled.hand_state import (
     STACK,
     STREET,
     Table,
+    bets_wait,
     betting_needed,
     copy_out,
     end_round,
@@ -148,10 +149,13 @@ def _close_uncontested(hand, n) -> None:
 
 
 @njit(cache=True)
-def _close_round(hand, n, n_streets) -> bool:
-    """``HandState._next_street``: uncalled bets back, bets cleared; True when a street follows."""
-    end_round(hand, n)
+def _close_round(hand, n, plan) -> bool:
+    """``HandState._next_street``: uncalled bets back, bets cleared (not before the forced bets'
+    round); True when a street follows."""
     at = hand.at
+    if not bets_wait(plan, at[STREET]):
+        end_round(hand, n)
+    n_streets = plan.shape[1]
     at[NEXT] = -1
     if at[STREET] + 1 >= n_streets:
         at[PHASE] = SHOWDOWN_PHASE
@@ -176,7 +180,7 @@ def _start_street(table, streets, hand) -> None:
             return
         if not _maybe_start_betting(table, streets, hand):
             return
-        if not _close_round(hand, table.n, streets.plan.shape[1]):
+        if not _close_round(hand, table.n, streets.plan):
             return
 
 
@@ -210,7 +214,7 @@ def _maybe_start_betting(table, streets, hand) -> bool:
     if not streets.plan[BETTING_ROUND, at[STREET]] or not betting_needed(seats, table.n):
         return True
     at[PHASE] = BET_PHASE
-    open_betting(table, hand)
+    open_betting(table, streets, hand)
     opened = not (table.bring_in or streets.opener[at[STREET]]) or open_by_cards(table, streets, hand)
     if not opened:  # an up card nobody wrote: the record names the opener
         at[PHASE] = GIVE_UP
@@ -223,7 +227,7 @@ def _after(table, streets, hand, seat, raised) -> None:
     after = after_action(hand, table.n, seat, raised)
     if after == ONE_LEFT:
         _close_uncontested(hand, table.n)
-    elif after == ROUND_OVER and _close_round(hand, table.n, streets.plan.shape[1]):
+    elif after == ROUND_OVER and _close_round(hand, table.n, streets.plan):
         _start_street(table, streets, hand)
 
 
@@ -231,7 +235,7 @@ def _after(table, streets, hand, seat, raised) -> None:
 def _close_idle_round(table, streets, hand) -> None:
     """``HandState._close_idle_round``: end a round whose seats to act can only check."""
     idle = hand.at[PHASE] == BET_PHASE and not betting_needed(hand.seats, table.n)
-    if idle and _close_round(hand, table.n, streets.plan.shape[1]):
+    if idle and _close_round(hand, table.n, streets.plan):
         _start_street(table, streets, hand)
 
 
@@ -425,7 +429,7 @@ def _deal_hole(given, table, streets, work, count) -> bool:
         seats[N_HOLE, seat] += 1
     seats[DUE, seat] -= got
     record(hand, hand.at[LABEL], seat, DEAL, -1, cards, got, -1, 0)
-    if _maybe_start_betting(table, streets, hand) and _close_round(hand, table.n, streets.plan.shape[1]):
+    if _maybe_start_betting(table, streets, hand) and _close_round(hand, table.n, streets.plan):
         _start_street(table, streets, hand)
     return True
 
@@ -479,7 +483,7 @@ def _deal_boards(given, table, streets, work, count) -> bool:
             work.board_n[b] += 1
         record(hand, hand.at[LABEL], -1, DEAL, -1, cards, due, b, 0)
     hand.at[BOARD_DUE] = 0
-    if _maybe_start_betting(table, streets, hand) and _close_round(hand, table.n, streets.plan.shape[1]):
+    if _maybe_start_betting(table, streets, hand) and _close_round(hand, table.n, streets.plan):
         _start_street(table, streets, hand)
     return True
 

@@ -16,6 +16,7 @@ from numba import njit
 from engine.compiled.hand_state import (
     COMPLETION_DUE,
     FOLDED,
+    FORCED_ROUND,
     N_HOLE,
     NEXT,
     OPEN_BY_POSITION,
@@ -106,7 +107,7 @@ def open_by_cards(table, streets, hand) -> bool:
     if first == HIDDEN_UP:
         return False
     at[NEXT] = next_pending(hand.seats, first - 1, table.n)
-    at[COMPLETION_DUE] = at[STREET] == 0 and table.bring_in > 0
+    at[COMPLETION_DUE] = streets.plan[FORCED_ROUND, at[STREET]] and table.bring_in > 0
     return True
 
 

@@ -127,16 +127,44 @@ def evaluate_high_exactly_two(
     'straight'
     """
     hole_rows, board_rows = _hole_and_board_rows(hole, board, "evaluate_high_exactly_two")
-    best = np.full(hole_rows.shape[0], INVALID, dtype=np.int64)
-    for pair in itertools.combinations(range(hole_rows.shape[1]), 2):
-        for three in itertools.combinations(range(board_rows.shape[1]), 3):
-            five = np.concatenate([hole_rows[:, list(pair)], board_rows[:, list(three)]], axis=1)
-            complete = (five >= 0).all(axis=1)
-            if complete.any():
-                strengths = evaluate_high(five[complete], deck, places)
-                best[complete] = np.maximum(best[complete], strengths)
+    best = _best_of_fives(hole_rows, board_rows, (2, 2), deck, places)
     _check(best, (hole_rows, board_rows), deck, "evaluate_high_exactly_two",
            "2 hole cards or more and 3 board cards or more")  # fmt: skip
+    return best
+
+
+def evaluate_high_hole_range(
+    hole: np.ndarray, board: np.ndarray, uses: tuple[int, int], deck: Deck = STANDARD, places: Places = None
+) -> np.ndarray:
+    """Best standard hand of each row made of k hole cards and 5 - k board cards, k within ``uses``
+    (fewest, most): Tahoe's ``at-most-2`` is (0, 2). The readable reference: every such choice of
+    cards evaluated as five cards, the best kept; a row that can make none is ``INVALID`` (an error).
+
+    >>> from engine.hands.cards import parse_card_rows
+    >>> hole, board = parse_card_rows(["AsAhAd"]), parse_card_rows(["Ac2c3h7d9s"])
+    >>> [HIGH_CATEGORIES[int(high_category(evaluate_high_hole_range(hole, board, uses))[0])]
+    ...  for uses in ((0, 2), (0, 3))]
+    ['three of a kind', 'four of a kind']
+    """
+    hole_rows, board_rows = _hole_and_board_rows(hole, board, "evaluate_high_hole_range")
+    best = _best_of_fives(hole_rows, board_rows, uses, deck, places)
+    _check(best, (hole_rows, board_rows), deck, "evaluate_high_hole_range",
+           f"from {uses[0]} to {uses[1]} hole cards and the rest of five from the board")  # fmt: skip
+    return best
+
+
+def _best_of_fives(hole_rows: np.ndarray, board_rows: np.ndarray, uses: tuple[int, int], deck: Deck,
+                   places: Places) -> np.ndarray:  # fmt: skip
+    """Each row's best five of k hole cards and 5 - k board cards, k within ``uses`` (``INVALID``: none)."""
+    best = np.full(hole_rows.shape[0], INVALID, dtype=np.int64)
+    for k in range(uses[0], uses[1] + 1):
+        for held in itertools.combinations(range(hole_rows.shape[1]), k):
+            for shown in itertools.combinations(range(board_rows.shape[1]), 5 - k):
+                five = np.concatenate([hole_rows[:, list(held)], board_rows[:, list(shown)]], axis=1)
+                complete = (five >= 0).all(axis=1)
+                if complete.any():
+                    strengths = evaluate_high(five[complete], deck, places)
+                    best[complete] = np.maximum(best[complete], strengths)
     return best
 
 

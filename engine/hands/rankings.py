@@ -46,6 +46,30 @@ __all__ = [
 ]  # fmt: skip
 
 
+HAND_CARDS = 5  # cards of a poker hand (the hole-card rules count among them)
+
+
+def hole_range(use: str) -> tuple[int, int]:
+    """The fewest and most hole cards a five-card hand may use under a ``hole_use`` value: ``any``,
+    ``at-least-N``, ``at-most-N`` or ``exactly-N`` (ValueError for anything else).
+
+    >>> hole_range("any"), hole_range("exactly-2"), hole_range("at-most-2"), hole_range("at-least-1")
+    ((0, 5), (2, 2), (0, 2), (1, 5))
+    """
+    if use == "any":
+        return 0, HAND_CARDS
+    kind, _, count = str(use).rpartition("-")
+    if count.isdigit() and int(count) <= HAND_CARDS:
+        n = int(count)
+        ranges = {"at-least": (n, HAND_CARDS), "at-most": (0, n), "exactly": (n, n)}
+        if kind in ranges:
+            return ranges[kind]
+    raise ValueError(f"hole_use {use!r} is not any, at-least-N, at-most-N or exactly-N (N from 0 to 5)")
+
+
+HOLE_USE_RANGES = ("any", *(f"{kind}-{n}" for kind in ("at-least", "at-most", "exactly") for n in range(6)))
+
+
 @dataclass(frozen=True)
 class Ranking:
     """A hand ranking: its decks (the first its own), category names weakest first, hole-card uses,
@@ -68,6 +92,29 @@ class Ranking:
         """The deck the ranking was made for."""
         return self.decks[0]
 
+    def ranks_deck(self, deck: Deck) -> bool:
+        """Whether the ranking ranks ``deck``: one of its decks by ranks and suits, or for
+        ``standard-high`` any four-suit deck of the standard ranks from some rank up to the ace
+        (Royal hold'em's ``TJQKA``, Manila's ``789TJQKA``: the ace also plays below the lowest).
+
+        >>> high = RANKINGS["standard-high"]
+        >>> royal, low = Deck("royal", "TJQKA", "cdhs", ()), Deck("x", "2345", "cdhs", ())
+        >>> high.ranks_deck(royal), high.ranks_deck(low)
+        (True, False)
+        """
+        if any((d.ranks, d.suits) == (deck.ranks, deck.suits) for d in self.decks):
+            return True
+        tail = STANDARD.ranks.endswith(deck.ranks) and len(deck.ranks) >= 5
+        return self.code == STANDARD_HIGH and tail and len(deck.suits) == 4
+
+    @property
+    def decks_ranked(self) -> str:
+        """The decks the ranking ranks, in words."""
+        named = " or ".join(f"the {d.size}-card deck" for d in self.decks)
+        return named + (
+            " or four suits of ranks from some rank up to A" if self.code == STANDARD_HIGH else ""
+        )
+
     def category_name(self, strength: int) -> str:
         """The category of a strength (in any category order)."""
         return self.categories[(int(strength) >> CATEGORY_SHIFT) & CATEGORY_MASK]
@@ -86,6 +133,7 @@ class Ranking:
         from engine.hands.evaluate import (  # compiled: loaded when a hand is evaluated, not with a game
             evaluate_high,
             evaluate_high_exactly_two,
+            evaluate_high_hole_range,
             evaluate_high_using_hole,
             evaluate_seven_rank,
         )
@@ -104,6 +152,8 @@ class Ranking:
             return evaluate_high_using_hole(hole, board, deck, places)
         if hole_use == "exactly-2":
             return evaluate_high_exactly_two(hole, board, deck, places)
+        if hole_use != "any":
+            return evaluate_high_hole_range(hole, board, hole_range(hole_use), deck, places)
         rows = np.concatenate([hole, board], axis=1)
         if self.code == SEVEN_RANK:
             return evaluate_seven_rank(rows, tiebreak)  # type: ignore[arg-type]
@@ -158,7 +208,7 @@ RANKINGS: dict[str, Ranking] = {
         STANDARD_HIGH,
         (STANDARD, SHORT),
         HIGH_CATEGORIES,
-        ("any", "at-least-1", "exactly-2"),
+        HOLE_USE_RANGES,
         ("kickers",),  # every card of the five decides, high to low
         11,
         orderable=True,

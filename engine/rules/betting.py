@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
-from engine.rules.games.base import GameSpec, RaiseRule, Structure
+from engine.rules.games.base import Blinds, GameSpec, RaiseRule, Structure
 
 FIXED_LIMIT_CAP = 4  # bets and raises in a fixed-limit round
 
@@ -194,3 +195,26 @@ def blinds_of(stake: int, big_blind: int = 0) -> tuple[int, int]:
         raise ValueError(f"the big blind must be an even number of chips, at least 2, not {big_blind}")
     small = big_blind // 2 if big_blind else max(1, stake // 100)
     return small, 2 * small
+
+
+def seat_forced_bets(game: GameSpec, players: int, small: int, big: int) -> tuple[list[int], list[int]]:
+    """Betting mode's antes and blinds per seat, in PHH order (heads-up, PHH lists the forced bets
+    the other way round): the ante in big blinds (at least a chip; by default none, a quarter of
+    the big blind beside a bring-in, the small blind beside a starting bet) and the blinds.
+
+    >>> from engine.rules.games import GAMES
+    >>> seat_forced_bets(GAMES["holdem"], 3, 1, 2), seat_forced_bets(GAMES["razz"], 2, 5, 10)
+    (([0, 0, 0], [1, 2, 0]), ([2, 2], [0, 0]))
+    """
+    usual = Fraction(1, 4) if game.bring_in else Fraction(small, big) if game.starting_bet else Fraction(0)
+    ratio = usual if game.ante is None else game.ante
+    ante = max(1, int(big * ratio)) if ratio > 0 else 0
+    if game.bring_in or game.starting_bet or game.blinds is Blinds.NONE:
+        blinds = [0] * players
+    elif game.blinds is Blinds.BUTTON:  # the button (the last seat) posts the big blind alone
+        blinds = [0] * (players - 1) + [big]
+        if players == 2:
+            blinds.reverse()
+    else:
+        blinds = [small, big] + [0] * (players - 2)
+    return [ante] * players, blinds

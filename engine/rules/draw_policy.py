@@ -12,8 +12,10 @@ order the cards came in. By the game's ranking (RULINGS, "Draw": a documented de
 - **badugi**: a four-card badugi stands pat; otherwise keep the cards of the best partial badugi
   (the first found, subsets in order of card id) of eight or lower, aces low, and draw the rest;
 - **a high** (standard, seven-rank): a straight or better of five cards stands pat (standard
-  ranking); otherwise keep every card whose rank is held twice or more, or, with no pair, the
-  highest card, and draw the rest.
+  ranking); otherwise keep every card whose rank is held twice or more; with no pair, five cards of
+  the standard ranking keep four of one suit (a flush draw), else four ranks that two ranks would
+  each make a straight (an open-ended straight draw: the highest such four), else the highest card;
+  and draw the rest.
 
 >>> from engine.hands.cards import card_list, format_cards
 >>> from engine.hands.rankings import RANKINGS
@@ -28,6 +30,10 @@ order the cards came in. By the game's ranking (RULINGS, "Draw": a documented de
 '2sKh'
 >>> format_cards(standard_discards(RANKINGS["standard-high"], card_list("AcKd7h7s2c")))
 '2cKdAc'
+>>> high = RANKINGS["standard-high"]
+>>> hands = ("AhKh7h3h2c", "9c8d7h6s2c", "Ac2d3h4s9c")  # a flush draw, an open-ended one, neither
+>>> [format_cards(standard_discards(high, card_list(hand))) for hand in hands]
+['2c', '2c', '2d3h4s9c']
 """
 
 from __future__ import annotations
@@ -95,13 +101,41 @@ def _badugi_keeps(cards: list[int]) -> list[int]:
 
 
 def _high_keeps(cards: list[int], ranking: Ranking) -> list[int]:
-    if ranking.code == STANDARD_HIGH and len(cards) == 5:
+    five = ranking.code == STANDARD_HIGH and len(cards) == 5
+    if five:
         strength = int(ranking.evaluate(np.array([cards]), np.full((1, 0), -1), "any", "kickers")[0])
         if (strength >> 20) & 0xF >= STRAIGHT:
             return cards
     counts = Counter(card >> 2 for card in cards)
     paired = [card for card in cards if counts[card >> 2] >= 2]
-    return paired or [max(cards)]
+    if paired or not five:
+        return paired or [max(cards)]
+    suited = Counter(card & 3 for card in cards)
+    flush_draw = [card for card in cards if suited[card & 3] == 4]
+    return flush_draw or _open_ended(cards) or [max(cards)]
+
+
+def _open_ended(cards: list[int], n_ranks: int = 13) -> list[int]:
+    """Four of five cards of different ranks that two ranks would each make a straight with (the ace
+    also below the lowest rank), the highest such four; [] when none.
+
+    >>> from engine.hands.cards import card_list, format_cards
+    >>> format_cards(_open_ended(card_list("2c3d4h5s9c"))), _open_ended(card_list("Jc9dQhKsAc"))
+    ('2c3d4h5s', [])
+    """
+    for thrown in sorted(cards):  # the lowest card thrown first: the highest four kept first
+        four = [card for card in cards if card != thrown]
+        ranks = {card >> 2 for card in four}
+        makers = [r for r in range(n_ranks) if r not in ranks and _straight(ranks | {r}, n_ranks)]
+        if len(makers) >= 2:
+            return four
+    return []
+
+
+def _straight(ranks: set[int], n_ranks: int) -> bool:
+    """Five ranks in a run (the ace, the top rank, also below the lowest)."""
+    low = sorted(-1 if r == n_ranks - 1 and 3 in ranks and 0 in ranks else r for r in ranks)
+    return len(low) == 5 and low[-1] - low[0] == 4
 
 
 def decision_seed(hand_seed: int, street: int, seat: int) -> int:

@@ -92,6 +92,8 @@ def why_not_played(game: GameSpec, options: Mapping[str, Any], players: int, str
         return f"push/fold is no-limit, and the hands are {structure.value}"
     if game.starting_bet:
         return f"{game.title} has antes and a starting bet, not blinds"
+    if game.blinds != "small-big" or game.ante or game.forced_street != 0:
+        return f"push/fold is played over a small and a big blind before the first cards, not {game.title}'s"
     if hand_classes(game, options) is None:
         return f"{game.title}'s starting hands are bucketed, and the policy reads classes"
     if depth > DEEPEST:

@@ -109,6 +109,9 @@ class HandState:
         self.structure = structure
         self.options = game.resolve_options(options)
         self.streets = game.streets_under(self.options)  # hole-card counts of these options
+        # the forced bets belong to the first street with a betting round (a street before it deals
+        # only: Courchevel's first board card); none: the last street's index past the end
+        self.forced_street = next((i for i, s in enumerate(self.streets) if s.betting), len(self.streets))
         if not card_budget(game, self.options, n)[-1]:  # e.g. too many players for five hole cards each
             raise IllegalAction(budget_line(game, self.options, n))
         self.n = n
@@ -556,12 +559,13 @@ class HandState:
         paired = shows_pair(self._known_up(), live) or bool(unwritten)  # unwritten up cards may pair
         self.big_bet_allowed = bool(pair_option and self.options.get(pair_option) and paired)
         self.open_choice = set()
+        self.completion_due = False  # (a bring-in is due on its own street only)
         if street.opener != Opener.POSITION:  # by the up cards (stud): the first street's brings in
             first = self._opener_by_cards(street.opener, live)
-            self.completion_due = self.street_index == 0 and self.bring_in > 0
-            if self.street_index > 0:
+            self.completion_due = self.street_index == self.forced_street and self.bring_in > 0
+            if self.street_index > self.forced_street:
                 self.last_increment = 0
-        elif self.street_index == 0:
+        elif self.street_index == self.forced_street:
             # first to act: left of the largest blind or straddle (heads-up: the button)
             forced = list(self.blinds)
             if self.game.starting_bet:
@@ -785,8 +789,9 @@ class HandState:
         self.next_seat = self._next_pending(seat)
 
     def _next_street(self) -> None:
-        self._refund_uncalled()
-        self.bets = [0] * self.n
+        if self.street_index >= self.forced_street:  # (before it, the forced bets wait for their round)
+            self._refund_uncalled()
+            self.bets = [0] * self.n
         self.pending = set()
         self.next_seat = None
         self.street_index += 1

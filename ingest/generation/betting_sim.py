@@ -24,7 +24,7 @@ from engine.compiled.core import compile_rules
 from engine.compiled.draw_kernel import DrawPolicy
 from engine.compiled.simulate import draw_policy, final_hand_scale
 from engine.hands.rankings import RANKINGS
-from engine.rules.betting import blinds_of
+from engine.rules.betting import blinds_of, seat_forced_bets
 from engine.rules.games import variant_code
 from engine.rules.games.base import GameSpec, Structure
 from engine.rules.pushfold_play import PushFoldChart
@@ -50,19 +50,19 @@ def new_hand(game: GameSpec, players: int, stake: int, options: dict,
     Fixed-limit bets are the big blind on the first two streets and twice it after. A game with a
     bring-in (stud, fixed-limit) posts antes of a quarter of the big blind (at least 1) and brings
     in for the small blind; its small-bet streets bet the big blind and its big-bet streets twice it.
+    The description's ``[betting]`` ``blinds`` and ``ante`` say who posts what (``seat_forced_bets``).
     """
     small, big = blinds_of(stake, big_blind)
+    if game.bring_in and structure is not Structure.FIXED_LIMIT:
+        raise ValueError(f"betting mode plays {game.title}'s bring-in in fixed-limit only")
+    antes, blinds = seat_forced_bets(game, players, small, big)
     if game.bring_in:
-        if structure is not Structure.FIXED_LIMIT:
-            raise ValueError(f"betting mode plays {game.title}'s bring-in in fixed-limit only")
-        return HandState(game, structure, [stake] * players, antes=[max(1, big // 4)] * players,
-                         bring_in=small, small_bet=big, big_bet=2 * big, options=options)  # fmt: skip
+        return HandState(game, structure, [stake] * players, antes=antes, bring_in=small, small_bet=big,
+                         big_bet=2 * big, options=options)  # fmt: skip
     if game.starting_bet:
-        return HandState(game, structure, [stake] * players, antes=[small] * players,
-                         starting_bet=big, options=options)  # fmt: skip
-    blinds = [small, big] + [0] * (players - 2)
-    return HandState(game, structure, [stake] * players, blinds=blinds, min_bet=big, small_bet=big,
-                     big_bet=2 * big, options=options)  # fmt: skip
+        return HandState(game, structure, [stake] * players, antes=antes, starting_bet=big, options=options)
+    return HandState(game, structure, [stake] * players, antes=antes, blinds=blinds, min_bet=big,
+                     small_bet=big, big_bet=2 * big, options=options)  # fmt: skip
 
 
 def chart_arrays(chart: PushFoldChart | None, reference: HandState, deck_size: int) -> tuple:

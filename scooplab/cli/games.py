@@ -1,4 +1,4 @@
-"""Commands about games themselves: ``variants`` (list, check a description), ``eval``, ``rankings``.
+"""Commands about games themselves: ``variants`` (list, copy, check a description), ``eval``, ``rankings``.
 
 Every one reads a game's description (``engine/variants/*.toml`` or a user's file); none
 names a game.
@@ -54,9 +54,28 @@ def _facts(game) -> list[str]:
           f"{budget_line(game, choice, most_players(game, choice) or game.min_players)}"
           for choice in other_hole_card_choices(game) for k, v in choice.items()),
     ]  # fmt: skip
-    return (
-        facts + _stud_facts(game) + _order_facts(game) + [f"option {_option_text(o)}" for o in game.options]
-    )
+    return (facts + _forced_facts(game) + _stud_facts(game) + _order_facts(game)
+            + [f"option {_option_text(o)}" for o in game.options])  # fmt: skip
+
+
+def _forced_facts(game) -> list[str]:
+    """Who posts what in betting mode, and a first betting round after the first street, said."""
+    from engine.rules.betting import seat_forced_bets
+
+    antes, blinds = seat_forced_bets(game, 3, 50, 100)  # (a big blind of 100 chips shows the ratio)
+    posts = {"small-big": "a small and a big blind", "button": "the button alone posts the big blind",
+             "none": "no blinds"}[game.blinds.value]  # fmt: skip
+    if game.bring_in or game.starting_bet:
+        posts = "a bring-in" if game.bring_in else "a starting bet"
+    ante = f", every seat antes {antes[0] / 100:g} big blinds" if antes[0] else ""
+    usual = game.ante is None and blinds[1] == 100
+    facts = [] if usual else [f"forced bets in betting mode: {posts}{ante}"]
+    first = game.forced_street
+    if first:
+        names = ", ".join(s.name for s in game.streets[:first])
+        facts.append(f"no betting on {names}: the forced bets belong to the {game.streets[first].name}"
+                     if first < len(game.streets) else "no street has betting")  # fmt: skip
+    return facts
 
 
 def _stud_facts(game) -> list[str]:
@@ -135,7 +154,9 @@ def variants_command(
 
 @variants_app.command("check")
 def check_command(file: Annotated[Path, typer.Argument(help="A game description (.toml).")]) -> None:
-    """Check a description file: one line per problem, or what the game is and that it fits its deck.
+    """Check a description file: every problem at once, one line each (an unknown key with the
+    nearest known one, a name or PHH code another game has), or what the game is and that it fits
+    its deck.
 
     Exit code 0 when the game is playable, 2 when it is not.
     """
@@ -146,7 +167,7 @@ def check_command(file: Annotated[Path, typer.Argument(help="A game description 
         game = load_description(file)
         problems = clashes(game)  # what every command that names the file refuses
     except DescriptionError as error:
-        problems = error.problems
+        problems = error.problems + _raw_clashes(file, error.problems)
     for problem in problems:
         typer.echo(f"{file}: {problem}", err=True)
     if problems:
@@ -154,6 +175,72 @@ def check_command(file: Annotated[Path, typer.Argument(help="A game description 
     console.print(f"{file}: [green]ok[/], {game.name} ({game.title})", highlight=False)
     for fact in _facts(game):
         console.print(f"  {fact}", highlight=False, soft_wrap=True)
+
+
+def _raw_clashes(file: Path, problems: list[str]) -> list[str]:
+    """The name and code clashes of a description whose other parts have problems (said at once)."""
+    import tomllib
+
+    from engine.rules.games import name_clashes
+
+    if any(p.startswith(("not valid TOML", "cannot read")) for p in problems):
+        return []
+    data = tomllib.loads(file.read_text(encoding="utf-8"))
+    codes = data.get("phh_codes")
+    return name_clashes(str(data.get("name", "")), list(codes) if isinstance(codes, dict) else [], str(file))
+
+
+@variants_app.command("new")
+def new_command(
+    name: Annotated[str, typer.Argument(help="The new game's name (my-game).")],
+    base: Annotated[str, typer.Option("--from", help="The game (or .toml) to copy.")] = "holdem",
+    folder: Annotated[Path, typer.Option("--to", help="Where to write NAME.toml.")] = Path("."),
+    data: DataFolder = DEFAULT_DATA,
+) -> None:
+    """Write NAME.toml: a copy of a game under a fresh name, title and PHH codes, ready to change.
+
+    `derived_from` names the game it came from (its page offers to compare the two).
+
+    Examples:
+
+    * `scooplab variants new my-holdem --from holdem`
+    * `scooplab variants check my-holdem.toml`
+    """
+    from scooplab.designs import check, derive
+    from scooplab.lab import Lab
+
+    if Path(data).is_dir():
+        Lab(data).saved_games()  # saved games are known by name, and their codes are taken
+    path = folder / f"{name}.toml"
+    if path.exists():
+        fail(f"{path} already exists: choose another name or folder")
+    try:
+        text = derive(base, None, new_name=name)
+    except (ValueError, OSError) as error:
+        fail(str(error))
+    result = check(text)
+    problems = [line for _, line in result.problems]
+    if problems:
+        fail(f"{name}: " + "; ".join(problems))
+    try:
+        _write_new(path, text)
+    except OSError as error:
+        fail(f"cannot write {path}: {error.strerror or error}")
+    codes = ", ".join(result.spec.variant_codes)
+    console.print(f"wrote {path}: {result.spec.title}, from {base}, PHH codes {codes}", highlight=False)
+
+
+def _write_new(path: Path, text: str) -> None:
+    """Write a new file whole or not at all: a temporary file beside it, linked to its name (never
+    over a file that appeared meanwhile), then removed."""
+    import os
+
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    try:
+        os.link(temporary, path)
+    finally:
+        temporary.unlink()
 
 
 def _rule_flags(game, tiebreak: str | None, must_use_hole_card: bool) -> dict:

@@ -30,42 +30,48 @@ GAMES: dict[str, GameSpec] = _discover()
 
 
 def clashes(spec: GameSpec) -> list[str]:
-    """What keeps a described game from joining the known games, one line each: its name or a PHH
-    variant code another game already has.
+    """What keeps a described game from joining the known games, one line each, all at once: its
+    name or a PHH variant code another game already has (a copy of a game clashes in both).
 
     >>> from dataclasses import replace
     >>> clashes(replace(GAMES["razz"], source="mine.toml"))
-    ["the name 'razz' is taken by the built-in Razz"]
+    ["the name 'razz' is taken by the built-in Razz", "PHH variant code FR is Razz's"]
     """
+    return name_clashes(spec.name, list(spec.variant_codes), spec.source)
+
+
+def name_clashes(name: str, codes: list[str], source: str) -> list[str]:
+    """``clashes`` of a description's name and codes alone (said even where the rest has problems)."""
     problems = []
-    known = GAMES.get(spec.name)
-    if known is not None and not _versions_of_one_game(known, spec):
-        problems.append(f"the name {spec.name!r} is taken by {_where(known)}")
-    for code in spec.variant_codes:
-        other = next((g for g in GAMES.values() if code in g.variant_codes and g.name != spec.name), None)
+    known = GAMES.get(name)
+    if known is not None and not _versions_of_one_game(known, name, source):
+        problems.append(f"the name {name!r} is taken by {_where(known)}")
+    for code in codes:
+        other = next((g for g in GAMES.values() if code in g.variant_codes
+                      and not (g.name == name and _versions_of_one_game(g, name, source))), None)  # fmt: skip
         if other is not None:
             problems.append(f"PHH variant code {code} is {other.title}'s")
     return problems
 
 
-def _versions_of_one_game(known: GameSpec, spec: GameSpec) -> bool:
+def _versions_of_one_game(known: GameSpec, name: str, source: str) -> bool:
     """Whether two descriptions are one file, or two versions of one game: files of a folder named
     after the game, the built-in ones apart; or one game saved in two warehouses
     (``games/NAME/v0001.toml``: the one asked for last is the one known by name).
 
     >>> from dataclasses import replace
     >>> mine = replace(GAMES["razz"], name="mine", source="wh/games/mine/v0001.toml")
-    >>> _versions_of_one_game(mine, replace(mine, source="wh/games/mine/v0002.toml"))
+    >>> _versions_of_one_game(mine, "mine", "wh/games/mine/v0002.toml")
     True
-    >>> _versions_of_one_game(GAMES["razz"], replace(GAMES["razz"], source="razz/v0001.toml"))
+    >>> _versions_of_one_game(GAMES["razz"], "razz", "razz/v0001.toml")
     False
     """
-    here, there = Path(known.source).resolve(), Path(spec.source).resolve()
+    here, there = Path(known.source).resolve(), Path(source).resolve()
     if here == there:
         return True
-    saved = [p.parent.name == spec.name and p.parent.parent.name == "games" for p in (here, there)]
+    saved = [p.parent.name == name and p.parent.parent.name == "games" for p in (here, there)]
     return all(saved) or (
-        here.parent == there.parent and here.parent.name == spec.name and here.parent != VARIANTS_DIR
+        here.parent == there.parent and here.parent.name == name and here.parent != VARIANTS_DIR
     )
 
 

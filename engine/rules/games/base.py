@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from fractions import Fraction
 from typing import Any
 
 from engine.hands.cards import Deck
+from engine.hands.rankings import HAND_CARDS, HOLE_USE_RANGES, hole_range  # noqa: F401 (the rules' words)
 from engine.rules.pots import Pot
 
 
@@ -48,6 +50,16 @@ class Street:
     opener: str = "position"  # who acts first (``Opener``)
     big_bet_on_open_pair: str | None = None  # a boolean option: on, a showing pair allows the big bet
     draw: bool = False  # after its cards, each player in turn stands pat or discards any and draws as many
+
+
+class Blinds(StrEnum):
+    """Who posts blinds in betting mode: the two seats left of the button (half the big blind, the
+    big blind; heads-up the button posts the small one), the button alone (the big blind; the seat
+    on its left acts first), or nobody (the first betting round opens left of the button)."""
+
+    SMALL_BIG = "small-big"
+    BUTTON = "button"
+    NONE = "none"
 
 
 class Opener(StrEnum):
@@ -250,6 +262,8 @@ class GameSpec:
         False  # the first street's opener posts a bring-in (PHH ``bring_in``, ``pb``) or completes
     )
     deck_runs_short: ShortDeck | None = None  # what a street deals when the deck runs short (None: never)
+    blinds: Blinds = Blinds.SMALL_BIG  # betting mode's blinds (a bring-in or starting-bet game: none)
+    ante: Fraction | None = None  # every seat's ante in big blinds (None: the game's usual, docs/variants.md)
     compiled_gaps: tuple[str, ...] = ()  # what the compiled core cannot play of this game yet (empty: all)
     betting_gaps: tuple[str, ...] = ()  # and besides in betting mode (the compiled replay's: replay_gaps)
     description: str = ""  # a sentence or two for people
@@ -351,6 +365,17 @@ class GameSpec:
             else street
             for street in self.streets
         )
+
+    @property
+    def forced_street(self) -> int:
+        """The street whose betting round the forced bets belong to: the first with betting (streets
+        before it only deal, like Courchevel's first board card); the number of streets when none bets.
+
+        >>> from engine.rules.games import GAMES
+        >>> GAMES["holdem"].forced_street
+        0
+        """
+        return next((i for i, s in enumerate(self.streets) if s.betting), len(self.streets))
 
     @property
     def draws(self) -> bool:

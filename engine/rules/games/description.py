@@ -14,16 +14,19 @@ The format is documented in ``docs/variants.md``; the built-in games are the fil
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import tomllib
 from collections.abc import Mapping
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from engine.hands.cards import DECKS
+from engine.hands.cards import DECKS, Deck
 from engine.hands.rankings import RANKINGS, Ranking, check_category_order
 from engine.rules.games.base import (
+    Blinds,
     Board,
     BoardRole,
     Bound,
@@ -39,8 +42,10 @@ from engine.rules.games.base import (
     ShortDeck,
     Street,
     Structure,
+    hole_range,
 )
 
+STANDARD_SUITS = "cdhs"
 VARIANTS_DIR = Path(__file__).resolve().parents[2] / "variants"
 MAX_SEATS = 10  # the compiled core's seat limit
 MAX_HOLE = 6  # hole cards per seat the showdown-mode statistics count (discards, low points)
@@ -60,7 +65,9 @@ STREET_KEYS = {
     "big_bet_on_open_pair", "draw",
 }  # fmt: skip
 SHARE_KEYS = {"wins", "board", "each", "over", "points", "qualifier", "when"}
-BETTING_KEYS = {"raise_rule", "max_raises_option", "starting_bet", "extra_fields", "bring_in"}
+BETTING_KEYS = {
+    "raise_rule", "max_raises_option", "starting_bet", "extra_fields", "bring_in", "blinds", "ante",
+}  # fmt: skip
 OPTION_KEYS = {"default", "choices", "help"}
 
 
@@ -71,6 +78,20 @@ class DescriptionError(ValueError):
         self.source = source
         self.problems = problems
         super().__init__(f"{source}: " + "; ".join(problems))
+
+
+def nearest(word: str, known: set[str]) -> str:
+    """``did you mean 'X'? `` for the known word nearest a misspelt one ('' when none is near).
+
+    >>> nearest("hole_card", {"hole_cards", "board_cards"}), nearest("antes", {"ante", "blinds"})
+    ("did you mean 'hole_cards'? ", "did you mean 'ante'? ")
+    >>> nearest("colour", {"ante", "blinds"})
+    ''
+
+    """
+    close = difflib.get_close_matches(word, sorted(known), n=1, cutoff=0.6)
+    close = close or [k for k in sorted(known) if len(k) >= 4 and (k in word or word in k)][:1]
+    return f"did you mean {close[0]!r}? " if close else ""
 
 
 class _Reader:
@@ -84,7 +105,9 @@ class _Reader:
 
     def keys(self, table: Mapping[str, Any], allowed: set[str], where: str) -> None:
         for key in sorted(set(table) - allowed):
-            self.fail(f"{where}: unknown key {key!r} (known: {', '.join(sorted(allowed))})")
+            self.fail(
+                f"{where}: unknown key {key!r} ({nearest(key, allowed)}known: {', '.join(sorted(allowed))})"
+            )
 
     def integer(self, table: Mapping[str, Any], key: str, where: str, default: int = 0, low: int = 0) -> int:
         value = table.get(key, default)
@@ -98,6 +121,38 @@ class _Reader:
             self.fail(f"{what} {value!r} is not one of {', '.join(allowed)}")
             return None
         return value
+
+
+DECK_KEYS = {"ranks", "suits", "name", "suit_names"}
+
+
+def _deck(r: _Reader, value: Any) -> Deck:
+    """A named deck (``standard``, ``short``, ``skoejarth``), or one by its ranks, low to high, and
+    suits: ``{ ranks = "TJQKA" }`` (suits ``cdhs`` unless given; four, as the compiled core holds).
+
+    >>> deck = _deck(_Reader(), {"ranks": "TJQKA"})
+    >>> deck.size, deck.name, deck.card_id("As"), _deck(_Reader(), {"ranks": "6789TJQKA"}) is DECKS["short"]
+    (20, '20-card TJQKA', 19, True)
+    """
+    if isinstance(value, str):
+        return DECKS.get(r.choice(value, sorted(DECKS), "deck") or "standard", DECKS["standard"])
+    if not isinstance(value, dict) or not isinstance(value.get("ranks"), str):
+        r.fail(
+            'deck: give a named deck or { ranks = "TJQKA" } (ranks low to high, suits "cdhs" unless given)'
+        )
+        return DECKS["standard"]
+    r.keys(value, DECK_KEYS, "deck")
+    ranks, suits = value["ranks"], str(value.get("suits", STANDARD_SUITS))
+    if len(set(ranks)) != len(ranks) or len(ranks) < 2 or len(set(suits)) != 4 or len(suits) != 4:
+        r.fail(f"deck: ranks {ranks!r} and suits {suits!r}: distinct letters, two ranks or more, four suits")
+        return DECKS["standard"]
+    named = next((d for d in DECKS.values() if (d.ranks, d.suits) == (ranks, suits)), None)
+    if named is not None:
+        return named
+    standard = DECKS["standard"]
+    names = tuple(value.get("suit_names", standard.suit_names if suits == standard.suits else tuple(suits)))
+    glyphs = standard.suit_glyphs if suits == standard.suits else ()
+    return Deck(str(value.get("name", f"{len(ranks) * 4}-card {ranks}")), ranks, suits, names, glyphs)
 
 
 def _options(r: _Reader, table: Any) -> tuple[RuleOption, ...]:
@@ -334,7 +389,47 @@ def _betting(r: _Reader, table: Any, options: dict[str, RuleOption]) -> dict[str
         "starting_bet": bool(table.get("starting_bet", False)),
         "extra_fields": tuple(table.get("extra_fields", ())),
         "bring_in": bool(table.get("bring_in", False)),
+        **_forced_bets(r, table),
     }
+
+
+def _forced_bets(r: _Reader, table: dict) -> dict[str, Any]:
+    """``blinds`` and ``ante`` of ``[betting]``: who posts blinds in betting mode, and every seat's
+    ante in big blinds (a number or a fraction ``"1/4"``).
+
+    >>> _forced_bets(_Reader(), {"blinds": "none", "ante": "1/4"})
+    {'blinds': <Blinds.NONE: 'none'>, 'ante': Fraction(1, 4)}
+    """
+    chosen = {}
+    if "blinds" in table:
+        if table.get("bring_in") or table.get("starting_bet"):
+            r.fail("[betting]: a game with a bring-in or a starting bet posts no blinds (leave out blinds)")
+        blinds = r.choice(table["blinds"], [b.value for b in Blinds], "[betting] blinds")
+        chosen["blinds"] = Blinds(blinds or Blinds.SMALL_BIG)
+    if "ante" in table:
+        value = table["ante"]
+        try:
+            ante = Fraction(str(value)) if not isinstance(value, bool) else None
+        except (ValueError, ZeroDivisionError):
+            ante = None
+        if ante is None or ante < 0 or ante > 100:
+            r.fail(f'[betting]: ante is big blinds a seat antes (0 to 100: 0.25, "1/4"), not {value!r}')
+        else:
+            chosen["ante"] = ante
+    return chosen
+
+
+def _canonical_use(value: Any) -> Any:
+    """A hole-card range said the usual way (``at-least-0`` is ``any``, ``exactly-2`` Omaha's).
+
+    >>> _canonical_use("at-most-5"), _canonical_use("at-least-2"), _canonical_use({"option": "x"})
+    ('any', 'at-least-2', {'option': 'x'})
+    """
+    usual = {(0, 5): HoleUse.ANY.value, (1, 5): HoleUse.AT_LEAST_ONE.value, (2, 2): HoleUse.EXACTLY_TWO.value}
+    try:
+        return usual.get(hole_range(value), value) if isinstance(value, str) else value
+    except ValueError:
+        return value
 
 
 def _players(r: _Reader, value: Any) -> tuple[int, int]:
@@ -349,16 +444,20 @@ def parse_description(data: Mapping[str, Any], source: str = "<description>") ->
     """A ``GameSpec`` from a parsed description; ``DescriptionError`` lists every problem."""
     r = _Reader()
     r.keys(data, TOP_KEYS, "description")
+    for key in sorted(set(data) - TOP_KEYS):  # a key that belongs to a table of its own
+        if hint := nearest(key, BETTING_KEYS):
+            r.fail(f"description: {key!r} is not a top-level key: {hint.strip()} under [betting]")
     for key in ("name", "title", "deck", "ranking", "players", "phh_codes", "boards", "streets", "shares"):
         if key not in data:
             r.fail(f"missing {key!r}")
-    deck = DECKS.get(r.choice(data.get("deck"), sorted(DECKS), "deck") or "standard", DECKS["standard"])
+    deck = _deck(r, data.get("deck", "standard"))
     ranking = RANKINGS.get(data.get("ranking", ""))
     if ranking is None:
         r.fail(f"ranking {data.get('ranking')!r} is not one of {', '.join(RANKINGS)}")
-    elif deck not in ranking.decks:
-        ranked = " or ".join(f"{d.size}-card" for d in ranking.decks)
-        r.fail(f"ranking {ranking.name} ranks the {ranked} deck, not the {deck.size}-card one")
+    elif not ranking.ranks_deck(deck):
+        r.fail(
+            f"ranking {ranking.name} ranks {ranking.decks_ranked}, not the {deck.size}-card {deck.ranks} deck"
+        )
     options = _options(r, data.get("options", {}))
     by_name = {o.name: o for o in options}
     boards = _boards(r, data.get("boards"))
@@ -398,7 +497,7 @@ def parse_description(data: Mapping[str, Any], source: str = "<description>") ->
         variant_codes=codes,
         shares=_shares(r, data.get("shares"), boards, deck.ranks),
         options=options,
-        hole_use=_bound(r, data.get("hole_use", "any"), "hole_use", hole_uses, by_name),
+        hole_use=_bound(r, _canonical_use(data.get("hole_use", "any")), "hole_use", hole_uses, by_name),
         tiebreak=_bound(r, data.get("tiebreak", tiebreaks[0]), "tiebreak", tiebreaks, by_name),
         category_order=_category_order(r, data.get("category_order"), ranking, by_name),
         kill=kill,
@@ -430,8 +529,16 @@ def _draw_option(spec: GameSpec) -> tuple[RuleOption, ...]:
     hole = card_budget(spec)[1]
     boardless = not any(street.board_cards for street in spec.streets)
     choices = ("standard", "sampled") if boardless and hole <= 5 else ("standard",)
+    keeps = (
+        (
+            "keep pairs or better, else draw to four of a suit or an open-ended straight, else keep the "
+            "highest card"
+        )
+        if not RANKINGS[spec.ranking].lowball
+        else "keep the best low, draw to it"
+    )
     return (RuleOption("draw_policy", "standard", choices,
-                       "how simulated players draw: standard (keep the best low, draw to it) or sampled "
+                       f"how simulated players draw: standard ({keeps}) or sampled "
                        "(each discard tried on sampled draws, the best on average kept)"),)  # fmt: skip
 
 
@@ -526,6 +633,8 @@ def replay_gaps(spec: GameSpec) -> tuple[str, ...]:
 
 def _hand_gaps(spec: GameSpec) -> tuple[str, ...]:
     """What neither betting-mode play nor the compiled replay holds (``replay_gaps``, draws aside)."""
+    if not any(street.betting for street in spec.streets):
+        return ("a game with no betting round (showdown mode plays it)",)
     choices = [None, *other_hole_card_choices(spec)]
     most = max(card_budget(spec, choice)[1] for choice in choices)
     if most > MAX_REPLAY_HOLE:
@@ -654,6 +763,8 @@ def _check_core_limits(r: _Reader, spec: GameSpec) -> None:
                    f"{per_board}")  # fmt: skip
         if spec.discard_board is not None:
             r.fail("hole_use exactly-2 beside a discard-trigger board is not supported yet")
+    for use in sorted(_hole_uses(spec) - {None, HoleUse.ANY, HoleUse.AT_LEAST_ONE, HoleUse.EXACTLY_TWO}):
+        _check_hole_range(r, spec, use)
     if spec.discard_board is not None and any(s.hole_cards_option for s in spec.streets):
         r.fail("hole cards set by an option beside a discard-trigger board are not supported yet")
     if spec.discard_board is not None:
@@ -662,6 +773,19 @@ def _check_core_limits(r: _Reader, spec: GameSpec) -> None:
         if len(spec.streets) > 1 + STREET_SLOTS:
             r.fail(f"{len(spec.streets)} streets: beside a discard-trigger board the compiled core counts "
                    f"forced discards on at most {STREET_SLOTS} streets after the deal")  # fmt: skip
+
+
+def _check_hole_range(r: _Reader, spec: GameSpec, use: str) -> None:
+    """A hole-card range (``at-most-2``) leaves a hand to make, and plays beside what the core holds."""
+    try:
+        fewest, most = hole_range(use)
+    except ValueError:
+        return  # (said where the value was read)
+    _, hole, per_board, _, _, _ = card_budget(spec)
+    if not any(k <= hole and 5 - k <= per_board for k in range(fewest, most + 1)):
+        r.fail(f"hole_use {use} makes no hand of five from {hole} hole cards and {per_board} board cards")
+    if spec.discard_board is not None:
+        r.fail(f"hole_use {use} beside a discard-trigger board is not supported yet")
 
 
 def _hole_uses(spec: GameSpec) -> set[str]:
@@ -684,8 +808,8 @@ def _check_low_hands(r: _Reader, spec: GameSpec) -> None:
         r.fail("a best-low share goes last, after the high shares (the odd chip goes to the high half)")
     if spec.low_share or spec.board_shares:
         r.fail("a best-low share beside a lowest-points share or shares per board is not supported yet")
-    if HoleUse.AT_LEAST_ONE in _hole_uses(spec):
-        r.fail("a best-low share with hole_use at-least-1 is not supported yet (any or exactly-2)")
+    if _hole_uses(spec) - {None, HoleUse.ANY, HoleUse.EXACTLY_TWO}:
+        r.fail("a best-low share is made with hole_use any or exactly-2 (not yet a range of hole cards)")
     if spec.shares[lows[0]].board is not None:
         r.fail(
             "a best-low share is made over = 'surviving-boards' or on a game's only board, not a named one"
