@@ -69,6 +69,7 @@ def variants_table() -> pa.Table:
             "discard_board": game.discard_board is not None, "low_share": game.low_share,
             "low_half": game.low_half,
             "board_shares": game.board_shares, "kill": game.kill is not None, "points": points,
+            "first_bet_street": next((s.name for s in game.streets if s.betting), None),
             "first_raise_street": next((s.name for s in game.streets if s.betting and not s.call_only), None),
             "first_board_street": next((i for i, s in enumerate(game.streets) if s.board_cards), None),
             "draw_streets": [s.name for s in game.streets if s.draw],
@@ -79,7 +80,8 @@ def variants_table() -> pa.Table:
         ("n_hole", pa.int8()), ("discard_board", pa.bool_()), ("low_share", pa.bool_()),
         ("low_half", pa.bool_()),
         ("board_shares", pa.bool_()), ("kill", pa.bool_()), ("points", pa.list_(pa.int8())),
-        ("first_raise_street", pa.string()), ("first_board_street", pa.int8()),
+        ("first_bet_street", pa.string()), ("first_raise_street", pa.string()),
+        ("first_board_street", pa.int8()),
         ("draw_streets", pa.list_(pa.string())),
     ])  # fmt: skip
     return pa.Table.from_pylist(rows, schema=schema)

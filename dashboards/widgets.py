@@ -227,7 +227,7 @@ def cards_html(text: str, deck=None) -> str:
     from engine.hands.cards import STANDARD
 
     deck = deck or STANDARD
-    suits = dict(zip(deck.suits, deck.suit_glyphs, strict=True))
+    suits = dict(zip(deck.suits, deck.suit_glyphs, strict=True)) if deck.suit_glyphs else {}  # (its letters)
     out = []
     for i in range(0, len(text or ""), 2):
         rank, suit = text[i], text[i + 1]

@@ -165,6 +165,20 @@ def test_skoejarth_vpip_counts_calls_of_the_starting_bet_and_pfr_the_trunk(tmp_p
     assert {p["player"]: p["vpip"]["n"] for p in stats["players"]}["random-1"] == 0
 
 
+@pytest.mark.parametrize("name", ["courchevel", "double-board-bomb-pot-omaha"])
+def test_vpip_and_the_flop_count_from_the_first_betting_round(tmp_path, name):
+    """Courchevel bets first after its first board card, a bomb pot on the flop: VPIP is asked there,
+    and a seat "saw the flop" when the hand went past that round."""
+    spec = SimSpec(name, 300, players=3, seed=4, mode="betting", policies=("random",))
+    simulate(spec, str(tmp_path), run_id="first-round")
+    con = connect(tmp_path)
+    rows = con.sql("SELECT * FROM player_stats").pl().to_dicts()
+    assert all(0 < r["vpip"] < r["vpip_chances"] <= 300 for r in rows)
+    assert all(r["saw_flop"] < r["hands"] for r in rows)  # some hands end in the first betting round
+    seats = con.sql("SELECT sum(vpip_chances) AS chances FROM tracker_seats").pl().to_dicts()[0]
+    assert seats["chances"] == sum(r["vpip_chances"] for r in rows)
+
+
 def test_stats_command_json_and_csv(warehouse):
     result = runner.invoke(
         app, ["stats", "--variant", "scarney", "--data", str(warehouse), "--format", "json"]

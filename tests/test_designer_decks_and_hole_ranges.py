@@ -102,3 +102,12 @@ def test_tahoe_compiled_showdowns_equal_a_brute_force_count():
 def test_betting_mode_plays_them_as_the_state_machine_does(name):
     assert_replays_to_the_same_rows(GAMES[name], 4, {}, ("tag", "random", "station"), 11, 100, 500,
                                     structure=Structure.NO_LIMIT)  # fmt: skip
+
+
+def test_a_deck_of_suits_of_its_own_is_drawn_by_its_letters():
+    from dashboards.widgets import cards_html
+
+    spec = parse_description(_holdem_like(deck={"ranks": "TJQKA", "suits": "wxyz"}, players=[2, 6]))
+    assert spec.deck.suit_names == ("w", "x", "y", "z") and spec.deck.card_id("Az") == 19
+    html = cards_html("AzTw", spec.deck)
+    assert "A" in html and "z" in html and "w" in html

@@ -5,10 +5,11 @@ flush draw comes in at the rate combinatorics gives (9 of the 47 cards a player 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from engine.compiled.draw_kernel import discard_mask
 from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
-from engine.hands.cards import STANDARD
+from engine.hands.cards import STANDARD, Deck
 from engine.hands.rankings import RANKINGS
 from engine.rules.draw_policy import standard_discards
 from engine.rules.games.description import parse_description
@@ -36,6 +37,22 @@ def test_the_compiled_policy_throws_what_the_reference_throws():
         flush_draws += thrown_suits
         straight_draws += len(reference) == 1 and not thrown_suits
     assert flush_draws > 500 and straight_draws > 100  # both kinds of draw were met
+
+
+@pytest.mark.parametrize("ranks", ["789TJQKA", "6789TJQKA"])
+def test_on_a_stripped_deck_both_policies_count_its_own_straights(ranks):
+    deck = Deck(f"{ranks}-test", ranks, "cdhs", ())
+    rng = np.random.default_rng(4)
+    tables, order = HIGH.tables(deck), np.zeros(8, np.int64)
+    for _ in range(5_000):
+        hand = rng.choice(deck.size, 5, replace=False).astype(np.int8)
+        mask = discard_mask(hand, 5, HIGH.code, True, tables, order)
+        compiled = sorted(int(hand[i]) for i in range(5) if mask >> i & 1)
+        assert compiled == standard_discards(HIGH, [int(c) for c in hand], deck), hand
+    ace_low = [
+        deck.card_id(c) for c in ("Ac", ranks[0] + "d", ranks[1] + "h", ranks[2] + "s", ranks[3] + "c")
+    ]
+    assert standard_discards(HIGH, ace_low, deck) == []  # A-7-8-9-T (A-6-7-8-9) is a straight: pat
 
 
 def test_a_four_flush_comes_in_nine_times_in_forty_seven():

@@ -17,7 +17,8 @@ HOLDEM = Path(__file__).parents[1] / "engine" / "variants" / "holdem.toml"
 
 
 def test_variants_new_writes_a_copy_that_checks_at_once(tmp_path):
-    result = runner.invoke(app, ["variants", "new", "my-omaha", "--from", "omaha", "--to", str(tmp_path)])
+    new = ["variants", "new", "my-omaha", "--from", "omaha", "--to", str(tmp_path), "--data", str(tmp_path)]
+    result = runner.invoke(app, new)
     assert result.exit_code == 0, result.output
     path = tmp_path / "my-omaha.toml"
     data = tomllib.loads(path.read_text())
@@ -28,13 +29,14 @@ def test_variants_new_writes_a_copy_that_checks_at_once(tmp_path):
     assert spec.streets == GAMES["omaha"].streets and spec.shares == GAMES["omaha"].shares
     checked = runner.invoke(app, ["variants", "check", str(path)])
     assert checked.exit_code == 0 and "ok, my-omaha" in checked.output
-    again = runner.invoke(app, ["variants", "new", "my-omaha", "--from", "omaha", "--to", str(tmp_path)])
+    again = runner.invoke(app, new)
     assert again.exit_code != 0 and "already exists" in again.output and "Traceback" not in again.output
     assert [p.name for p in tmp_path.iterdir()] == ["my-omaha.toml"]  # no temporary file left
 
 
 def test_variants_new_from_an_unknown_game_is_one_line(tmp_path):
-    result = runner.invoke(app, ["variants", "new", "x", "--from", "no-such-game", "--to", str(tmp_path)])
+    result = runner.invoke(app, ["variants", "new", "x", "--from", "no-such-game", "--to", str(tmp_path),
+                                 "--data", str(tmp_path)])  # fmt: skip
     assert result.exit_code != 0 and "unknown game 'no-such-game'" in result.output
     assert "Traceback" not in result.output and not list(tmp_path.iterdir())
 

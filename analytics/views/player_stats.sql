@@ -13,14 +13,14 @@
 WITH choices AS (
     SELECT
         a.hand_id, a.seat, a.street, a.action,
-        a.street = v.streets[1] AS first_round,
+        a.street = v.first_bet_street AS first_round,
         a.street = v.first_raise_street AS raise_round,
         count(*) FILTER (WHERE a.action IN ('bet', 'raise')) OVER (
             PARTITION BY a.hand_id, a.street ORDER BY a.seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
         ) AS raises_before
     FROM actions_raw AS a
     JOIN variants AS v ON v.variant = a.variant
-    WHERE (a.street = v.streets[1] OR a.street = v.first_raise_street)
+    WHERE (a.street = v.first_bet_street OR a.street = v.first_raise_street)
       AND a.action IN ('fold', 'check', 'call', 'bet', 'raise') AND NOT a.automatic
 ),
 preflop AS (
@@ -36,10 +36,10 @@ preflop AS (
     FROM choices
     GROUP BY hand_id, seat
 ),
-flops AS (  -- hands dealt a second street: the flop, or stud's fourth street (hole cards alone)
+flops AS (  -- hands dealt a street after the first betting round: the flop, or stud's fourth street
     SELECT DISTINCT a.hand_id FROM actions_raw AS a
     JOIN variants AS v ON v.variant = a.variant
-    WHERE a.action = 'deal' AND a.street <> v.streets[1]
+    WHERE a.action = 'deal' AND list_position(v.streets, a.street) > list_position(v.streets, v.first_bet_street)
 )
 SELECT
     p.run_id,

@@ -10,6 +10,7 @@ WITH acts AS (
         a.hand_id, a.seq, a.seat, a.action,
         list_position(v.streets, a.street) AS round,
         list_position(v.streets, v.first_raise_street) AS raise_round,
+        list_position(v.streets, v.first_bet_street) AS bet_round,
         count(*) FILTER (WHERE a.action IN ('bet', 'raise')) OVER (
             PARTITION BY a.hand_id, a.street ORDER BY a.seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
         ) AS raises_before
@@ -41,8 +42,8 @@ lines AS (  -- each chance and what was made of it, 0 or 1, and the counts of mo
     SELECT
         hand_id, seat,
         min(round) FILTER (WHERE action = 'fold') AS folded_in,
-        CAST(bool_or(round = 1) AS INTEGER) AS vpip_chances,
-        CAST(bool_or(round = 1 AND action IN ('call', 'bet', 'raise')) AS INTEGER) AS vpip,
+        CAST(bool_or(round = bet_round) AS INTEGER) AS vpip_chances,
+        CAST(bool_or(round = bet_round AND action IN ('call', 'bet', 'raise')) AS INTEGER) AS vpip,
         CAST(bool_or(round = raise_round) AS INTEGER) AS pfr_chances,
         CAST(bool_or(round = raise_round AND action IN ('bet', 'raise')) AS INTEGER) AS pfr,
         CAST(bool_or(round = raise_round AND raises_before = 1) AS INTEGER) AS three_bet_chances,

@@ -265,11 +265,15 @@ def refund_uncalled(hand, n) -> None:
 @njit(cache=True, inline="always")
 def bets_wait(plan, street) -> bool:
     """Whether the forced bets wait for a later street's round (this one deals only, before the
-    first betting round: ``HandState._next_street``), so its end returns nothing and clears nothing."""
-    for later in range(street + 1, plan.shape[1]):  # noqa: SIM110 (numba compiles no generator)
+    first betting round: ``HandState._next_street``), so its end returns nothing and clears nothing;
+    in a game with no betting round they wait to the end."""
+    for later in range(street + 1, plan.shape[1]):
         if plan[FORCED_ROUND, later]:
             return True
-    return False
+    for earlier in range(street + 1):  # noqa: SIM110
+        if plan[FORCED_ROUND, earlier]:
+            return False
+    return True
 
 
 @njit(cache=True)

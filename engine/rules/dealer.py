@@ -51,7 +51,7 @@ Chooser = Callable[[HandState, int], list[int]]  # the cards a seat throws away 
 
 def standard_draw(state: HandState, seat: int) -> list[int]:
     """The default drawing policy's discards (``engine.rules.draw_policy``)."""
-    return standard_discards(RANKINGS[state.game.ranking], state.hole[seat])
+    return standard_discards(RANKINGS[state.game.ranking], state.hole[seat], state.game.deck)
 
 
 def draw_round(state: HandState, deck: Deck, choose: Chooser = standard_draw) -> None:

@@ -42,6 +42,7 @@ from collections import Counter
 
 import numpy as np
 
+from engine.hands.cards import Deck
 from engine.hands.rankings import Ranking
 from engine.hands.strengths import ACE_TO_FIVE, BADUGI, DEUCE_TO_SEVEN, STANDARD_HIGH
 
@@ -57,15 +58,16 @@ def low_rank(card: int, aces_low: bool) -> int:
     return ((card >> 2) + 1) % 13 if aces_low else card >> 2
 
 
-def standard_discards(ranking: Ranking, hole: list[int]) -> list[int]:
-    """The cards the default policy throws away from ``hole`` (card ids), lowest id first."""
+def standard_discards(ranking: Ranking, hole: list[int], deck: Deck | None = None) -> list[int]:
+    """The cards the default policy throws away from ``hole`` (card ids of ``deck``, by default the
+    ranking's own), lowest id first."""
     cards = sorted(int(card) for card in hole)
     if ranking.code in (DEUCE_TO_SEVEN, ACE_TO_FIVE):
         kept = _low_keeps(cards, aces_low=ranking.code == ACE_TO_FIVE)
     elif ranking.code == BADUGI:
         kept = _badugi_keeps(cards)
     else:
-        kept = _high_keeps(cards, ranking)
+        kept = _high_keeps(cards, ranking, deck or ranking.deck)
     return [card for card in cards if card not in kept]
 
 
@@ -100,10 +102,10 @@ def _badugi_keeps(cards: list[int]) -> list[int]:
     return [card for card in best_cards if low_rank(card, aces_low=True) <= KEEP_TOP + 1]
 
 
-def _high_keeps(cards: list[int], ranking: Ranking) -> list[int]:
+def _high_keeps(cards: list[int], ranking: Ranking, deck: Deck) -> list[int]:
     five = ranking.code == STANDARD_HIGH and len(cards) == 5
     if five:
-        strength = int(ranking.evaluate(np.array([cards]), np.full((1, 0), -1), "any", "kickers")[0])
+        strength = int(ranking.evaluate(np.array([cards]), np.full((1, 0), -1), "any", "kickers", deck)[0])
         if (strength >> 20) & 0xF >= STRAIGHT:
             return cards
     counts = Counter(card >> 2 for card in cards)
@@ -112,7 +114,7 @@ def _high_keeps(cards: list[int], ranking: Ranking) -> list[int]:
         return paired or [max(cards)]
     suited = Counter(card & 3 for card in cards)
     flush_draw = [card for card in cards if suited[card & 3] == 4]
-    return flush_draw or _open_ended(cards) or [max(cards)]
+    return flush_draw or _open_ended(cards, len(deck.ranks)) or [max(cards)]
 
 
 def _open_ended(cards: list[int], n_ranks: int = 13) -> list[int]:

@@ -528,7 +528,8 @@ def _draw_option(spec: GameSpec) -> tuple[RuleOption, ...]:
         return ()
     hole = card_budget(spec)[1]
     boardless = not any(street.board_cards for street in spec.streets)
-    choices = ("standard", "sampled") if boardless and hole <= 5 else ("standard",)
+    sampled = boardless and hole <= 5 and spec.deck.size == 52  # (its reference ranks the standard deck)
+    choices = ("standard", "sampled") if sampled else ("standard",)
     keeps = (
         (
             "keep pairs or better, else draw to four of a suit or an open-ended straight, else keep the "
