@@ -669,3 +669,18 @@ def test_scarney_s_discard_table_names_its_rows(warehouse):
     assert not test.exception
     table = test.table[0].value
     assert list(table.iloc[:, 0]) == ["seen", "exact"]  # each row named
+
+
+def test_the_replayer_shows_each_run_of_a_board_run_twice(tmp_path):
+    sites = Path(__file__).parent / "fixtures" / "sites"
+    ingest([sites / "stars-run-it-twice.txt"], Warehouse(tmp_path), run_id="runs")
+    hands = Warehouse(tmp_path).read("hands").to_pylist()
+    turned = next(h for h in hands if h["variant"] == "holdem")  # all in on the turn, the river run twice
+    test = app(tmp_path)
+    test.query_params["hand"] = turned["hand_id"]
+    test.switch_page("screens/replayer.py").run()
+    assert not test.exception
+    text = " ".join(m.value for m in test.markdown)
+    assert "Board, run 1" in text and "Board, run 2" in text
+    assert text.count("Board, run 2") == 1  # the river alone: the flop and turn are shared
+    assert any("run 2 times" in c.value for c in test.caption)

@@ -201,7 +201,7 @@ def test_games_ohh_cannot_read_are_refused_by_name():
     )
     assert [error for *_, error in ohh.ohh_hands(stud + "\n\n" + run_twice)] == [
         'OHH game "Stud" has no scooplab reading (hold\'em and Omaha only)',
-        "the board is run 2 times; scooplab replays one board a hand",
+        "the board's runs are written street by street, not run by run",  # a flop after the turn
     ]
 
 

@@ -49,16 +49,25 @@ def test_a_utf16_file_is_found_as_full_tilt():
 
 def test_every_hand_is_stored_or_refused_by_name(warehouse):
     report, rejected, hands, _ = warehouse
-    assert report.hands == 12 and len(hands) == 12
+    assert report.hands == 13 and len(hands) == 13
     reasons = sorted(line.split(": ", 1)[1] for line in rejected)
     assert reasons == sorted([
-        "the board is run 2 times; scooplab replays one board a hand",
         "Hero: 'juggles $5' is an action scooplab does not know",
         'Full Tilt game "PL Courchevel Hi" has no scooplab description',
         'Full Tilt game "Limit 5 Card Draw" has no scooplab description',
         "no seats (the file writes no stacks: an observed hand, or one written in part)",
     ])  # fmt: skip
     assert any("#90000000005 (line " in line for line in rejected)  # named by its id and line
+
+
+def test_a_board_run_twice_pays_each_run_its_half(warehouse):
+    """``Players agree to Run It Twice``, then ``TURN 1`` to ``RIVER 2``: the flush and the straight
+    each win a run, $58.50 each of the $120 pot less $3 rake."""
+    _, _, hands, players = warehouse
+    hand = hands["90000000004"]
+    assert hand["boards"] == ["9h8h2c3hKc", "9h8h2c7sTd"] and hand["record"] == "checked"
+    assert net(players, hands, "90000000004", "Hero") == Decimal(57)
+    assert net(players, hands, "90000000004", "kestrel") == Decimal(-60)
 
 
 def test_cash_showdown_nets_rake_cards_chat_and_clock(warehouse):

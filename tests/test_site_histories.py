@@ -333,3 +333,17 @@ def test_a_name_holding_brackets_is_dealt_its_own_cards():
     ((_, _, _, fields, error),) = site_hands(HEADS_UP.replace("beta_two", "PC [Mittel]").encode())
     assert error is None and fields["players"] == ["alpha_one", "PC [Mittel]"]
     assert "d dh p2 KdKh" in fields["actions"]
+
+
+def test_ggpoker_short_deck_ranks_a_straight_above_three_of_a_kind(tmp_path):
+    """GGPoker's files pay a straight over three of a kind in short deck: its hands are read with the
+    rule option that says so (``_options``), and the record agrees with the rules."""
+    _, rejected, hands, players = stored(tmp_path, SITES / "gg-short-deck.txt")
+    assert rejected == []
+    row = hands["SD2000000001"]
+    assert '"trips_beat_straight":false' in row["options"].replace(" ", "")
+    assert row["record"] == "checked"
+    assert (
+        players[("SD2000000001", "Hero")]["net"] == 198
+        and players[("SD2000000001", "ee55ff66")]["net"] == -220
+    )

@@ -60,6 +60,10 @@ st.caption(f"{game.title if game else hand['variant']} · {hand['source']} · ru
            f"pot {show(hand['pot'])}{rake} · {hand['ending']}{record}{unit}")  # fmt: skip
 names = game.board_names if game else ("board",)
 labels = ["Board" if name == "board" else f"{name.title()} Board" for name in names]  # not "Board Board"
+runs = max(1, len(hand["boards"] or []) // len(labels))  # a board run twice: every run's boards
+if runs > 1:
+    labels = [f"{label}, run {run + 1}" for run in range(runs) for label in labels]
+    st.caption(f"The board was run {runs} times once nobody could bet: each pot split among the runs.")
 rows = list(players.iter_rows(named=True))
 seats = {row["seat"]: row["player"] or f"p{row['seat'] + 1}" for row in rows}
 st.markdown("Stacks: " + " · ".join(f"{seats[r['seat']]} {show(r['starting_stack'])}" for r in rows))
@@ -82,6 +86,9 @@ for street, cards in streets:
     boards = []
     for index, board in enumerate(hand["boards"] or [] if cards else []):
         part = (board or "")[2 * dealt : 2 * (dealt + cards)]
+        first_run = (hand["boards"][index % len(names)] or "")[2 * dealt : 2 * (dealt + cards)]
+        if index >= len(names) and part == first_run:
+            continue  # dealt before the runs: every run shares it
         if part:
             killed = street == streets[-1][0] and index not in (hand["surviving_boards"] or [])
             style = "text-decoration: line-through; opacity: 0.45" if killed else ""

@@ -25,7 +25,15 @@ from engine.rules.betting import (
     reopens,
 )
 from engine.rules.drawing import Stub
-from engine.rules.games.base import GameSpec, Opener, SeatOutcome, ShowdownInput, Street, Structure
+from engine.rules.games.base import (
+    GameSpec,
+    Opener,
+    SeatOutcome,
+    ShowdownInput,
+    ShowdownResult,
+    Street,
+    Structure,
+)
 from engine.rules.games.description import budget_line, card_budget
 from engine.rules.games.showdown import forced_out, settle
 from engine.rules.pots import Pot, claimants, pots_with_antes, split_among_seats
@@ -36,6 +44,7 @@ from engine.rules.record import (
     returned_reading,
     winners_problem,
 )
+from engine.rules.runs import MOST_RUNS, cannot_run, combined, pots_of_run
 from engine.rules.showing import opener_seat, shows_pair
 
 
@@ -97,6 +106,7 @@ class HandState:
         options: Mapping[str, Any] | None = None,
         raise_cap: int = 4,
         record_deals: bool = False,
+        runs: int = 1,
     ) -> None:
         n = len(starting_stacks)
         if not game.min_players <= n <= game.max_players:
@@ -164,6 +174,11 @@ class HandState:
         self._draw_turn: dict[int, int] = {}  # each seat's place in the hand's draws (its latest)
         self._draw_turn_log: list[int] = []  # the seat of each draw, in turn
         self._dealing_seat = 0
+        if not 1 <= runs <= MOST_RUNS:
+            raise IllegalAction(f"the board is run 1 to {MOST_RUNS} times, not {runs}")
+        self.runs = runs  # the board run this many times once no more betting can happen
+        self.run = 0  # the run being dealt
+        self.run_street: int | None = None  # the first street run again (None: not begun)
         self._post_forced_bets()
         self._start_deals()
 
@@ -266,6 +281,8 @@ class HandState:
     def _start_deals(self) -> None:
         street = self.street
         self.phase = "deal"
+        if self.runs > 1 and self.run_street is None and self._runs_begin_here():
+            self._begin_runs()
         self._hole_due = [street.hole_cards if not self.folded[s] else 0 for s in range(self.n)]
         self._board_due = street.board_cards
         burn = (
@@ -282,6 +299,26 @@ class HandState:
             self.burned += burn
         self._street_hole = list(self._hole_due)  # hole cards this street deals each seat
         self._maybe_start_betting()
+
+    def _runs_begin_here(self) -> bool:
+        """Whether this street is the first dealt once nobody can bet: after the first betting round,
+        betting is closed; up to it (Courchevel's first board card), nobody may act against the blinds
+        either."""
+        if not self.betting_is_closed():
+            return False
+        if self.street_index > self.forced_street:
+            return True
+        return bool(self.street.board_cards) and not self._betting_needed()
+
+    def _begin_runs(self) -> None:
+        """The streets from this one on are dealt once per run, each run's boards starting from the
+        cards dealt so far (``engine.rules.runs``)."""
+        problem = cannot_run(self.streets, self.street_index, len(self.game.board_names))
+        if problem:
+            raise IllegalAction(f"the board is run {self.runs} times, but {problem}")
+        self.run_street = self.street_index
+        shared = [list(board) for board in self.boards]
+        self.boards += [list(board) for _ in range(self.runs - 1) for board in shared]
 
     def _deck_runs_short(self, burn: int = 0) -> bool:
         """Whether the deck, after ``burn`` more cards, cannot give every live seat this street's hole
@@ -378,7 +415,8 @@ class HandState:
             if UNKNOWN_CARD in cards:
                 self._fail(text, "board cards cannot be unknown")
         self._check_new_cards([c for cards in per_board for c in cards], text)
-        for board, cards in enumerate(per_board):
+        first = self.run * n_boards  # (run it twice: this run's boards)
+        for board, cards in enumerate(per_board, first):
             self.boards[board].extend(cards)
             self._record(None, "deal", cards=tuple(cards), board=board)
         self._board_due = 0
@@ -795,6 +833,13 @@ class HandState:
         self.pending = set()
         self.next_seat = None
         self.street_index += 1
+        if (
+            self.street_index >= len(self.streets)
+            and self.run_street is not None
+            and self.run < self.runs - 1
+        ):
+            self.run += 1  # the next run deals its streets
+            self.street_index = self.run_street
         if self.street_index >= len(self.streets):
             self.phase = "showdown"
             return
@@ -882,21 +927,31 @@ class HandState:
         out = [self.folded[s] or self.voided[s] for s in range(self.n)]
         pots = self._pots(self.folded if all(out) else out)
         pots = claimants(pots, set(contenders), self.muck_order)
-        showdown = settle(
-            self.game,
-            ShowdownInput(
-                pots=tuple(pots),
-                hole_cards=tuple(tuple(h) for h in self.hole),
-                boards=tuple(tuple(b) for b in self.boards),
-                contenders=frozenset(contenders),
-                options=self.options,
-            ),
-        )
+        showdown = self._settle(pots, contenders)
         result = self._close(
             "showdown", list(showdown.won), showdown.outcomes, showdown.surviving_boards, refunded
         )
         result.split = showdown.split
         return result
+
+    def _settle(self, pots: list[Pot], contenders: list[int]) -> ShowdownResult:
+        """The showdown's result; run it twice: each run's part of every pot by its own boards."""
+        runs = self.runs if self.run_street is not None else 1
+        per_run = len(self.game.board_names)
+        results = [
+            settle(
+                self.game,
+                ShowdownInput(
+                    pots=pots_of_run(pots, run, runs),
+                    hole_cards=tuple(tuple(h) for h in self.hole),
+                    boards=tuple(tuple(b) for b in self.boards[run * per_run : (run + 1) * per_run]),
+                    contenders=frozenset(contenders),
+                    options=self.options,
+                ),
+            )
+            for run in range(runs)
+        ]
+        return results[0] if runs == 1 else combined(results, per_run)
 
     def hidden_at_showdown(self) -> bool:
         """Whether a hand still claiming at the showdown was never shown (``????``): the rules
@@ -1032,6 +1087,9 @@ class HandState:
         self._close("everyone_dead", won, tuple(SeatOutcome() for _ in range(self.n)), (), refunded)
 
     def _close(self, ending, won, outcomes, surviving, refunded) -> HandResult:
+        if self.runs > 1 and self.run_street is None:
+            raise IllegalAction(f"the board is run {self.runs} times, but no board card was dealt once "
+                                "no more betting could happen")  # fmt: skip
         for seat, chips in enumerate(won):
             self.stacks[seat] += chips
         self.rake = sum(self.contributed) - sum(won)

@@ -141,8 +141,8 @@ def prepare(raw: RawHand, identity: str) -> Prepared | None:
     assert fields is not None
     variant = fields.get("variant")
     found = _variants().get(variant) if type(variant) is str else None
-    if found is None or type(fields.get("actions")) is not list:
-        return None
+    if found is None or type(fields.get("actions")) is not list or "_runs" in fields:
+        return None  # (a board run twice: the state machine's)
     money, decimals = None, 0
     if _is_money(fields):
         converted = _in_units(fields)

@@ -94,6 +94,15 @@ def optional_chips(fields: dict[str, Any], name: str) -> int | None:
     return None if fields.get(name) is None else chips(fields[name], name)
 
 
+def run_count(fields: dict[str, Any]) -> int:
+    """How many times the board is run once nobody can bet (``_runs``, docs/phh-extensions.md): 1
+    when the field is absent."""
+    runs = fields.get("_runs", 1)
+    if isinstance(runs, bool) or not isinstance(runs, int):
+        raise HandError(f"_runs must be a whole number of runs, not {runs!r}")
+    return runs
+
+
 def build_state(fields: dict[str, Any]) -> tuple[HandState, GameSpec, Structure]:
     """The initial state of a hand from its PHH fields."""
     variant = fields.get("variant")
@@ -122,6 +131,7 @@ def build_state(fields: dict[str, Any]) -> tuple[HandState, GameSpec, Structure]
             bring_in=optional_chips(fields, "bring_in"),
             options=options,
             record_deals=True,  # the record decides the cards a draw deals (docs/phh-extensions.md, "Draws")
+            runs=run_count(fields),
         )
     except (IllegalAction, ValueError) as error:
         raise HandError(str(error)) from None

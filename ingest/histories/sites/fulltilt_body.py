@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from ingest.histories.sites.site_hand import ZERO, Forced, Move, Seat, SiteHand, contributions
+from ingest.histories.sites.site_hand import ZERO, Forced, Move, Seat, SiteHand, contributions, later_run
 from ingest.histories.sites.stars_family import _DEALT, Body
 from ingest.histories.sites.text import SiteError, amount, cards, number_text
 
@@ -148,12 +148,14 @@ class FullTiltBody(Body):
         elif kind == "draw" and name in _DRAWS:
             self.street = _DRAWS[name]
         elif kind == "board" and name in _BOARD_STREETS:
-            if run and run != "1":
-                return
-            self.street = _BOARD_STREETS[name]
             new = re.findall(r"\[[^\]]*\]", rest)
             if not new:
                 raise SiteError(f"no cards on the {name.lower()}")
+            if run and run != "1":  # a later run's street (RULINGS, "Run it twice")
+                later_run(self.hand, int(run), _BOARD_STREETS[name], cards(new[-1]))
+                return
+            self.runs = max(self.runs, 1 if run else 0)
+            self.street = _BOARD_STREETS[name]
             while len(self.hand.boards) <= self.street:
                 self.hand.boards.append("")
             self.hand.boards[self.street] = cards(new[-1])

@@ -4,8 +4,8 @@ A game scooplab has no description for is refused by its name as the file writes
 
 >>> game_of("Hold'em No Limit"), game_of("Omaha Hi/Lo Pot Limit"), game_of("Razz Limit")
 (('NT', 2, 'board'), ('PO/8', 4, 'board'), ('FR', 7, 'stud'))
->>> game_of("5 Card Draw Limit") is None
-True
+>>> game_of("5 Card Draw Limit") is None, last_game_name("Split Hold'em No Limit ($1/$2 USD)")
+(True, "Split Hold'em No Limit")
 """
 
 from __future__ import annotations
@@ -36,8 +36,9 @@ _DESCRIBED = frozenset({
 })
 # fmt: on
 GAME_NAMES = re.compile(
-    r"((?:\d Card )?(?:Hold'em|Holdem|Omaha|6\+ Hold'em|ShortDeck|Short Deck|Courchevel|7 Card Stud|Razz|"
-    r"Badugi|Triple Draw 2-7 Lowball|Single Draw 2-7 Lowball|5 Card Draw|2-7 Triple Draw|Stud)"
+    r"((?:Split )?(?:\d Card )?(?:Hold'em|Holdem|Omaha|6\+ Hold'em|ShortDeck|Short Deck|Courchevel|"
+    r"7 Card Stud|Razz|Badugi|Triple Draw 2-7 Lowball|Single Draw 2-7 Lowball|5 Card Draw|2-7 Triple Draw|"
+    r"Stud)"
     r"(?: Hi/Lo| H/L| Hi| Short Deck)?(?: No Limit| Pot Limit| Fixed Limit| Limit))"
     r"|\b(PLO(?:-\d|\d)?(?: Hi/Lo)?|NLH)\b"
 )

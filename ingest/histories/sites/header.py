@@ -48,6 +48,8 @@ def header_hand(venue: str, hand_id: str, rest: str) -> SiteHand:
         raise SiteError(f'{venue} game "{name}" has no scooplab description')
     hand = SiteHand(venue=venue, hand_id=hand_id, variant=game[0], hole_cards=game[1], kind=game[2],
                     when=when_of(rest))  # fmt: skip
+    if venue == "GGPoker" and hand.variant[1:] == "S":  # its files: "Aces-High Straight" beats "Three Tens"
+        hand.options["trips_beat_straight"] = False  # GGPoker's short deck ranks a straight above trips
     after = rest[rest.rfind(name) + len(name) :]
     tournament = _TOURNAMENT.search(rest)
     if tournament:

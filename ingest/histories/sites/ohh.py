@@ -25,7 +25,7 @@ from decimal import Decimal
 from typing import Any
 
 from ingest.histories.sites.ohh_json import json_objects
-from ingest.histories.sites.site_hand import ZERO, Forced, Move, Seat, SiteHand
+from ingest.histories.sites.site_hand import ZERO, Forced, Move, Seat, SiteHand, later_run
 from ingest.histories.sites.text import MOST_DIGITS, SiteError, cards, number_text, refusal
 from ingest.histories.sites.to_phh import phh_fields
 
@@ -224,12 +224,22 @@ def _rounds(game: dict[str, Any], hand: SiteHand, play: _Play) -> list[str]:
     """Read the rounds' posts, moves, deals and shows into ``hand``; the board cards of each street."""
     rounds = [_round(r, k) for k, r in enumerate(_get(game, "rounds", list, "the hand", required=True))]
     rounds.sort(key=lambda r: r[0])
-    runs = sum(1 for _, street, _, _ in rounds if street == 1)
-    if runs > 1:
-        raise SiteError(f"the board is run {runs} times; scooplab replays one board a hand")
     boards: list[str] = [""]
-    last = 0
+    last, run = 0, 1
     for _, street, board, actions in rounds:
+        if 0 < street < 4 and board and (street <= last or run > 1):  # the board run again, run by run
+            if len(boards) < 4:
+                raise SiteError("the board's runs are written street by street, not run by run")
+            run += 1 if street <= last else 0
+            later_run(hand, run, street, board)
+            last = street
+            for action in actions:  # (shows at a later run's showdown; nobody can bet)
+                if action.get("action") not in ("Shows Cards", "Mucks Cards"):
+                    raise SiteError("a round of play follows the board run again")
+                _action(hand, 4, action, play)
+            continue
+        if run > 1 and street < 4:
+            raise SiteError("a round of play follows the board run again")
         if street < last:
             raise SiteError("the rounds are out of order")
         if street != last:

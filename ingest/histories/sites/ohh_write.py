@@ -191,13 +191,12 @@ class _Table:
             if len(parts) == 3 and parts[1] == "sm":
                 self.shown[_player(parts[0], self.names)] = {c for c in _cards(parts[2]) if c != "??"}
         boards_left = sum(1 for parts in actions if parts[:2] == ["d", "db"])
+        streets = _board_streets(boards_left, fields.get("_runs", 1))
         for parts in actions:
             if parts[:2] == ["d", "db"] and len(parts) == 3:
                 boards_left -= 1
-                if len(rounds) > 3:
-                    raise Unwritable("it deals more boards than OHH's flop, turn and river")
                 self.bets = [_ZERO] * len(self.names)
-                street = ("Flop", "Turn", "River")[len(rounds) - 1]
+                street = streets[len(rounds) - 1]
                 rounds.append({"id": len(rounds), "street": street, "cards": _cards(parts[2]), "actions": []})
             elif parts[:2] == ["d", "dh"] and len(parts) == 4:
                 dealt = self.deal(_player(parts[2], self.names), parts[3])
@@ -289,6 +288,22 @@ class _Table:
             raise Unwritable(str(error)) from None
 
 
+def _board_streets(deals: int, runs: Any) -> tuple[str, ...]:
+    """The street of each board deal: flop, turn and river, then each later run's streets again.
+
+    >>> _board_streets(5, 3)
+    ('Flop', 'Turn', 'River', 'River', 'River')
+    >>> _board_streets(7, 3)
+    ('Flop', 'Turn', 'River', 'Turn', 'River', 'Turn', 'River')
+    """
+    streets = ("Flop", "Turn", "River")
+    runs = runs if type(runs) is int and runs > 1 else 1
+    again, odd = divmod(deals - len(streets), runs - 1) if runs > 1 else (0, deals - len(streets))
+    if odd > 0 or again > len(streets) or (deals < len(streets) and runs > 1):
+        raise Unwritable("it deals more boards than OHH's flop, turn and river")
+    return streets[:deals] + streets[len(streets) - again :] * (runs - 1)
+
+
 def _header(fields: dict[str, Any], table: _Table, kind: str, limit: str) -> dict[str, Any]:
     venue = fields.get("venue") if isinstance(fields.get("venue"), str) else ""
     blinds = _forced(fields, "blinds_or_straddles", len(table.names))
@@ -303,7 +318,8 @@ def _header(fields: dict[str, Any], table: _Table, kind: str, limit: str) -> dic
         "currency": _currency(fields), "dealer_seat": table.seats[-1],
         "small_blind_amount": table.money(max(blinds[0], _ZERO)),
         "big_blind_amount": table.money(_decimal(big) if big is not None else max(blinds[1], _ZERO)),
-        "ante_amount": table.money(max(antes, key=antes.count) if antes else _ZERO), "flags": [],
+        "ante_amount": table.money(max(antes, key=antes.count) if antes else _ZERO),
+        "flags": ["Run_It_Twice"] if fields.get("_runs", 1) != 1 else [],
     }  # fmt: skip
     start = _start(fields)
     if start:

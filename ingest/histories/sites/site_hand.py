@@ -67,6 +67,8 @@ class SiteHand:
     forced: list[Forced] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
     boards: list[str] = field(default_factory=list)  # each street's new board cards
+    # run it twice (or more): each later run's new board cards, by street (RULINGS, "Run it twice")
+    more_runs: list[dict[int, str]] = field(default_factory=list)
     known: dict[str, str] = field(default_factory=dict)  # first hole cards the file shows (not stud)
     shows: list[tuple[str, str]] = field(default_factory=list)  # at the showdown: cards, or "" (mucks)
     collected: dict[str, Decimal] = field(default_factory=dict)
@@ -78,6 +80,7 @@ class SiteHand:
     insurance: dict[str, tuple[Decimal, Decimal]] = field(default_factory=dict)  # covered, premium paid
     when: dict[str, object] = field(default_factory=dict)  # year, month, day, time, time_zone...
     extra: dict[str, object] = field(default_factory=dict)  # ``_`` fields: tournament, level...
+    options: dict[str, object] = field(default_factory=dict)  # the room's rule options (``_options``)
     notes: list[str] = field(default_factory=list)
 
     def dealt(self) -> list[Seat]:
@@ -88,6 +91,18 @@ class SiteHand:
         button = self.button if self.button is not None else seats[-1].number
         after = [s for s in seats if s.number > button]
         return after + [s for s in seats if s.number <= button]
+
+
+def later_run(hand: SiteHand, run: int, street: int, new_cards: str) -> None:
+    """Run ``run`` (2, 3...) of a board run more than once deals ``new_cards`` on ``street``.
+
+    >>> hand = SiteHand("x", "1", "NT", 2, boards=["", "AhKd2c", "5s", "9d"])
+    >>> later_run(hand, 2, 3, "Jc"); later_run(hand, 3, 3, "Qc"); hand.more_runs
+    [{3: 'Jc'}, {3: 'Qc'}]
+    """
+    while len(hand.more_runs) < run - 1:
+        hand.more_runs.append({})
+    hand.more_runs[run - 2][street] = new_cards
 
 
 def deal_unseen_stud(hand: SiteHand, names: list[str], last: int, third: str = "") -> None:

@@ -19,6 +19,7 @@ from ingest.histories.sites.site_hand import (
     SiteHand,
     contributions,
     deal_unseen_stud,
+    later_run,
     rules_contributions,
 )
 from ingest.histories.sites.text import SiteError, amount, cards
@@ -78,8 +79,8 @@ class Body:
                 self._summary_line(line)
             else:
                 self._line(line)
-        if self.runs > 1:
-            raise SiteError(f"the board is run {self.runs} times; scooplab replays one board a hand")
+        if len(self.hand.more_runs) + 1 != max(self.runs, 1) or not all(self.hand.more_runs):
+            raise SiteError(f"the board is run {self.runs} times, but not every run's cards are written")
         self._seated_out_but_playing()
         self._second_small_blinds()
         for name in self.hand.cash_outs:  # "won ($71.68) ... (pot not awarded as player cashed out)"
@@ -192,13 +193,17 @@ class Body:
         elif kind == "draw" and name in _DRAWS:
             self.street = _DRAWS[name]
         elif kind == "board" and name in _BOARD_STREETS:
-            if run and run != "FIRST ":
-                self.runs = max(self.runs, {"SECOND ": 2, "THIRD ": 3}[run])
-                return
-            self.street = _BOARD_STREETS[name]
+            street = _BOARD_STREETS[name]
             new = re.findall(r"\[[^\]]*\]", rest)
             if not new:
                 raise SiteError(f"no cards on the {name.lower()}")
+            if run and run != "FIRST ":  # a later run's street: its new cards (RULINGS, "Run it twice")
+                later = {"SECOND ": 2, "THIRD ": 3}[run]
+                self.runs = max(self.runs, later)
+                later_run(self.hand, later, street, cards(new[-1]))
+                return
+            self.runs = max(self.runs, 1 if run else 0)
+            self.street = street
             while len(self.hand.boards) <= self.street:
                 self.hand.boards.append("")
             self.hand.boards[self.street] = cards(new[-1])
@@ -274,7 +279,8 @@ class Body:
         elif verb == "stands":
             hand.moves.append(Move(self.street, name, "sd"))
         elif verb == "mucks":
-            hand.shows.append((name, ""))
+            if all(who != name for who, _ in hand.shows):  # (each run's showdown writes it: once)
+                hand.shows.append((name, ""))
         elif not _IGNORED.search(rest):
             raise SiteError(f"{name}: {rest[:60]!r} is an action scooplab does not know")
 

@@ -47,6 +47,8 @@ def phh_fields(hand: SiteHand) -> dict[str, Any]:
         fields["bring_in"] = number(hand.bring_in)
     if hand.variant == "F7S" and _opens_fourth_street_big(hand):  # the rooms' open-pair rule, where used
         fields["_options"] = {"open_pair_big_bet": True}
+    if hand.options:
+        fields["_options"] = fields.get("_options", {}) | hand.options
     if hand.small_bet:
         fields["small_bet"], fields["big_bet"] = number(hand.small_bet), number(hand.big_bet)
     else:  # the big blind as posted (a header's level may name other stakes): the record decides
@@ -129,6 +131,8 @@ def _actions(hand: SiteHand, dealt: list, order: dict[str, str]) -> list[str]:
     while hand.kind == "board" and street < len(hand.boards) - 1:
         street += 1
         actions.append(_board(hand, street))
+    for run in hand.more_runs:  # each later run's streets, in order (docs/phh-extensions.md, "_runs")
+        actions += [f"d db {run[street]}" for street in sorted(run)]
     folded = {m.name for m in hand.moves if m.verb == "f"}
     if sum(1 for s in dealt if s.name not in folded) > 1:  # a showdown: who showed, who mucked
         for name, cards in hand.shows:
@@ -190,6 +194,8 @@ def _site_fields(hand: SiteHand, dealt: list) -> dict[str, Any]:
     if hand.insurance:
         fields["_insured"] = [_text(hand.insurance.get(s.name, (ZERO, ZERO))[0]) for s in dealt]
         fields["_insurance_premiums"] = [_text(hand.insurance.get(s.name, (ZERO, ZERO))[1]) for s in dealt]
+    if hand.more_runs:
+        fields["_runs"] = 1 + len(hand.more_runs)
     if hand.fees:  # jackpot and the like: the stored rake holds them, this says how much was not rake
         fields["_fees"] = _text(hand.fees)
     return fields
