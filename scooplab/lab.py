@@ -240,7 +240,7 @@ class Lab:
     def simulation_spec(self, variant: str | GameSpec, hands: int, *, players: int = 6, seed: int = 0,
                         mode: str = "showdown", rule: dict[str, Any] | None = None, stake: int = 100,
                         policies: Iterable[str] = ("tag",), structure: str = "", big_blind: int = 0,
-                        shard_size: int | None = None) -> SimSpec:  # fmt: skip
+                        shard_size: int | None = None, ante: str = "") -> SimSpec:  # fmt: skip
         """The checked settings of the run ``simulate`` makes of these arguments (a ValueError says
         what is wrong with them), before anything is simulated."""
         from ingest.generation.simulation import DEFAULT_SHARD_SIZE, SimSpec
@@ -251,11 +251,11 @@ class Lab:
         return SimSpec(game=named, hands=hands, players=players, seed=seed, mode=mode,
                        options=_rules(game, rule), stake=stake, shard_size=shard_size,
                        policies=tuple(policies), structure=structure,
-                       big_blind=big_blind).check()  # fmt: skip
+                       big_blind=big_blind, ante=ante).check()  # fmt: skip
 
     def simulate(self, variant: str, hands: int, *, players: int = 6, seed: int = 0, mode: str = "showdown",
                  rule: dict[str, Any] | None = None, stake: int = 100, policies: Iterable[str] = ("tag",),
-                 structure: str = "", big_blind: int = 0, shard_size: int | None = None,
+                 structure: str = "", big_blind: int = 0, shard_size: int | None = None, ante: str = "",
                  run_id: str | None = None, workers: int = 1, executor: str = "local",
                  scheduler: str | None = None, progress: Callable[[int], None] | None = None,
                  on_phase: Callable[[str], None] | None = None,
@@ -269,7 +269,7 @@ class Lab:
         game = _game(variant)
         spec = self.simulation_spec(game, hands, players=players, seed=seed, mode=mode, rule=rule,
                                     stake=stake, policies=policies, structure=structure,
-                                    big_blind=big_blind, shard_size=shard_size)  # fmt: skip
+                                    big_blind=big_blind, shard_size=shard_size, ante=ante)  # fmt: skip
         report = simulate(spec, self.data, run_id, workers, executor, scheduler, on_progress=progress)
         self._changed()
         if on_phase:

@@ -157,3 +157,32 @@ def test_a_game_with_no_betting_round_is_simulated_in_showdown_mode_only():
                for n, h, b in (("deal", 2, 0), ("flop", 0, 3), ("turn", 0, 1), ("river", 0, 1))]  # fmt: skip
     spec = parse_description(_holdem_like(streets=streets))
     assert spec.compiled_gaps == () and "no betting round" in spec.betting_gaps[0]
+
+
+def test_simulate_ante_has_every_seat_ante_and_a_run_keeps_its_own(tmp_path):
+    """``simulate --ante 1/4``: hold'em in betting mode with every seat anteing a quarter of the big
+    blind beside the blinds, written in each hand's PHH and replayed alike; the run resumes only with
+    the same ante; showdown mode and a nonsense ante are refused with the reason."""
+    import json
+
+    from ingest.generation.simulation import SimSpec, simulate
+    from ingest.storage.warehouse import Warehouse
+
+    spec = SimSpec("holdem", 120, players=3, seed=5, mode="betting", big_blind=8, ante="1/4")
+    simulate(spec, str(tmp_path), run_id="antes")
+    hands = Warehouse(tmp_path).read("hands").to_pylist()
+    assert len(hands) == 120
+    for hand in hands:
+        fields = parse_hand_text(hand["phh"], "run.phh", 0).fields
+        assert fields["antes"] == [2, 2, 2] and fields["blinds_or_straddles"] == [4, 8, 0]
+        done = replay(fields)  # the state machine plays the same hand (it raises where it cannot)
+        assert sum(done.state.contributed) == hand["pot"] >= 14  # antes 3 x 2, the blinds 4 + 4 at least
+    (run,) = Warehouse(tmp_path).read("runs").to_pylist()[-1:]
+    assert json.loads(run["details"])["ante"] == "1/4"
+    with pytest.raises(ValueError, match="different settings: ante 1/4"):
+        simulate(SimSpec("holdem", 120, players=3, seed=5, mode="betting", big_blind=8), str(tmp_path),
+                 run_id="antes")  # fmt: skip
+    with pytest.raises(ValueError, match="--ante is for betting mode"):
+        SimSpec("holdem", 10, ante="1/4").check()
+    with pytest.raises(ValueError, match="--ante is big blinds each seat antes"):
+        SimSpec("holdem", 10, mode="betting", ante="lots").check()

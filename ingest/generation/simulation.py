@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
+from fractions import Fraction
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from engine.rules.games import get_game
+from engine.rules.games.base import GameSpec
 from engine.rules.games.description import budget_line, card_budget, not_simulated
 from ingest.storage.schema import (
     SEAT_LAYOUT,
@@ -57,6 +59,7 @@ class SimSpec:
     policies: tuple[str, ...] = ("tag",)
     structure: str = ""  # betting mode's betting structure ("": the game's own)
     big_blind: int = 0  # betting mode's big blind (or starting bet) in chips (0: 2% of the stake)
+    ante: str = ""  # betting mode's ante each seat posts, in big blinds ("0.25", "1/4"; "": the game's own)
 
     def check(self) -> SimSpec:
         """Validate, resolving the options; raises ValueError with a clear message."""
@@ -85,12 +88,33 @@ class SimSpec:
         if self.mode == "betting" and game.bring_in and structure != "fixed-limit":
             raise ValueError(f"betting mode plays {game.title}'s bring-in in fixed-limit only")
         big_blind = self._checked_play()
+        ante = self._checked_ante(game)
         options = game.resolve_options(self.options)
         if not card_budget(game, options, self.players)[-1]:
             raise ValueError(budget_line(game, options, self.players))
         resolved = {"options": options, "policies": tuple(self.policies), "structure": structure,
-                    "big_blind": big_blind}  # fmt: skip
+                    "big_blind": big_blind, "ante": ante}  # fmt: skip
         return SimSpec(**(asdict(self) | resolved))
+
+    def _checked_ante(self, game: GameSpec) -> str:
+        """Betting mode's ante in big blinds as a fraction's text (``1/4``), "" for the game's own."""
+        if not self.ante:
+            return ""
+        if self.mode != "betting":
+            raise ValueError("--ante is for betting mode: in showdown mode everyone is all in")
+        try:
+            ante = Fraction(str(self.ante))
+        except (ValueError, ZeroDivisionError):
+            ante = None
+        if ante is None or not 0 <= ante <= 100:
+            raise ValueError(f"--ante is big blinds each seat antes (0 to 100: 0.25, 1/4), not {self.ante!r}")
+        if game.ante is not None and ante == game.ante:
+            return ""  # (the game's own: the same run as without it)
+        return str(ante)
+
+    def played(self, game: GameSpec) -> GameSpec:
+        """The game as betting mode plays it: with ``--ante``'s antes where given."""
+        return replace(game, ante=Fraction(self.ante)) if self.ante else game
 
     def _checked_play(self) -> int:
         """Betting mode: check the policies and give the big blind in chips (showdown mode: 0)."""
@@ -199,7 +223,7 @@ def run_shard(spec: SimSpec, run_id: str, data: str, shard: int) -> int:
         return count
     from ingest.generation.betting_sim import write_betting_shard
 
-    write_betting_shard(spec, game, warehouse, run_id, shard, rng, first, count, name)
+    write_betting_shard(spec, spec.played(game), warehouse, run_id, shard, rng, first, count, name)
     return count
 
 
@@ -221,6 +245,7 @@ def warm_up(spec: SimSpec) -> None:
     from engine.rules.games.base import Structure
     from ingest.generation.betting_sim import batch_tables, play_batch
 
+    game = spec.played(game)
     structure, policies = Structure(spec.structure), list(spec.policies)
     words = spec.generator(0).integers(0, 2**64, size=4, dtype=np.uint64)
     batch = play_batch(game, spec.players, spec.stake, spec.options, policies, words, 10, structure=structure,
@@ -257,6 +282,7 @@ def _details(spec: SimSpec) -> str:
     """The runs table's ``details``: the chunk size, and betting mode's structure and big blind."""
     by_mode = ({"structure": spec.structure, "big_blind": spec.big_blind} if spec.mode == "betting"
                else {"seat_layout": SEAT_LAYOUT})  # fmt: skip
+    by_mode |= {"ante": spec.ante} if spec.ante else {}  # (in big blinds; none: the game's own)
     chart = _pushfold_details(spec)
     return json.dumps({"chunk": spec.chunk} | by_mode | ({"pushfold": chart} if chart else {}))
 
@@ -338,6 +364,10 @@ def _same_run(existing: dict[str, Any], spec: SimSpec) -> str | None:
         return f"structure {structure!r} (asked: {spec.structure!r})"
     if spec.mode == "betting" and run_big_blind(existing) != spec.big_blind:
         return f"big blind {run_big_blind(existing)} (asked: {spec.big_blind})"
+    ante = json.loads(existing.get("details") or "{}").get("ante", "")
+    if spec.mode == "betting" and ante != spec.ante:
+        own = "the game's own"
+        return f"ante {ante or own} (asked: {spec.ante or own})"
     if spec.mode == "betting":
         had, asked = (seat_policies(list(policies or ["tag"]), spec.players)
                       for policies in (existing.get("policies"), spec.policies))  # fmt: skip
@@ -391,7 +421,7 @@ def _run_shards(spec: SimSpec, warehouse: Warehouse, run_id: str, workers: int, 
     if spec.mode == "betting" and "pushfold" in spec.policies:
         from ingest.generation.betting_sim import pushfold_chart
 
-        pushfold_chart(spec, game, warehouse)
+        pushfold_chart(spec, spec.played(game), warehouse)
     warehouse.remove_temporary(game.name, run_id)  # left by an interrupted run of this id
     done = [warehouse.exists("hands", game.name, run_id, shard_name(s)) for s in range(spec.shards)]
     todo = [s for s in range(spec.shards) if not done[s]]

@@ -46,6 +46,9 @@ Stake = Annotated[int, typer.Option("--stake", help="Chips each player brings.")
 BigBlind = Annotated[int, typer.Option(
     "--big-blind", min=0, help="Betting mode: big blind in chips, even (default: 2% of stake).",
     show_default=False)]  # fmt: skip
+Ante = Annotated[str, typer.Option(
+    "--ante", help="Betting mode: the ante each seat posts, in big blinds (0.25 or 1/4; default: the "
+    "game's own, none in hold'em).", show_default=False)]  # fmt: skip
 Workers = Annotated[int, typer.Option(
     "--workers", "-w", min=0, help="Processes (local: this one and N-1 helpers; default: all cores).",
     show_default=False)]  # fmt: skip
@@ -58,7 +61,8 @@ RunId = Annotated[str | None, typer.Option("--run-id", help="Name the run; the s
 def simulate_command(
     variant: Variant, hands: Hands = 1_000_000, players: Players = 6, seed: Seed = None,
     mode: RunMode = Mode.showdown, rule: Rule = None, policy: Policy = None, structure: Structure = None,
-    stake: Stake = 100, big_blind: BigBlind = 0, workers: Workers = 0, executor: Executing = Executor.local,
+    stake: Stake = 100, big_blind: BigBlind = 0, ante: Ante = "", workers: Workers = 0,
+    executor: Executing = Executor.local,
     scheduler: Scheduler = None, shard_size: ShardSize = 200_000, data: DataFolder = DEFAULT_DATA,
     run_id: RunId = None, output: Format = OutputFormat.table,
 ) -> None:  # fmt: skip
@@ -77,6 +81,7 @@ def simulate_command(
     * `scooplab simulate --variant holdem --mode betting --policy tag --policy station --hands 20000`
     * `scooplab simulate --variant cry-me-a-river --mode betting --structure fixed-limit --policy random`
     * `scooplab simulate --variant holdem --mode betting --players 2 --big-blind 10 --policy pushfold`
+    * `scooplab simulate --variant holdem --mode betting --ante 1/8 --hands 20000` (antes for all)
     * `scooplab simulate --variant cry-me-a-river --executor dask --scheduler tcp://10.0.0.5:8786`
     """
     import os
@@ -88,7 +93,7 @@ def simulate_command(
     settings = {"players": players, "seed": seed if seed is not None else secrets.randbits(63),
                 "mode": mode.value, "rule": rule_options(game, rule), "stake": stake,
                 "policies": tuple(policy or ("tag",)), "structure": structure.value if structure else "",
-                "big_blind": big_blind, "shard_size": shard_size}  # fmt: skip
+                "big_blind": big_blind, "ante": ante, "shard_size": shard_size}  # fmt: skip
     running = {"run_id": run_id, "workers": workers if workers > 0 else (os.cpu_count() or 1),
                "executor": executor.value, "scheduler": scheduler}  # fmt: skip
     try:
