@@ -224,3 +224,16 @@ def test_a_game_of_several_boards_is_run_once():
     }  # fmt: skip
     with pytest.raises(HandError, match="a game of 3 boards is run once"):
         replay(fields)
+
+
+def test_ohh_runs_with_shows_in_the_last_run_are_read_and_runs_street_by_street_refused(tmp_path):
+    """An OHH file whose shows sit in the last run's river round (no showdown round) is read as the
+    same hand; one whose runs are interleaved street by street is refused with the reason."""
+    report, rejected, hands, players = stored(tmp_path, SITES / "ohh-run-it-twice.ohh")
+    assert report.hands == 1
+    assert [line.split(": ", 1)[1] for line in rejected] == [
+        "the board's runs are written street by street, not run by run"
+    ]
+    (hand,) = hands.values()
+    assert hand["boards"] == ["Kd7c2s9h3c", "Kd7c2s9hAc"] and hand["record"] == "checked"
+    assert sorted(row["net"] for (_, _), row in players.items()) == [-250, -249, 0]
