@@ -14,7 +14,7 @@ from ingest.histories.replay import HandError, replay
 from ingest.histories.sites import site_format, site_hands
 from ingest.histories.sites.text import normalized_text
 from ingest.storage.warehouse import Warehouse
-from tests.site_helpers import SITES, stored
+from tests.site_helpers import SITES, fields_of, stored
 
 CASH = SITES / "stars-cash-nlhe.txt"
 
@@ -116,17 +116,17 @@ def test_a_file_of_two_formats_without_blank_lines_is_read_hand_by_hand(tmp_path
 
 
 def test_a_game_without_a_description_is_refused_by_name_and_the_rest_goes_on(tmp_path):
-    courchevel = ("PokerStars Hand #250000000999:  Courchevel Hi/Lo Pot Limit ($0.10/$0.25 USD) - "
+    undescribed = ("PokerStars Hand #250000000999:  5 Card Draw Pot Limit ($0.10/$0.25 USD) - "
                   "2025/03/14 20:20:00 ET\nTable 'Alcyone III' 6-max Seat #1 is the button\n")  # fmt: skip
     cancelled = CASH.read_text().split("\n\n\n")[0].replace("#250000000001", "#250000000998")
     cancelled = cancelled.replace("*** SUMMARY ***", "Hand cancelled\n*** SUMMARY ***")
     mixed = tmp_path / "mixed.txt"
-    mixed.write_text(courchevel + "\n\n" + cancelled + "\n\n" + CASH.read_text())
+    mixed.write_text(undescribed + "\n\n" + cancelled + "\n\n" + CASH.read_text())
     report, rejected, _, _ = stored(tmp_path, mixed)
     assert report.hands == 2
     assert rejected == [
-        f'{mixed} hand #250000000999 (line 1): PokerStars game "Courchevel Hi/Lo Pot Limit" has no '
-        "scooplab description",
+        f'{mixed} hand #250000000999 (line 1): PokerStars game "5 Card Draw Pot Limit" has no scooplab '
+        "description",
         f"{mixed} hand #250000000998 (line 5): the hand was cancelled",
     ]
 
@@ -347,3 +347,23 @@ def test_ggpoker_short_deck_ranks_a_straight_above_three_of_a_kind(tmp_path):
         players[("SD2000000001", "Hero")]["net"] == 198
         and players[("SD2000000001", "ee55ff66")]["net"] == -220
     )
+
+
+def test_pokerstars_courchevel_deals_its_first_board_card_before_the_blinds_round(tmp_path):
+    """``*** PRE-FLOP *** [Th]`` is the board card dealt before the first betting round; the flop line
+    shows it again with the two new cards. Read by the Python reader (the compiled one leaves games
+    with a deal before the blinds' round to it) and checked against the file's own amounts."""
+    from ingest.histories.phh import write_hand
+    from ingest.histories.sites.stars_headers import header_kind
+
+    _, rejected, hands, players = stored(tmp_path, SITES / "stars-courchevel.txt")
+    assert rejected == []
+    hand = hands["310000000001"]
+    assert hand["variant"] == "courchevel" and hand["boards"] == ["Th8h2c4s5h"]
+    assert hand["record"] == "checked"
+    actions = fields_of(SITES / "stars-courchevel.txt")["310000000001"]["actions"]
+    assert actions[3:6] == ["d db Th", "p3 cbr 1.5", "p1 cc"] and "d db 8h2c" in actions
+    assert players[("310000000001", "Gina")]["net"] == 550
+    assert players[("310000000001", "Ivan")]["net"] == -500
+    line = b"PokerStars Hand #|:  Courchevel Pot Limit ($0.25/$0.50 USD) - 0000/00/00 00:00:00 ET"
+    assert not header_kind(line, write_hand).usable

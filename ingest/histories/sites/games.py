@@ -24,6 +24,7 @@ _FAMILIES = {
     "Triple Draw 2-7 Lowball": ("2L3D", 5, "draw"), "2-7 Triple Draw": ("2L3D", 5, "draw"),
     "Single Draw 2-7 Lowball": ("2L1D", 5, "draw"), "5 Card Omaha": ("O5", 5, "board"),
     "5 Card Omaha Hi/Lo": ("O5/8", 5, "board"), "6 Card Omaha": ("O6", 6, "board"),
+    "Courchevel": ("CV", 5, "board"), "Courchevel Hi/Lo": ("CV/8", 5, "board"),
 }  # fmt: skip
 _SHORT_NAMES = {"PLO": ("PO", 4, "board"), "PLO8": ("PO/8", 4, "board"), "PLO Hi/Lo": ("PO/8", 4, "board"),
                 "NLH": ("NT", 2, "board"), "PLO-5": ("PO5", 5, "board"), "PLO5": ("PO5", 5, "board"),
@@ -33,6 +34,7 @@ _SHORT_NAMES = {"PLO": ("PO", 4, "board"), "PLO8": ("PO/8", 4, "board"), "PLO Hi
 _DESCRIBED = frozenset({
     "NT", "PT", "FT", "NO", "PO", "FO", "NO/8", "PO/8", "FO/8", "NS", "PS", "FS", "F7S", "F7S/8", "FR", "FB",
     "F2L3D", "N2L1D", "NO5", "PO5", "FO5", "NO5/8", "PO5/8", "FO5/8", "NO6", "PO6", "FO6",
+    "NCV", "PCV", "FCV", "NCV/8", "PCV/8", "FCV/8",
 })
 # fmt: on
 GAME_NAMES = re.compile(
@@ -44,14 +46,26 @@ GAME_NAMES = re.compile(
 )
 
 
-def game_of(name: str) -> tuple[str, int, str] | None:
-    """The PHH code, hole cards and kind of a site's game name, or None when scooplab has no description."""
+# games with a board card dealt before the first betting round (Courchevel): only a reader that knows
+# how its room writes that card asks for them (``early_board``)
+_EARLY_BOARD = frozenset({"CV", "CV/8"})
+
+
+def game_of(name: str, early_board: bool = False) -> tuple[str, int, str] | None:
+    """The PHH code, hole cards and kind of a site's game name, or None when scooplab has no description
+    (or, without ``early_board``, when its first board card comes before the first betting round).
+
+    >>> game_of("Courchevel Pot Limit"), game_of("Courchevel Pot Limit", early_board=True)
+    (None, ('PCV', 5, 'board'))
+    """
     if name in _SHORT_NAMES:
         return _SHORT_NAMES[name]
     for limit, letter in _LIMITS.items():
         if name.endswith(" " + limit):
             family = _FAMILIES.get(name[: -len(limit) - 1])
             if family is None or letter + family[0] not in _DESCRIBED:
+                return None
+            if family[0] in _EARLY_BOARD and not early_board:
                 return None
             return letter + family[0], family[1], family[2]
     return None

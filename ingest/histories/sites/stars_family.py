@@ -29,8 +29,8 @@ _SEAT = re.compile(rf"^Seat (\d+): (.+?) \(({_AMOUNT}) in chips(?:, ({_AMOUNT}) 
 # (Run It Once writes ``Table ID '30263376' 6-Max``)
 _TABLE = re.compile(r"^Table (?:ID )?'(.*?)'(?: (\d+)-[Mm]ax)?.*?(?:Seat #(\d+) is the button)?\s*$")
 _STREET = re.compile(r"^\*\*\* (FIRST |SECOND |THIRD )?(FLOP|TURN|RIVER|3rd STREET|4th STREET|5th STREET|"
-                     r"6th STREET|RIVER|FIRST DRAW|SECOND DRAW|THIRD DRAW|DEALING HANDS|HOLE CARDS) \*\*\*"
-                     r"(.*)$")  # fmt: skip
+                     r"6th STREET|RIVER|FIRST DRAW|SECOND DRAW|THIRD DRAW|DEALING HANDS|HOLE CARDS|"
+                     r"PRE-FLOP) \*\*\*(.*)$")  # fmt: skip
 _DEALT = re.compile(r"^ \[([^\]]*)\](?: \[([^\]]*)\])?\s*$")
 _BOARD_STREETS = {"FLOP": 1, "TURN": 2, "RIVER": 3}
 _STUD_STREETS = {"3rd STREET": 0, "4th STREET": 1, "5th STREET": 2, "6th STREET": 3, "RIVER": 4}
@@ -53,6 +53,19 @@ _IGNORED = re.compile(
     r"^Hand was run|adds .* chips|doesn't show hand|is away|was removed|^The player|"
     r"^The deck is reshuffled|split the .* bounty)"
 )
+
+
+def _without(bracket: str, known: str) -> str:
+    """A bracket of cards less the ``known`` ones.
+
+    >>> _without("[2s 3h 4h]", "2s")
+    '[3h 4h]'
+    """
+    held = {known[i : i + 2] for i in range(0, len(known), 2)}
+    shown = cards(bracket)
+    return (
+        "[" + " ".join(c for c in (shown[i : i + 2] for i in range(0, len(shown), 2)) if c not in held) + "]"
+    )
 
 
 class Body:
@@ -192,11 +205,18 @@ class Body:
             self.street = _STUD_STREETS[name]
         elif kind == "draw" and name in _DRAWS:
             self.street = _DRAWS[name]
+        elif kind == "board" and name == "PRE-FLOP":  # Courchevel: the first board card, before betting
+            new = re.findall(r"\[[^\]]*\]", rest)
+            if not new:
+                raise SiteError("no card before the flop")
+            self.hand.boards[:1] = [cards(new[-1])]
         elif kind == "board" and name in _BOARD_STREETS:
             street = _BOARD_STREETS[name]
             new = re.findall(r"\[[^\]]*\]", rest)
             if not new:
                 raise SiteError(f"no cards on the {name.lower()}")
+            if street == 1 and self.hand.boards and self.hand.boards[0]:  # (Courchevel's flop shows
+                new[-1] = _without(new[-1], self.hand.boards[0])  # the card dealt before it too)
             if run and run != "FIRST ":  # a later run's street: its new cards (RULINGS, "Run it twice")
                 later = {"SECOND ": 2, "THIRD ": 3}[run]
                 self.runs = max(self.runs, later)

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from engine.rules.games import game_for_variant
 from ingest.histories import sites
 from ingest.histories.sites import stars_family
 from ingest.histories.sites.site_hand import SiteHand
@@ -137,6 +138,8 @@ def _kind(hand: SiteHand, fields: dict[str, Any], write: Callable[[dict[str, Any
     extra = sorted(k for k in shared if k.startswith("_"))
     known = {"variant", "currency", "venue", *BETS}
     if hand.kind != "board" or NOT_SHARED & shared.keys() or set(shared) - known - set(extra):
+        return UNUSABLE
+    if game_for_variant(hand.variant)[0].forced_street:  # a deal before the blinds' round (Courchevel)
         return UNUSABLE
     unseen = "??" * hand.hole_cards
     if fields["actions"] != [f"d dh p1 {unseen}", f"d dh p2 {unseen}"] or "variant" not in shared:

@@ -109,6 +109,8 @@ def _actions(hand: SiteHand, dealt: list, order: dict[str, str]) -> list[str]:
         if hand.kind == "stud"
         else [f"d dh {order[s.name]} {hand.known.get(s.name, unknown)}" for s in dealt]
     )
+    if hand.kind == "board" and hand.boards and hand.boards[0]:  # a board card before the first round
+        actions.append(f"d db {hand.boards[0]}")  # (Courchevel)
     street, bets = 0, forced_bets(hand)
     for k, move in enumerate(hand.moves):
         while street < move.street:
