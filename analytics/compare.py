@@ -197,10 +197,11 @@ def count_pairs(data: str | Path, variant: str, run_id: str) -> list[str]:
 
 
 def _settings(run: dict[str, Any]) -> dict[str, Any]:
-    from ingest.storage.schema import run_big_blind, run_structure
+    from ingest.storage.schema import run_ante, run_big_blind, run_structure
 
-    big_blind = run_big_blind(run) if run.get("mode") == "betting" else None
-    return run | {"structure": run_structure(run), "big_blind": big_blind}
+    betting = run.get("mode") == "betting"
+    big_blind, ante = (run_big_blind(run), run_ante(run) or "the game's own") if betting else (None, None)
+    return run | {"structure": run_structure(run), "big_blind": big_blind, "ante": ante}
 
 
 KIND_NAMES = {"ingest": "replayed hand histories", "simulation": "a simulation"}
@@ -216,7 +217,7 @@ def warnings_for(run_a: dict[str, Any], run_b: dict[str, Any]) -> list[str]:
         return [f"the runs differ in more than a rule option: {kinds}"]
     out = []
     for key, what in (("mode", "modes"), ("players", "table sizes"), ("structure", "betting structures"),
-                      ("stake", "stakes"), ("big_blind", "big blinds")):  # fmt: skip
+                      ("stake", "stakes"), ("big_blind", "big blinds"), ("ante", "antes")):  # fmt: skip
         if key == "structure" and a.get("mode") != b.get("mode"):
             continue  # said already: showdown mode is all in
         if a.get(key) != b.get(key) and None not in (a.get(key), b.get(key)):

@@ -101,13 +101,15 @@ def changed_options(options: str, defaults: Mapping[str, Any]) -> str:
     )
 
 
-def play_of(policies: list[str], players: int, stake: int, big_blind: int) -> str:
-    """A betting-mode run's play in words: its policies round the table and its stacks.
+def play_of(policies: list[str], players: int, stake: int, big_blind: int, ante: str = "") -> str:
+    """A betting-mode run's play in words: its policies round the table, its stacks, and its antes
+    where ``simulate --ante`` set them.
 
-    >>> play_of(["tag", "station"], 6, 100, 2), play_of(["pushfold"], 2, 100, 6)
-    ('tag, station, 50 bb', 'pushfold, 16.6667 bb')
+    >>> play_of(["tag", "station"], 6, 100, 2), play_of(["pushfold"], 2, 100, 6, "1/8")
+    ('tag, station, 50 bb', 'pushfold, 16.6667 bb, antes of 1/8 bb')
     """
-    return f"{', '.join(seat_policies(policies, players))}, {stake / big_blind:g} bb"
+    antes = f", antes of {ante} bb" if ante else ""
+    return f"{', '.join(seat_policies(policies, players))}, {stake / big_blind:g} bb{antes}"
 
 
 def _mode_of(source: str, structure: str) -> str:

@@ -303,14 +303,15 @@ def _statistics(
         known = ", ".join(GAMES)
         raise ValueError(f"unknown game {variant!r}; choose from {known} (or give its description file)")
     game = GAMES[variant]
-    from ingest.storage.schema import run_big_blind
+    from ingest.storage.schema import run_ante, run_big_blind
 
     run_rows = [r for r in Warehouse(data).read("runs").to_pylist() if r["variant"] == variant]
     runs, versions = _newest_version(run_rows, list(runs or []))
     summarized = summarized_runs(data, variant, runs) if use_summaries else []
     sizes = {r["run_id"]: (r["players"], r["hands"], r["options"] or "") for r in run_rows}
     plays = {r["run_id"]: play_of(list(r["policies"] or ["tag"]), int(r["players"]), int(r["stake"]),
-                                  run_big_blind(r)) for r in run_rows if r["mode"] == "betting"}  # fmt: skip
+                                  run_big_blind(r), run_ante(r))
+             for r in run_rows if r["mode"] == "betting"}  # fmt: skip
     probe = connect(data, [variant], skip_runs=summarized, tables=("hands",))
     found = populations(probe, variant, runs, {run: sizes[run] for run in summarized}, game.resolve_options(),
                         plays)  # fmt: skip

@@ -294,7 +294,7 @@ class Lab:
         warehouse = _warehouse(self.data)
         if run_id:
             check_resume(spec, warehouse, run_id)
-        line = pushfold_chart(spec, _game(spec.game), warehouse, progress_of)[1]
+        line = pushfold_chart(spec, spec.played(_game(spec.game)), warehouse, progress_of)[1]
         self._changed()
         return line
 

@@ -184,5 +184,30 @@ def test_simulate_ante_has_every_seat_ante_and_a_run_keeps_its_own(tmp_path):
                  run_id="antes")  # fmt: skip
     with pytest.raises(ValueError, match="--ante is for betting mode"):
         SimSpec("holdem", 10, ante="1/4").check()
-    with pytest.raises(ValueError, match="--ante is big blinds each seat antes"):
-        SimSpec("holdem", 10, mode="betting", ante="lots").check()
+    for nonsense in ("lots", "1e999999999", "-1", "101"):
+        with pytest.raises(ValueError, match="--ante is big blinds each seat antes"):
+            SimSpec("holdem", 10, mode="betting", ante=nonsense).check()
+    for own in ("0", 0):  # hold'em's own ante (none) is the run without --ante; razz's is a quarter
+        assert SimSpec("holdem", 10, mode="betting", ante=own).check().ante == ""
+    razz = SimSpec("razz", 10, players=2, mode="betting", structure="fixed-limit", ante="0.25").check()
+    assert razz.ante == ""
+
+
+def test_runs_of_other_antes_are_other_populations_and_their_comparison_says_so():
+    """A run with ``--ante`` is a population of its own (its play names the antes), and comparing it
+    with one of the game's own antes warns that more than a rule option differs."""
+    import json
+
+    from analytics.compare import warnings_for
+    from analytics.population import play_of
+    from ingest.storage.schema import run_ante
+
+    base = {"kind": "simulation", "mode": "betting", "players": 3, "stake": 100, "policies": ["tag"]}
+    plain = base | {"run_id": "a", "details": json.dumps({"structure": "no-limit", "big_blind": 2})}
+    set_antes = {"structure": "no-limit", "big_blind": 2, "ante": "1/4"}
+    antes = base | {"run_id": "b", "details": json.dumps(set_antes)}
+    assert (run_ante(plain), run_ante(antes)) == ("", "1/4")
+    assert play_of(["tag"], 3, 100, 2, run_ante(plain)) != play_of(["tag"], 3, 100, 2, run_ante(antes))
+    assert warnings_for(plain, antes) == [
+        "the runs differ in more than a rule option: antes the game's own and 1/4"
+    ]

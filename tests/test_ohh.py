@@ -24,7 +24,8 @@ from scooplab.cli import app
 
 SITES = Path(__file__).parent / "fixtures" / "sites"
 EXAMPLES = Path(__file__).parent / "fixtures" / "examples"
-GOOD = sorted(p for p in SITES.glob("ohh-*.ohh") if p.name != "ohh-bad.ohh")
+# (ohh-run-it-twice.ohh, a hand run twice and one refused, is test_run_it_twice.py's)
+GOOD = sorted(p for p in SITES.glob("ohh-*.ohh") if p.name not in ("ohh-bad.ohh", "ohh-run-it-twice.ohh"))
 NOT_COMPARED = {"run_id", "source", "source_file", "hand_index"}  # where a row came from, not what it says
 
 # each hand of the fixtures: each player's net in the hand's currency (or chips), and the rake

@@ -197,6 +197,18 @@ def blinds_of(stake: int, big_blind: int = 0) -> tuple[int, int]:
     return small, 2 * small
 
 
+def ante_ratio(game: GameSpec, small: int, big: int) -> Fraction:
+    """Betting mode's ante in big blinds: the description's, else none (a quarter of the big blind
+    beside a bring-in, the small blind beside a starting bet).
+
+    >>> from engine.rules.games import GAMES
+    >>> ante_ratio(GAMES["holdem"], 1, 2), ante_ratio(GAMES["razz"], 5, 10)
+    (Fraction(0, 1), Fraction(1, 4))
+    """
+    usual = Fraction(1, 4) if game.bring_in else Fraction(small, big) if game.starting_bet else Fraction(0)
+    return usual if game.ante is None else game.ante
+
+
 def seat_forced_bets(game: GameSpec, players: int, small: int, big: int) -> tuple[list[int], list[int]]:
     """Betting mode's antes and blinds per seat, in PHH order (heads-up, PHH lists the forced bets
     the other way round): the ante in big blinds (at least a chip; by default none, a quarter of
@@ -206,8 +218,7 @@ def seat_forced_bets(game: GameSpec, players: int, small: int, big: int) -> tupl
     >>> seat_forced_bets(GAMES["holdem"], 3, 1, 2), seat_forced_bets(GAMES["razz"], 2, 5, 10)
     (([0, 0, 0], [1, 2, 0]), ([2, 2], [0, 0]))
     """
-    usual = Fraction(1, 4) if game.bring_in else Fraction(small, big) if game.starting_bet else Fraction(0)
-    ratio = usual if game.ante is None else game.ante
+    ratio = ante_ratio(game, small, big)
     ante = max(1, int(big * ratio)) if ratio > 0 else 0
     if game.bring_in or game.starting_bet or game.blinds is Blinds.NONE:
         blinds = [0] * players

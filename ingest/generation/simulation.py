@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
@@ -98,17 +99,18 @@ class SimSpec:
 
     def _checked_ante(self, game: GameSpec) -> str:
         """Betting mode's ante in big blinds as a fraction's text (``1/4``), "" for the game's own."""
-        if not self.ante:
+        if self.ante in ("", None):
             return ""
         if self.mode != "betting":
             raise ValueError("--ante is for betting mode: in showdown mode everyone is all in")
-        try:
-            ante = Fraction(str(self.ante))
-        except (ValueError, ZeroDivisionError):
-            ante = None
+        text = str(self.ante).strip()
+        plain = re.fullmatch(r"\d{1,6}(\.\d{1,6})?(/[1-9]\d{0,5})?", text)  # (never 1e999999999)
+        ante = Fraction(text) if plain else None
         if ante is None or not 0 <= ante <= 100:
             raise ValueError(f"--ante is big blinds each seat antes (0 to 100: 0.25, 1/4), not {self.ante!r}")
-        if game.ante is not None and ante == game.ante:
+        from engine.rules.betting import ante_ratio, blinds_of
+
+        if ante == ante_ratio(game, *blinds_of(self.stake, self.big_blind)):
             return ""  # (the game's own: the same run as without it)
         return str(ante)
 
@@ -296,7 +298,7 @@ def _pushfold_details(spec: SimSpec) -> dict[str, Any] | None:
     from engine.rules.pushfold_play import why_not_played
     from ingest.generation.pushfold import default_plan, matchup_key
 
-    game = get_game(spec.game)
+    game = spec.played(get_game(spec.game))
     if why_not_played(game, spec.options, spec.players, Structure(spec.structure), spec.depth):
         return None
     key = matchup_key(game, spec.options, default_plan(game, spec.options))

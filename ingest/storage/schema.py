@@ -400,6 +400,11 @@ def run_structure(run: dict[str, Any]) -> str | None:
     return None
 
 
+def run_ante(run: dict[str, Any]) -> str:
+    """A betting-mode run's ``simulate --ante`` in big blinds (``1/8``), "" for the game's own."""
+    return str(json.loads(run.get("details") or "{}").get("ante") or "")
+
+
 def run_big_blind(run: dict[str, Any]) -> int | None:
     """A betting-mode run's big blind from its runs-table row (older runs: 2% of the stake)."""
     found = json.loads(run.get("details") or "{}").get("big_blind")

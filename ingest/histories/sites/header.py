@@ -43,7 +43,7 @@ def header_hand(venue: str, hand_id: str, rest: str) -> SiteHand:
     name = last_game_name(rest)
     if name is None:
         raise SiteError(f"{venue} header names no game scooplab knows: {rest[:60]!r}")
-    game = game_of(name, early_board=True)  # (PokerStars writes Courchevel's first card: PRE-FLOP)
+    game = game_of(name, early_board=venue == "PokerStars")  # (its Courchevel's first card: PRE-FLOP)
     if game is None:
         raise SiteError(f'{venue} game "{name}" has no scooplab description')
     hand = SiteHand(venue=venue, hand_id=hand_id, variant=game[0], hole_cards=game[1], kind=game[2],

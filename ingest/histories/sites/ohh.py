@@ -245,7 +245,7 @@ def _rounds(game: dict[str, Any], hand: SiteHand, play: _Play) -> list[str]:
         if street != last:
             play.bets.clear()
         last = street
-        if board and street < 4:
+        if board and 0 < street < 4:  # (cards on the Preflop round deal no board)
             boards += [""] * (street + 1 - len(boards))
             boards[street] = board
         for action in actions:

@@ -55,6 +55,13 @@ _IGNORED = re.compile(
 )
 
 
+def _early_board(variant: str) -> bool:
+    """Whether the game deals a board card before its first betting round (Courchevel)."""
+    from engine.rules.games import game_for_variant
+
+    return bool(game_for_variant(variant)[0].forced_street)
+
+
 def _without(bracket: str, known: str) -> str:
     """A bracket of cards less the ``known`` ones.
 
@@ -205,8 +212,8 @@ class Body:
             self.street = _STUD_STREETS[name]
         elif kind == "draw" and name in _DRAWS:
             self.street = _DRAWS[name]
-        elif kind == "board" and name == "PRE-FLOP":  # Courchevel: the first board card, before betting
-            new = re.findall(r"\[[^\]]*\]", rest)
+        elif kind == "board" and name == "PRE-FLOP" and _early_board(self.hand.variant):  # Courchevel: the
+            new = re.findall(r"\[[^\]]*\]", rest)  # first board card, dealt before the blinds' round
             if not new:
                 raise SiteError("no card before the flop")
             self.hand.boards[:1] = [cards(new[-1])]
