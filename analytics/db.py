@@ -40,7 +40,8 @@ BESIDE_HANDS = ("players", "actions", "summaries")
 VIEW_ORDER = (
     "hands", "seat_players", "players", "stack_chain", "cash_outs", "seat_actions", "actions", "runs",
     "rejects", "showdown_seats",
-    "wide_hand_outcomes", "hand_outcomes", "player_stats", "tracker_seats", "discard_seat_fates",
+    "wide_hand_outcomes", "hand_outcomes", "player_stats", "tracker_lines",
+    "tracker_reached", "tracker_seats", "discard_seat_fates",
     "starting_hands", "pushfold", "pushfold_summary", "pushfold_chart",
 )  # fmt: skip
 

@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 import polars as pl
+import pyarrow.parquet as pq
 
-from analytics import derived, resources
+from analytics import derived, resources, tracker_kernel
 from analytics.db import connect
 from ingest.storage.warehouse import Warehouse
 
@@ -183,8 +184,10 @@ def _derive(warehouse: Warehouse, run: str, path: Path, manifest: dict[str, Any]
         folder.mkdir(parents=True, exist_ok=True)
         derived.remove_left_behind(folder)
     temporary = derived.temporary(path.parent, ".parquet.partial")
+    counted = [derived.temporary(path.parent, f".{name}.partial") for name in ("lines", "reached")]
     con = connect(warehouse.url, only_paths=[f"/run={run}/"])
     try:
+        _compiled_lines(con, *counted)
         target = str(temporary).replace("'", "''")
         con.sql(f"COPY (SELECT * FROM tracker_seats) TO '{target}' (FORMAT parquet)")
         con.sql(f"CREATE VIEW tracker_rows AS SELECT * FROM read_parquet('{target}')")
@@ -196,8 +199,40 @@ def _derive(warehouse: Warehouse, run: str, path: Path, manifest: dict[str, Any]
         derived.write_manifest(path, manifest)
     finally:
         con.close()
-        temporary.unlink(missing_ok=True)
-        Path(str(temporary).replace(".parquet.partial", ".totals.partial")).unlink(missing_ok=True)
+        for left in (
+            temporary,
+            Path(str(temporary).replace(".parquet.partial", ".totals.partial")),
+            *counted,
+        ):
+            left.unlink(missing_ok=True)
+
+
+def _compiled_lines(con: duckdb.DuckDBPyConnection, lines: Path, reached: Path) -> None:
+    """Count the views ``tracker_lines`` and ``tracker_reached`` with the compiled pass
+    (``analytics.tracker_kernel``) into the files ``lines`` and ``reached``, and let the connection's
+    views read them; the SQL views stay where the actions are not stored hand by hand."""
+    writers: list[pq.ParquetWriter] = []
+    try:
+        for parts in tracker_kernel.streamed(con):
+            if not writers:
+                writers = [
+                    pq.ParquetWriter(path, part.schema)
+                    for path, part in zip((lines, reached), parts, strict=True)
+                ]
+            for writer, part in zip(writers, parts, strict=True):
+                writer.write_table(part)
+    except tracker_kernel.NotInOrder:
+        return
+    finally:
+        for writer in writers:
+            writer.close()
+    if writers:
+        for name, path in (("tracker_lines", lines), ("tracker_reached", reached)):
+            con.sql(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM read_parquet('{_quoted(path)}')")
+
+
+def _quoted(path: Path) -> str:
+    return str(path).replace("'", "''")
 
 
 def _aggregates() -> str:
