@@ -18,7 +18,7 @@ from scooplab import designs
 
 TEXT = "wb-text"
 GENERATION = "wb-generation"
-DECKS = ["standard", "short", "skoejarth"]
+DECKS = ["standard", "short"]  # any other deck by its ranks and suits, in the TOML
 RANKINGS = ["standard-high", "seven-rank", "ace-to-five-low", "deuce-to-seven-low", "badugi"]
 ROLES = ["community", "discard-trigger"]
 WINS = ["best-high", "best-low", "lowest-points"]

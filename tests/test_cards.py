@@ -7,7 +7,6 @@ from hypothesis import strategies as st
 
 from engine.hands.cards import (
     NO_CARD,
-    SKOEJARTH,
     STANDARD,
     UNKNOWN_CARD,
     CardError,
@@ -16,6 +15,9 @@ from engine.hands.cards import (
     parse_cards,
     split_cards,
 )
+from engine.rules.games import get_game
+
+SKOEJARTH = get_game("skoejarth").deck  # made by its description (engine/variants/skoejarth.toml)
 
 
 def test_standard_ids_follow_rank_times_four_plus_suit():

@@ -454,7 +454,9 @@ def test_charts_name_their_axes_and_show_interval_and_exact_on_hover(warehouse):
 
 
 def test_skoejarth_suit_glyphs_are_ones_the_default_fonts_draw():
-    from engine.hands.cards import SKOEJARTH
+    from engine.rules.games import get_game
+
+    SKOEJARTH = get_game("skoejarth").deck
 
     # the Batons glyph was a Linear B sign (U+100C9), a missing-glyph box in Chromium's fonts
     glyphs = [ch for symbol, _ in SKOEJARTH.suit_glyphs for ch in symbol if ch != "\ufe0e"]  # text style
@@ -539,7 +541,10 @@ def test_the_deck_grid_colours_each_suit_as_its_deck_draws_it():
     import doctest
 
     from dashboards import widgets
-    from engine.hands.cards import SKOEJARTH, STANDARD
+    from engine.hands.cards import STANDARD
+    from engine.rules.games import get_game
+
+    SKOEJARTH = get_game("skoejarth").deck
 
     assert doctest.testmod(widgets).failed == 0
     assert [widgets.label_colour(c) for _, c in STANDARD.suit_glyphs] == ["green", "blue", "red", "gray"]

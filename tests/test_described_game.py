@@ -119,7 +119,7 @@ def test_simulate_export_ingest_stats_and_dashboard_from_the_file_alone(tmp_path
 
 
 PROBLEMS = [
-    ({"deck": "tarot"}, "deck 'tarot' is not one of short, skoejarth, standard"),
+    ({"deck": "tarot"}, "deck 'tarot' is not one of short, standard"),
     ({"players": [2, 12]}, "players must be [fewest, most] with 2 <= fewest <= most <= 10"),
     ({"boards": [{"name": "top", "role": "discard-trigger"}]}, "no board has role 'community'"),
     ({"shares": [{"wins": "best-high", "board": "left"}]}, "share 1: board 'left' is not a community board"),

@@ -6,11 +6,14 @@ from math import comb
 import numpy as np
 import pytest
 
-from engine.hands.cards import SKOEJARTH, parse_card_rows
+from engine.hands.cards import parse_card_rows
 from engine.hands.evaluate import SEVEN_RANK_CATEGORIES as SKOEJARTH_CATEGORIES
 from engine.hands.evaluate import count_categories, evaluate_seven_rank
 from engine.hands.evaluate import seven_rank_category as skoejarth_category
+from engine.rules.games import get_game
 from tests.reference import assert_same_order, colex_index, skoejarth_reference_tables
+
+SKOEJARTH = get_game("skoejarth").deck  # its description's deck
 
 CATEGORY = {name: index for index, name in enumerate(SKOEJARTH_CATEGORIES)}
 
@@ -34,7 +37,7 @@ def test_five_card_counts_follow_from_combinatorics():
     fourfold = 6 * 24  # four of one non-King rank and any fifth card
     five_suited = suits * comb(7, 5) - perfect
     four_suited = suits * comb(7, 4) * 21 - runs * suits * 5 * 3  # less the Stairs among them
-    counts = count_categories("skoejarth", 5)
+    counts = count_categories("seven-rank", 5)
     assert counts[CATEGORY["Four Kings"]] == four_kings
     assert counts[CATEGORY["Perfect"]] == perfect
     assert counts[CATEGORY["Stairs"]] == stairs
@@ -49,7 +52,7 @@ def test_every_five_card_hand_matches_the_reference(reference, tiebreak):
     ours = evaluate_seven_rank(hands, tiebreak)
     assert (skoejarth_category(ours) == categories).all()
     assert_same_order(ours, highest if tiebreak == "highest_card" else kickers)
-    assert (np.bincount(categories, minlength=9) == count_categories("skoejarth", 5, tiebreak)).all()
+    assert (np.bincount(categories, minlength=9) == count_categories("seven-rank", 5, tiebreak)).all()
 
 
 @pytest.mark.parametrize("tiebreak", ["highest_card", "kickers"])
@@ -72,19 +75,19 @@ def test_every_seven_card_set_matches_the_best_reference_subset(reference, all_s
     assert (skoejarth_category(ours) == best_category).all()
     assert_same_order(ours, best)
     counts = np.bincount(best_category, minlength=9)
-    assert (counts == count_categories("skoejarth", 7, tiebreak)).all()
+    assert (counts == count_categories("seven-rank", 7, tiebreak)).all()
     assert counts.sum() == 1_184_040
 
 
 def test_the_ruling_facts_over_every_seven_card_set():
-    counts = count_categories("skoejarth", 7)
+    counts = count_categories("seven-rank", 7)
     assert counts[CATEGORY["Orphan"]] == 0  # seven cards with no pair hold every rank: Stairs
     assert counts[CATEGORY["Stairs"]] > counts[CATEGORY["Fourfold"]]
-    assert (counts == count_categories("skoejarth", 7, "kickers")).all()  # ties never move categories
+    assert (counts == count_categories("seven-rank", 7, "kickers")).all()  # ties never move categories
 
 
 def strengths(hands: list[str], tiebreak: str) -> list[int]:
-    return evaluate_seven_rank(parse_card_rows(hands, SKOEJARTH), tiebreak).tolist()
+    return evaluate_seven_rank(parse_card_rows(hands, SKOEJARTH), tiebreak, SKOEJARTH).tolist()
 
 
 def test_highest_card_lets_the_top_card_beat_a_higher_pair():
@@ -146,7 +149,7 @@ def test_category_order_of_the_rules():
 
 
 def test_bad_input_is_named():
-    with pytest.raises(ValueError, match="unknown Skœjarth tiebreak 'suits'"):
+    with pytest.raises(ValueError, match="unknown seven-rank tiebreak 'suits'"):
         evaluate_seven_rank(np.zeros((1, 5), dtype=np.int8), "suits")
     with pytest.raises(ValueError, match="rows hold 8 cards, expected 5 to 7"):
         evaluate_seven_rank(np.arange(8).reshape(1, 8))

@@ -152,12 +152,12 @@ def test_bad_rows_are_named(rows, message):
 
 @pytest.mark.slow
 def test_every_seven_card_set_has_the_known_category_count():
-    counts = count_categories("holdem", 7)
+    counts = count_categories("standard-high", 7)
     assert dict(enumerate(counts.tolist())) == STANDARD_CATEGORY_COUNTS_7
 
 
 def test_enumerated_five_card_counts_agree_with_batch_evaluation():
-    counts = count_categories("holdem", 5)
+    counts = count_categories("standard-high", 5)
     assert dict(enumerate(counts.tolist())) == STANDARD_CATEGORY_COUNTS_5
 
 
@@ -238,8 +238,8 @@ def test_low_points_ignore_padding_and_sum_rows():
         low_points(np.array([[60]]))
 
 
-def test_count_categories_rejects_unknown_games_and_tiebreaks():
-    with pytest.raises(ValueError, match="unknown game 'omaha'"):
+def test_count_categories_rejects_unknown_rankings_and_tiebreaks():
+    with pytest.raises(ValueError, match="unknown ranking 'omaha'"):
         count_categories("omaha", 5)
     with pytest.raises(ValueError, match="unknown tiebreak 'kicker'"):
-        count_categories("skoejarth", 5, "kicker")
+        count_categories("seven-rank", 5, "kicker")

@@ -42,7 +42,7 @@ def test_holdem_seven_card_categories():
 @pytest.mark.parametrize("tiebreak", ["highest_card", "kickers"])
 def test_skoejarth_seven_card_categories(tiebreak):
     batch = simulate("skoejarth", 3, 2, {"tiebreak": tiebreak})
-    exact = count_categories("skoejarth", 7, tiebreak) / comb(28, 7)  # every 7-card set, enumerated
+    exact = count_categories("seven-rank", 7, tiebreak) / comb(28, 7)  # every 7-card set, enumerated
     categories = np.bincount(batch.strength[:, 0] >> 20, minlength=9)
     for category in range(9):
         assert_within_4_se(int(categories[category]), HANDS, float(exact[category]), f"category {category}")

@@ -1,18 +1,18 @@
 """Cards and decks: integer card ids, parsing and formatting.
 
-A card is an integer ``rank_index * 4 + suit_index``. Two decks exist:
-
-- the standard 52-card deck, ranks ``23456789TJQKA`` and suits ``cdhs``
-  (``2c`` = 0, ``2d`` = 1, ..., ``As`` = 51);
-- Skœjarth's 28-card deck, ranks ``123456K`` and suits ``bcos``
-  (Batons, Cups, Coins, Swords; ``1b`` = 0, ..., ``Ks`` = 27).
+A card is an integer ``rank_index * 4 + suit_index``. Two decks are named here: the standard
+52-card deck, ranks ``23456789TJQKA`` and suits ``cdhs`` (``2c`` = 0, ``2d`` = 1, ..., ``As`` =
+51), and the short deck (its 36 cards from 6 up). A game's description may make any other deck of
+four suits by its ranks, suits and their names (Skœjarth's 28 cards, ranks ``123456K`` and suits
+``bcos``: ``engine/variants/skoejarth.toml``).
 
 Arrays of cards use ``NO_CARD`` (-1) as padding and ``UNKNOWN_CARD`` (-2) for
 a card written ``??`` (dealt but not seen).
 
 >>> parse_cards("AhKd")
 array([50, 45], dtype=int8)
->>> format_cards(parse_cards("Kb1c", SKOEJARTH), SKOEJARTH)
+>>> latin = Deck("Latin", "123456K", "bcos", ("Batons", "Cups", "Coins", "Swords"))
+>>> format_cards(parse_cards("Kb1c", latin), latin)
 'Kb1c'
 """
 
@@ -59,16 +59,16 @@ class Deck:
     def size(self) -> int:
         """Number of cards in the deck.
 
-        >>> STANDARD.size, SHORT.size, SKOEJARTH.size
-        (52, 36, 28)
+        >>> STANDARD.size, SHORT.size
+        (52, 36)
         """
         return len(self.ranks) * len(self.suits)
 
     def card_id(self, text: str) -> int:
         """Id of one card written rank + suit; ``??`` gives ``UNKNOWN_CARD``.
 
-        >>> STANDARD.card_id("As"), SKOEJARTH.card_id("Kb")
-        (51, 24)
+        >>> STANDARD.card_id("As"), SHORT.card_id("6c")
+        (51, 0)
         """
         if text == "??":
             return UNKNOWN_CARD
@@ -94,15 +94,9 @@ STANDARD = Deck(
     "standard", "23456789TJQKA", "cdhs", ("clubs", "diamonds", "hearts", "spades"),
     (("♣", "#1b7f3b"), ("♦", "#1f5fd1"), ("♥", "#c62828"), ("♠", "#222222")),
 )  # fmt: skip
-# Latin suits drawn as their French counterparts (Batons clubs, Cups hearts, Coins diamonds,
-# Swords spades) in glyphs the default fonts have
-SKOEJARTH = Deck(
-    "Skœjarth", "123456K", "bcos", ("Batons", "Cups", "Coins", "Swords"),
-    (("♣", "#8d5a2b"), ("♥︎", "#c62828"), ("◉", "#b8860b"), ("⚔", "#37474f")),
-)  # fmt: skip
 # the 36 cards from 6 to A, written as in the standard deck (ids of its own, 6c = 0 .. As = 35)
 SHORT = Deck("short", "6789TJQKA", STANDARD.suits, STANDARD.suit_names, STANDARD.suit_glyphs)
-DECKS = {"standard": STANDARD, "short": SHORT, "skoejarth": SKOEJARTH}
+DECKS = {"standard": STANDARD, "short": SHORT}
 
 
 def split_cards(text: str, deck: Deck = STANDARD) -> list[str]:

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from engine.hands.cards import SKOEJARTH, STANDARD, Deck
+from engine.hands.cards import STANDARD, Deck
 from engine.hands.evaluate import HIGH_CATEGORIES, SEVEN_RANK_CATEGORIES, strength_ranks
 from engine.hands.low_hands import LOW_NAMES  # by ace-to-five value: 1 the ace ... 13 the king
 from engine.hands.strengths import ACE_TO_FIVE_CATEGORIES, category_of
@@ -35,15 +35,19 @@ def describe_high(strength: int, deck: Deck = STANDARD) -> str:
     return f"{name}, {' '.join(ranks)}"
 
 
-def describe_seven_rank(strength: int, tiebreak: str = "highest_card") -> str:
-    """Category and deciding ranks of a ``seven-rank`` strength (Skœjarth's ranking) under a tiebreak
-    rule.
+def describe_seven_rank(strength: int, tiebreak: str = "highest_card", deck: Deck | None = None) -> str:
+    """Category and deciding ranks of a ``seven-rank`` strength under a tiebreak rule, the ranks
+    written as ``deck`` writes them (by default the ranking's own deck).
 
     >>> describe_seven_rank((6 << 20) | (6 << 16))
     'Stairs, top card K'
     """
     category = category_of(strength)
-    ranks = [SKOEJARTH.ranks[r] for r in strength_ranks(strength)]
+    if deck is None:
+        from engine.hands.rankings import SEVEN_RANKS
+
+        deck = SEVEN_RANKS
+    ranks = [deck.ranks[r] for r in strength_ranks(strength)]
     name = SEVEN_RANK_CATEGORIES[category]
     if tiebreak == "highest_card" or category in (6, 7):
         return f"{name}, top card {ranks[0]}"
@@ -67,7 +71,7 @@ def describe(ranking, strength: int, tiebreak: str = "highest_card", deck: Deck 
     from engine.hands.rankings import ACE_TO_FIVE, SEVEN_RANK
 
     if ranking.code == SEVEN_RANK:
-        return describe_seven_rank(strength, tiebreak)
+        return describe_seven_rank(strength, tiebreak, deck)
     if ranking.code == ACE_TO_FIVE:
         return describe_ace_to_five(strength)
     return describe_high(strength, deck or ranking.deck)

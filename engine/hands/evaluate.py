@@ -22,7 +22,7 @@ from typing import Literal
 import numpy as np
 
 from engine.hands import kernels
-from engine.hands.cards import NO_CARD, SKOEJARTH, STANDARD, Deck, format_cards
+from engine.hands.cards import NO_CARD, STANDARD, Deck, format_cards
 from engine.hands.strengths import (
     ACE_TO_FIVE,
     BADUGI,
@@ -205,31 +205,41 @@ def high_category(strength: np.ndarray | int) -> np.ndarray:
     return category_of(np.asarray(strength))
 
 
-def evaluate_seven_rank(cards: np.ndarray, tiebreak: Tiebreak = "highest_card") -> np.ndarray:
-    """Strength of the best five-card hand of the ``seven-rank`` ranking (Skœjarth's: 28 cards, seven
-    ranks) in each row (5 to 7 cards).
+def evaluate_seven_rank(
+    cards: np.ndarray, tiebreak: Tiebreak = "highest_card", deck: Deck | None = None
+) -> np.ndarray:
+    """Strength of the best five-card hand of the ``seven-rank`` ranking (28 cards, seven ranks: the
+    game's ``deck``, by default the ranking's own) in each row (5 to 7 cards).
 
     ``tiebreak`` is the rule option of RULINGS.md: ``highest_card`` (only the
     top card of the five-card hand breaks a tie within a category) or
     ``kickers`` (the category cards, then the remaining cards, high to low).
 
-    >>> from engine.hands.cards import SKOEJARTH, parse_card_rows
-    >>> s = evaluate_seven_rank(parse_card_rows(["KbKcKoKs1b", "1b2c3o4s5b"], SKOEJARTH))
+    >>> from engine.hands.cards import parse_card_rows
+    >>> latin = Deck("Latin", "123456K", "bcos", ("Batons", "Cups", "Coins", "Swords"))
+    >>> s = evaluate_seven_rank(parse_card_rows(["KbKcKoKs1b", "1b2c3o4s5b"], latin))
     >>> [SEVEN_RANK_CATEGORIES[c] for c in seven_rank_category(s)]
     ['Four Kings', 'Stairs']
     """
     if tiebreak not in SEVEN_RANK_TIEBREAKS:
         expected = ", ".join(SEVEN_RANK_TIEBREAKS)
-        raise ValueError(f"unknown Skœjarth tiebreak {tiebreak!r}; expected one of {expected}")
+        raise ValueError(f"unknown seven-rank tiebreak {tiebreak!r}; expected one of {expected}")
+    deck = deck or _seven_ranks()
     rows = _as_rows(cards, "evaluate_seven_rank", 5, 7)
     out = np.empty(rows.shape[0], dtype=np.int64)
-    kernels.evaluate_rows(rows, out, SEVEN_RANK, tiebreak == "kickers", SEVEN_RANK_TABLES, SKOEJARTH.size, 7)
-    _check(out, (rows,), SKOEJARTH, "evaluate_seven_rank", "5 to 7 cards")
+    kernels.evaluate_rows(rows, out, SEVEN_RANK, tiebreak == "kickers", SEVEN_RANK_TABLES, deck.size, 7)
+    _check(out, (rows,), deck, "evaluate_seven_rank", "5 to 7 cards")
     return out
 
 
+def _seven_ranks() -> Deck:
+    from engine.hands.rankings import SEVEN_RANKS
+
+    return SEVEN_RANKS
+
+
 def seven_rank_category(strength: np.ndarray | int) -> np.ndarray:
-    """Category 0..8 of Skœjarth strengths (see ``SEVEN_RANK_CATEGORIES``)."""
+    """Category 0..8 of seven-rank strengths (see ``SEVEN_RANK_CATEGORIES``)."""
     return category_of(np.asarray(strength))
 
 
@@ -262,17 +272,18 @@ def strength_ranks(strength: int) -> list[int]:
     return [(int(strength) >> shift) & 0xF for shift in (16, 12, 8, 4, 0)]
 
 
-def count_categories(
-    game: Literal["holdem", "skoejarth"], k: int, tiebreak: Tiebreak = "highest_card"
-) -> np.ndarray:
-    """Exact number of k-card sets of the whole deck in each category (exhaustive).
+def count_categories(ranking: str, k: int, tiebreak: Tiebreak = "highest_card") -> np.ndarray:
+    """Exact number of k-card sets of a ranking's own deck in each category (exhaustive), for
+    ``standard-high`` (52 cards) or ``seven-rank`` (28).
 
-    >>> count_categories("skoejarth", 5)[8]  # the four Kings and any fifth card
+    >>> count_categories("seven-rank", 5)[8]  # the four Kings and any fifth card
     np.int64(24)
     """
-    if game not in ("holdem", "skoejarth"):
-        raise ValueError(f"count_categories: unknown game {game!r}; expected holdem or skoejarth")
-    return count_ranking_categories(SEVEN_RANK if game == "skoejarth" else STANDARD_HIGH, k, tiebreak)
+    codes = {"standard-high": STANDARD_HIGH, "seven-rank": SEVEN_RANK}
+    if ranking not in codes:
+        expected = " or ".join(codes)
+        raise ValueError(f"count_categories: unknown ranking {ranking!r}; expected {expected}")
+    return count_ranking_categories(codes[ranking], k, tiebreak)
 
 
 def count_ranking_categories(
@@ -304,7 +315,7 @@ def count_ranking_categories(
     seven_rank = ranking_code == SEVEN_RANK
     if tiebreak not in SEVEN_RANK_TIEBREAKS:
         raise ValueError(f"count_categories: unknown tiebreak {tiebreak!r}")
-    deck = deck or (SKOEJARTH if seven_rank else STANDARD)
+    deck = deck or (_seven_ranks() if seven_rank else STANDARD)
     if not 5 <= k <= (7 if seven_rank else 11):
         raise ValueError(
             f"count_categories: k={k} is outside the evaluator's range for the {deck.size}-card deck"

@@ -4,8 +4,9 @@ A ranking turns hole cards plus board cards into a strength (greater is stronger
 ties). ``standard-high`` is five-card poker high over the standard deck or the short one
 (ace high, and low below the deck's lowest rank: A-2-3-4-5, A-6-7-8-9), in its usual category
 order or in a game's own (``category_order``, checked by ``check_category_order``);
-``seven-rank`` ranks the 28-card deck of seven ranks (Four Kings, Perfect, Stairs,
-Fourfold, Disparate, Threefold, Twins, Eyes, Orphan), with a ``tiebreak``.
+``seven-rank`` ranks any deck of seven ranks and four suits, 28 cards (Four Kings, Perfect,
+Stairs, Fourfold, Disparate, Threefold, Twins, Eyes, Orphan: its top rank is the King), with a
+``tiebreak``; Skœjarth's description names its own deck of them.
 
 >>> r = RANKINGS["standard-high"]
 >>> r.categories[-1], r.deck.size, [d.size for d in r.decks]
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.hands.cards import SHORT, SKOEJARTH, STANDARD, Deck
+from engine.hands.cards import SHORT, STANDARD, Deck
 from engine.hands.strengths import (
     ACE_TO_FIVE,
     ACE_TO_FIVE_CATEGORIES,
@@ -104,12 +105,16 @@ class Ranking:
         """
         if any((d.ranks, d.suits) == (deck.ranks, deck.suits) for d in self.decks):
             return True
+        if self.code == SEVEN_RANK:  # any seven ranks of four suits: the ranking reads rank places
+            return len(deck.ranks) == len(SEVEN_RANKS.ranks) and len(deck.suits) == 4
         tail = STANDARD.ranks.endswith(deck.ranks) and len(deck.ranks) >= 5
         return self.code == STANDARD_HIGH and tail and len(deck.suits) == 4
 
     @property
     def decks_ranked(self) -> str:
         """The decks the ranking ranks, in words."""
+        if self.code == SEVEN_RANK:
+            return "a deck of seven ranks and four suits"
         named = " or ".join(f"the {d.size}-card deck" for d in self.decks)
         return named + (
             " or four suits of ranks from some rank up to A" if self.code == STANDARD_HIGH else ""
@@ -156,7 +161,7 @@ class Ranking:
             return evaluate_high_hole_range(hole, board, hole_range(hole_use), deck, places)
         rows = np.concatenate([hole, board], axis=1)
         if self.code == SEVEN_RANK:
-            return evaluate_seven_rank(rows, tiebreak)  # type: ignore[arg-type]
+            return evaluate_seven_rank(rows, tiebreak, deck)  # type: ignore[arg-type]
         return evaluate_high(rows, deck, places)
 
 
@@ -202,6 +207,9 @@ def check_category_order(ranking: Ranking, names: list[str]) -> tuple[tuple[int,
     return (None if places == tuple(range(len(names))) else places), None
 
 
+# the seven-rank ranking's own deck: seven ranks up to the King, the standard suits (a game names its own)
+SEVEN_RANKS = Deck("28-card 123456K", "123456K", STANDARD.suits, STANDARD.suit_names, STANDARD.suit_glyphs)
+
 RANKINGS: dict[str, Ranking] = {
     "standard-high": Ranking(
         "standard-high",
@@ -214,7 +222,7 @@ RANKINGS: dict[str, Ranking] = {
         orderable=True,
     ),
     "seven-rank": Ranking(
-        "seven-rank", SEVEN_RANK, (SKOEJARTH,), SEVEN_RANK_CATEGORIES, ("any",), SEVEN_RANK_TIEBREAKS, 7
+        "seven-rank", SEVEN_RANK, (SEVEN_RANKS,), SEVEN_RANK_CATEGORIES, ("any",), SEVEN_RANK_TIEBREAKS, 7
     ),
     "ace-to-five-low": Ranking(  # razz: engine.hands.ace_to_five
         "ace-to-five-low",

@@ -123,12 +123,14 @@ class _Reader:
         return value
 
 
-DECK_KEYS = {"ranks", "suits", "name", "suit_names"}
+DECK_KEYS = {"ranks", "suits", "name", "suit_names", "suit_glyphs"}
 
 
 def _deck(r: _Reader, value: Any) -> Deck:
-    """A named deck (``standard``, ``short``, ``skoejarth``), or one by its ranks, low to high, and
-    suits: ``{ ranks = "TJQKA" }`` (suits ``cdhs`` unless given; four, as the compiled core holds).
+    """A named deck (``standard``, ``short``), or one by its ranks, low to high, and suits:
+    ``{ ranks = "TJQKA" }`` (suits ``cdhs`` unless given; four, as the compiled core holds), with
+    its name, its suits' names and how a screen draws each suit (``suit_glyphs``: a symbol and a
+    colour each) if it likes.
 
     >>> deck = _deck(_Reader(), {"ranks": "TJQKA"})
     >>> deck.size, deck.name, deck.card_id("As"), _deck(_Reader(), {"ranks": "6789TJQKA"}) is DECKS["short"]
@@ -152,7 +154,21 @@ def _deck(r: _Reader, value: Any) -> Deck:
     standard = DECKS["standard"]
     names = tuple(value.get("suit_names", standard.suit_names if suits == standard.suits else tuple(suits)))
     glyphs = standard.suit_glyphs if suits == standard.suits else ()
+    if "suit_glyphs" in value:
+        glyphs = _glyphs(r, value["suit_glyphs"])
+    if len(names) != 4:
+        r.fail(f"deck: suit_names must name the four suits, {suits!r} in order")
     return Deck(str(value.get("name", f"{len(ranks) * 4}-card {ranks}")), ranks, suits, names, glyphs)
+
+
+def _glyphs(r: _Reader, value: Any) -> tuple[tuple[str, str], ...]:
+    """Four ``[symbol, colour]`` pairs, one a suit, in the deck's suit order."""
+    pairs = value if isinstance(value, list) else []
+    if len(pairs) != 4 or not all(isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)
+                                  for p in pairs):  # fmt: skip
+        r.fail('deck: suit_glyphs gives four [symbol, colour] pairs, e.g. ["♣", "#1b7f3b"]')
+        return ()
+    return tuple((symbol, colour) for symbol, colour in pairs)
 
 
 def _options(r: _Reader, table: Any) -> tuple[RuleOption, ...]:
