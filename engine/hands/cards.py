@@ -96,7 +96,9 @@ STANDARD = Deck(
 )  # fmt: skip
 # the 36 cards from 6 to A, written as in the standard deck (ids of its own, 6c = 0 .. As = 35)
 SHORT = Deck("short", "6789TJQKA", STANDARD.suits, STANDARD.suit_names, STANDARD.suit_glyphs)
-DECKS = {"standard": STANDARD, "short": SHORT}
+# the seven-rank ranking's own deck: seven ranks up to the King, the standard suits (a game names its own)
+SEVEN_RANKS = Deck("28-card 123456K", "123456K", STANDARD.suits, STANDARD.suit_names, STANDARD.suit_glyphs)
+DECKS = {"standard": STANDARD, "short": SHORT}  # the decks a description may name
 
 
 def split_cards(text: str, deck: Deck = STANDARD) -> list[str]:

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from engine.hands.cards import STANDARD, Deck
+from engine.hands.cards import SEVEN_RANKS, STANDARD, Deck
 from engine.hands.evaluate import HIGH_CATEGORIES, SEVEN_RANK_CATEGORIES, strength_ranks
 from engine.hands.low_hands import LOW_NAMES  # by ace-to-five value: 1 the ace ... 13 the king
 from engine.hands.strengths import ACE_TO_FIVE_CATEGORIES, category_of
@@ -43,11 +43,7 @@ def describe_seven_rank(strength: int, tiebreak: str = "highest_card", deck: Dec
     'Stairs, top card K'
     """
     category = category_of(strength)
-    if deck is None:
-        from engine.hands.rankings import SEVEN_RANKS
-
-        deck = SEVEN_RANKS
-    ranks = [deck.ranks[r] for r in strength_ranks(strength)]
+    ranks = [(deck or SEVEN_RANKS).ranks[r] for r in strength_ranks(strength)]
     name = SEVEN_RANK_CATEGORIES[category]
     if tiebreak == "highest_card" or category in (6, 7):
         return f"{name}, top card {ranks[0]}"

@@ -22,7 +22,7 @@ from typing import Literal
 import numpy as np
 
 from engine.hands import kernels
-from engine.hands.cards import NO_CARD, STANDARD, Deck, format_cards
+from engine.hands.cards import NO_CARD, SEVEN_RANKS, STANDARD, Deck, format_cards
 from engine.hands.strengths import (
     ACE_TO_FIVE,
     BADUGI,
@@ -224,18 +224,12 @@ def evaluate_seven_rank(
     if tiebreak not in SEVEN_RANK_TIEBREAKS:
         expected = ", ".join(SEVEN_RANK_TIEBREAKS)
         raise ValueError(f"unknown seven-rank tiebreak {tiebreak!r}; expected one of {expected}")
-    deck = deck or _seven_ranks()
+    deck = deck or SEVEN_RANKS
     rows = _as_rows(cards, "evaluate_seven_rank", 5, 7)
     out = np.empty(rows.shape[0], dtype=np.int64)
     kernels.evaluate_rows(rows, out, SEVEN_RANK, tiebreak == "kickers", SEVEN_RANK_TABLES, deck.size, 7)
     _check(out, (rows,), deck, "evaluate_seven_rank", "5 to 7 cards")
     return out
-
-
-def _seven_ranks() -> Deck:
-    from engine.hands.rankings import SEVEN_RANKS
-
-    return SEVEN_RANKS
 
 
 def seven_rank_category(strength: np.ndarray | int) -> np.ndarray:
@@ -315,7 +309,7 @@ def count_ranking_categories(
     seven_rank = ranking_code == SEVEN_RANK
     if tiebreak not in SEVEN_RANK_TIEBREAKS:
         raise ValueError(f"count_categories: unknown tiebreak {tiebreak!r}")
-    deck = deck or (_seven_ranks() if seven_rank else STANDARD)
+    deck = deck or (SEVEN_RANKS if seven_rank else STANDARD)
     if not 5 <= k <= (7 if seven_rank else 11):
         raise ValueError(
             f"count_categories: k={k} is outside the evaluator's range for the {deck.size}-card deck"

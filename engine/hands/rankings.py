@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.hands.cards import SHORT, STANDARD, Deck
+from engine.hands.cards import SEVEN_RANKS, SHORT, STANDARD, Deck
 from engine.hands.strengths import (
     ACE_TO_FIVE,
     ACE_TO_FIVE_CATEGORIES,
@@ -206,9 +206,6 @@ def check_category_order(ranking: Ranking, names: list[str]) -> tuple[tuple[int,
     places = tuple(names.index(name) for name in ranking.categories)
     return (None if places == tuple(range(len(names))) else places), None
 
-
-# the seven-rank ranking's own deck: seven ranks up to the King, the standard suits (a game names its own)
-SEVEN_RANKS = Deck("28-card 123456K", "123456K", STANDARD.suits, STANDARD.suit_names, STANDARD.suit_glyphs)
 
 RANKINGS: dict[str, Ranking] = {
     "standard-high": Ranking(
