@@ -19,6 +19,7 @@ from scooplab import designs
 TEXT = "wb-text"
 GENERATION = "wb-generation"
 DECKS = ["standard", "short"]  # any other deck by its ranks and suits, in the TOML
+HIGH_QUALIFIERS = ["pair", "two pair", "three of a kind", "straight", "flush", "full house"]  # + rank in TOML
 RANKINGS = ["standard-high", "seven-rank", "ace-to-five-low", "deuce-to-seven-low", "badugi"]
 ROLES = ["community", "discard-trigger"]
 WINS = ["best-high", "best-low", "lowest-points"]
@@ -197,6 +198,7 @@ def boards(data: dict[str, Any], result: designs.CheckResult) -> None:
 
 def shares(data: dict[str, Any], result: designs.CheckResult) -> None:
     names = [b.get("name", "") for b in data.get("boards") or []]
+    high_ranking = data.get("ranking", "standard-high") == "standard-high"  # (a qualifier's ranking)
     for index, share in enumerate(data.get("shares") or []):
         wins, board, qualifier = st.columns(3)
         with wins:
@@ -209,8 +211,30 @@ def shares(data: dict[str, Any], result: designs.CheckResult) -> None:
                 number_field(
                     f"Share {index + 1}: qualifier", ("shares", index, "qualifier"), data, drop_zero=True
                 )
+            elif share.get("wins", "best-high") == "best-high" and high_ranking:
+                high_qualifier(index, share)
     rows_buttons("shares", {"wins": "best-high", "board": names[0] if names else "board"}, "share")
     show_problems(result, "shares")
+
+
+def high_qualifier(index: int, share: dict[str, Any]) -> None:
+    """A best-high share's qualifier: the weakest hand that wins it (a category and its deciding rank)."""
+    given = share.get("qualifier") if isinstance(share.get("qualifier"), dict) else {}
+    widget = key("shares", index, "qualifier")
+    choices = ["none", *HIGH_QUALIFIERS]
+    chosen = given.get("category", "none")
+    rank = str(given.get("rank", ""))
+    label = f"Share {index + 1}: qualifier" + (f" (rank {rank}, TOML)" if rank else "")
+
+    def change(data: dict[str, Any], value: str) -> None:
+        held = data["shares"][index]
+        if value == "none":
+            held.pop("qualifier", None)
+        else:
+            held["qualifier"] = {"category": value, **({"rank": rank} if rank else {})}
+
+    st.selectbox(label, choices, index=choices.index(chosen) if chosen in choices else 0, key=widget,
+                 on_change=_edit(change, widget))  # fmt: skip
 
 
 def _betting_of(index: int) -> Callable[[dict[str, Any], Any], None]:

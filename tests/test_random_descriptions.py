@@ -1,9 +1,9 @@
 """No description played wrong (issue #55): random descriptions drawn from the concepts of the
 description language (streets with and without betting, boards before the first betting round, hole
 cards on later streets, up cards, antes, blinds of every kind, a bring-in, draws to a low or a high,
-several boards, shares of every kind, hole-card ranges, decks by their ranks) are played in betting
-mode by the compiled core, and every hand is replayed through the reference state machine from its
-PHH text: the same rows, hand for hand, chips conserved.
+several boards, shares of every kind, a qualifier on a high share, hole-card ranges, decks by their
+ranks) are played in betting mode by the compiled core, and every hand is replayed through the
+reference state machine from its PHH text: the same rows, hand for hand, chips conserved.
 
 The default suite draws a few dozen descriptions; the soak draws 2,000.
 """
@@ -78,9 +78,15 @@ def descriptions(draw) -> dict:
 
 
 def _shares(draw, data: dict, n_boards: int, ranking: str) -> list[dict]:
+    high: dict = {"wins": "best-high"}
+    if ranking == "standard-high" and draw(st.integers(0, 3)) == 0:  # a qualifier (Archie's nines)
+        ranks = data["deck"]["ranks"] if isinstance(data["deck"], dict) else "23456789TJQKA"
+        category = draw(st.sampled_from(["pair", "two pair", "straight"]))
+        high["qualifier"] = {"category": category, "rank": draw(st.sampled_from(list(ranks)))}
+        data["unqualified"] = draw(st.sampled_from(["split", "best-high"]))
     if n_boards == 2:
-        return [{"wins": "best-high", "each": "surviving-board"}]
-    shares = [{"wins": "best-high"}]
+        return [high | {"each": "surviving-board"}]
+    shares = [high]
     extra = draw(st.integers(0, 3)) if ranking == "standard-high" else 0
     if extra == 1:
         shares.append({"wins": "best-low", "qualifier": draw(st.sampled_from([8, 9, 13]))})

@@ -309,3 +309,16 @@ def test_the_form_says_forced_bets_and_a_street_without_betting(tmp_path):
     assert not test.error and not test.exception  # a bomb pot checks out
     next(t for t in test.text_input if t.label.startswith("Ante")).set_value("lots").run()
     assert any("ante is big blinds a seat antes" in e.value for e in test.error)
+
+
+def test_the_form_sets_a_high_share_s_qualifier(tmp_path):
+    os.environ["SCOOPLAB_DATA"] = str(tmp_path)
+    test = app(tmp_path, "screens/workbench.py", {"from": "archie"})
+    assert not test.exception
+    nines = next(s for s in test.selectbox if s.label.startswith("Share 1: qualifier"))
+    assert nines.value == "pair" and "rank 9" in nines.label  # Archie's pair of nines
+    nines.set_value("two pair").run()
+    toml = test.text_area[-1].value
+    assert 'qualifier = { category = "two pair", rank = "9" }' in toml, toml
+    next(s for s in test.selectbox if s.label.startswith("Share 1: qualifier")).set_value("none").run()
+    assert "two pair" not in test.text_area[-1].value and not test.error and not test.exception

@@ -22,6 +22,7 @@ from numba import njit
 
 from engine.hands.kernels import card_bit, key_strength
 from engine.hands.low_hands import best_low_any, best_low_exactly_two, qualifying_ranks
+from engine.hands.low_kernel import bit_count
 from engine.hands.rankings import RANKINGS
 from engine.rules.games.base import GameSpec, HoleUse, ShareKind, hole_range
 
@@ -73,6 +74,8 @@ class Rules(NamedTuple):
     one_share: bool  # the whole pot is one high share on one board (its best hand takes it)
     low_hands: bool  # some share goes to the best ace-to-five low
     low_allowed: int  # the ace-to-five rank mask a low may hold (engine.hands.low_hands.qualifying_ranks)
+    share_least: np.ndarray  # (shares,) a best-high share's qualifier, the least strength (-1: none)
+    unqualified_split: bool  # no part of a pot qualified: its claimants split it (else: high, unqualified)
 
 
 class PotWinnings(NamedTuple):
@@ -102,7 +105,9 @@ def compile_rules(game: GameSpec, options: Mapping[str, Any]) -> Rules:
     only = game.community_boards[0]
     kinds, boards, points = [], [], np.zeros(len(game.deck.ranks), np.int64)
     low_allowed = 0
+    least = []
     for share in game.shares:
+        least.append(-1 if not share.least else ranking.least_strength(*share.least, game.deck, places))
         kinds.append(SHARE_KINDS[share.kind])
         boards.append(
             EACH_SURVIVING_BOARD if share.per_surviving_board
@@ -127,9 +132,11 @@ def compile_rules(game: GameSpec, options: Mapping[str, Any]) -> Rules:
         tables=ranking.tables(game.deck, places),
         board_shares=game.board_shares,
         low_share=game.low_share,
-        one_share=kinds == [SHARE_HIGH] and boards[0] >= 0,
+        one_share=kinds == [SHARE_HIGH] and boards[0] >= 0 and least == [-1],  # (a qualifier: divide_pot)
         low_hands=game.low_hands,
         low_allowed=low_allowed,
+        share_least=np.array(least, np.int64),
+        unqualified_split=game.unqualified == "split",
     )
 
 
@@ -195,32 +202,26 @@ def strengths_in_range(hole_use, hole_keys, alive, boards, b, n_board, ranking, 
     """``out[b, s]`` under a ``HOLE_RANGE`` code: the best five cards of k hole cards and 5 - k of
     board b's, k from the fewest to the most the code says (``NO_VALUE``: no such five)."""
     fewest, most = ((hole_use - HOLE_RANGE) >> 3) & 7, (hole_use - HOLE_RANGE) & 7
-    held = np.empty(64, np.int64)
     for s in range(alive.shape[0]):
         out[b, s] = NO_VALUE
         if not alive[s]:
             continue
-        n_held, rest = 0, hole_keys[s]
-        while rest:  # the seat's hole cards, one key bit each
-            held[n_held] = rest & -rest
-            rest ^= held[n_held]
-            n_held += 1
-        for chosen in range(1 << n_held):
-            k, key = 0, np.int64(0)
-            for i in range(n_held):
-                if chosen >> i & 1:
-                    k += 1
-                    key |= held[i]
-            if k < fewest or k > most or k > 5 or 5 - k > n_board:
-                continue
-            for shown in range(1 << n_board):
-                n_shown, five = 0, key
-                for j in range(n_board):
-                    if shown >> j & 1:
-                        n_shown += 1
-                        five |= card_bit(boards[b, j])
-                if n_shown == 5 - k:
-                    out[b, s] = max(out[b, s], key_strength(five, ranking, kickers, tables))
+        held = hole_keys[s]
+        key = held
+        while True:  # every subset of the seat's hole cards (one key bit each), the whole first
+            k = bit_count(key)
+            if fewest <= k <= most and k <= 5 and 5 - k <= n_board:
+                for shown in range(1 << n_board):
+                    n_shown, five = 0, key
+                    for j in range(n_board):
+                        if shown >> j & 1:
+                            n_shown += 1
+                            five |= card_bit(boards[b, j])
+                    if n_shown == 5 - k:
+                        out[b, s] = max(out[b, s], key_strength(five, ranking, kickers, tables))
+            if key == 0:
+                break
+            key = (key - 1) & held
 
 
 @njit(cache=True)
@@ -338,19 +339,37 @@ def surviving_of(kill, community, last_cards, alive) -> int:
     return count
 
 
-@njit(cache=True, inline="always")
-def count_parts(rules, alive, low_claimed) -> int:
+@njit(cache=True)
+def count_parts(rules, alive, low_claimed, among, high, low, scratch, waived) -> int:
     """How many parts a pot splits into: one per share, a per-board share once per surviving board,
-    a best-low share only when some claimant holds a qualifying low (``low_claimed``)."""
-    community, share_kind, share_board = rules.community, rules.share_kind, rules.share_board
+    a best-low share only when some claimant holds a qualifying low (``low_claimed``), a best-high
+    share with a qualifier only where some seat of ``among`` reaches it (unless ``waived``)."""
+    community, share_board = rules.community, rules.share_board
     parts = 0
     for k in range(share_board.shape[0]):
-        if share_board[k] != EACH_SURVIVING_BOARD:
-            parts += share_kind[k] != SHARE_LOW or low_claimed
+        board = share_board[k]
+        if board != EACH_SURVIVING_BOARD:
+            parts += part_claimed(rules, k, board, among, high, low, alive, scratch, low_claimed, waived)
             continue
         for b in range(alive.shape[0]):
-            parts += alive[b] and community[b]
+            if alive[b] and community[b]:
+                parts += part_claimed(rules, k, b, among, high, low, alive, scratch, low_claimed, waived)
     return parts
+
+
+@njit(cache=True)
+def part_claimed(rules, k, board, among, high, low, alive, scratch, low_claimed, waived) -> bool:
+    """Whether share k's part on ``board`` is in the pot (``count_parts``)."""
+    kind = rules.share_kind[k]
+    if kind == SHARE_LOW:
+        return low_claimed
+    if kind != SHARE_HIGH or rules.share_least[k] < 0 or waived:
+        return True
+    scores = part_scores(kind, board, high, low, alive, rules.community, scratch.scores)
+    reached = False  # (numba compiles no generator for any())
+    for s in range(among.shape[0]):
+        reached = reached or (among[s] and scores[s] >= rules.share_least[k])
+    return reached
 
 
 @njit(cache=True, inline="always")
@@ -481,6 +500,21 @@ def _credit(chips, seat, low_part, on_board, b, halves, into) -> None:
         into.board_won[seat, b] += chips
 
 
+@njit(cache=True)
+def _split_unqualified(amount, among, halves, into, scratch) -> int:
+    """The pot split among ``among`` (no share qualified), as high chips: 1 if split, 2 if one seat
+    took it."""
+    count = 0
+    for s in range(among.shape[0]):
+        scratch.winners[s] = among[s]
+        count += among[s]
+    share_out(amount, scratch.winners, scratch.paid)
+    for s in range(among.shape[0]):
+        if scratch.winners[s]:
+            _credit(scratch.paid[s], s, False, False, 0, halves, into)
+    return 1 if count > 1 else 2
+
+
 @njit(cache=True, inline="always")
 def _low_claimed(rules, among, low) -> bool:
     """Whether a best-low share is a part of this pot: some seat of ``among`` holds a qualifying low."""
@@ -506,7 +540,12 @@ def divide_pot(amount, among, high, low, alive, rules, into, scratch) -> int:
     community, share_kind, share_board = rules.community, rules.share_kind, rules.share_board
     halves = rules.low_share or rules.low_hands
     low_claimed = _low_claimed(rules, among, low)
-    n_parts = count_parts(rules, alive, low_claimed)
+    n_parts = count_parts(rules, alive, low_claimed, among, high, low, scratch, False)
+    waived = n_parts == 0 and not rules.unqualified_split  # the high shares, their qualifiers waived
+    if waived:
+        n_parts = count_parts(rules, alive, low_claimed, among, high, low, scratch, True)
+    if n_parts == 0:  # no share qualified: the claimants holding hands split the pot
+        return _split_unqualified(amount, among, halves, into, scratch)
     base = amount // n_parts
     odd = amount - base * n_parts
     part = 0
@@ -525,10 +564,12 @@ def divide_pot(amount, among, high, low, alive, rules, into, scratch) -> int:
         for b in range(first, last):
             if each and not (alive[b] and community[b]):
                 continue
+            board = ANY_SURVIVING_BOARD if across else b
+            if not part_claimed(rules, k, board, among, high, low, alive, scratch, low_claimed, waived):
+                continue
             chips = base + (1 if part < odd else 0)
             part += 1
-            scores = part_scores(share_kind[k], ANY_SURVIVING_BOARD if across else b, high, low, alive,
-                                 community, scratch.scores)  # fmt: skip
+            scores = part_scores(share_kind[k], board, high, low, alive, community, scratch.scores)
             target, count, seat = best_score(scores, among, low_part)
             if count == 1:  # one winner: no split to work out
                 _credit(chips, seat, low_part, on_board, b, halves, into)

@@ -34,6 +34,7 @@ from engine.hands.strengths import (
     DEUCE_TO_SEVEN,
     DEUCE_TO_SEVEN_CATEGORIES,
     HIGH_CATEGORIES,
+    PLACE_SHIFT,
     SEVEN_RANK,
     SEVEN_RANK_CATEGORIES,
     SEVEN_RANK_TIEBREAKS,
@@ -119,6 +120,22 @@ class Ranking:
         return named + (
             " or four suits of ranks from some rank up to A" if self.code == STANDARD_HIGH else ""
         )
+
+    def least_strength(self, category: str, rank: str, deck: Deck, places: tuple[int, ...] | None = None
+                       ) -> int:  # fmt: skip
+        """The strength below every hand of ``category`` whose deciding rank (a pair's, trips', a
+        straight's top card...) is ``rank`` or higher, and above every weaker hand: a qualifier.
+
+        >>> from engine.hands.cards import parse_card_rows
+        >>> high = RANKINGS["standard-high"]
+        >>> nines = high.least_strength("pair", "9", STANDARD)
+        >>> hands = parse_card_rows(["9c9d", "8c8d", "AcKd"])
+        >>> (high.evaluate(hands, parse_card_rows(["2h3s4c"] * 3), "any", "kickers") >= nines).tolist()
+        [True, False, False]
+        """
+        code = self.categories.index(category)
+        counted = (code << CATEGORY_SHIFT) | (deck.ranks.index(rank) << 16)
+        return counted if places is None else (places[code] << PLACE_SHIFT) | counted
 
     def category_name(self, strength: int) -> str:
         """The category of a strength (in any category order)."""

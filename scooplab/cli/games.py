@@ -39,6 +39,7 @@ def _facts(game) -> list[str]:
         s.kind.value + (" on each surviving board" if s.per_surviving_board else "")
         + (" on any surviving board" if s.across_surviving_boards else "")
         + (f" ({s.qualifier} or better)" if s.qualifier else "")
+        + (f" ({s.least[0]}, {s.least[1]} or better, to qualify)" if s.least else "")
         + (f" on {game.boards[s.board].name}" if s.board is not None else "")
         + (f" (with {', '.join(f'{k} = {v}' for k, v in s.when)})" if s.when else "")
         for s in game.shares

@@ -136,7 +136,10 @@ class Share:
     ``board`` is the board a hand is made on (None: the game's only community board);
     ``across_surviving_boards``: a seat's hand is its best on any surviving board. A best-low
     share that no claimant of a pot qualifies for is no part of that pot: the other shares
-    divide it (with no qualifying low, the high hand takes the whole pot).
+    divide it (with no qualifying low, the high hand takes the whole pot). So is a best-high share
+    with a qualifier (``least``: the weakest hand that qualifies, by category and top rank, Archie's
+    ``("pair", "9")``) that no claimant's hand reaches; when no share of a pot is claimed, the
+    game's ``unqualified`` rule divides it.
     """
 
     kind: ShareKind
@@ -146,6 +149,7 @@ class Share:
     across_surviving_boards: bool = False
     qualifier: int = 0  # BEST_LOW: the highest rank a low may hold, ace-to-five (8: eight or better)
     when: tuple[tuple[str, Any], ...] = ()  # the share is played only under these option values
+    least: tuple[str, ...] = ()  # BEST_HIGH: (category, rank) of the weakest qualifying hand; () none
 
 
 @dataclass(frozen=True)
@@ -262,6 +266,8 @@ class GameSpec:
         False  # the first street's opener posts a bring-in (PHH ``bring_in``, ``pb``) or completes
     )
     deck_runs_short: ShortDeck | None = None  # what a street deals when the deck runs short (None: never)
+    unqualified: str = "split"  # no share of a pot qualified: "split" among its claimants holding hands,
+    # or "best-high" (its high shares played without their qualifier)
     blinds: Blinds = Blinds.SMALL_BIG  # betting mode's blinds (a bring-in or starting-bet game: none)
     ante: Fraction | None = None  # every seat's ante in big blinds (None: the game's usual, docs/variants.md)
     compiled_gaps: tuple[str, ...] = ()  # what the compiled core cannot play of this game yet (empty: all)

@@ -58,12 +58,13 @@ MAX_POINTS = 10  # low points of one card
 TOP_KEYS = {
     "name", "title", "description", "deck", "ranking", "players", "phh_codes", "structure", "hole_use",
     "tiebreak", "burns_option", "boards", "streets", "shares", "kill", "betting", "options", "category_order",
-    "deck_runs_short", "derived_from",
+    "deck_runs_short", "derived_from", "unqualified",
 }  # fmt: skip
 STREET_KEYS = {
     "name", "hole_cards", "board_cards", "burns", "betting", "call_only", "big_bet", "up_cards", "opener",
     "big_bet_on_open_pair", "draw",
 }  # fmt: skip
+UNQUALIFIED = ["best-high", "split"]  # when no share of a pot qualified (docs/variants.md)
 SHARE_KEYS = {"wins", "board", "each", "over", "points", "qualifier", "when"}
 BETTING_KEYS = {
     "raise_rule", "max_raises_option", "starting_bet", "extra_fields", "bring_in", "blinds", "ante",
@@ -336,7 +337,8 @@ def _boards(r: _Reader, table: Any) -> tuple[Board, ...]:
     return tuple(boards)
 
 
-def _shares(r: _Reader, table: Any, boards: tuple[Board, ...], deck_ranks: str) -> tuple[Share, ...]:
+def _shares(r: _Reader, table: Any, boards: tuple[Board, ...], deck_ranks: str,
+            ranking: Ranking | None = None) -> tuple[Share, ...]:  # fmt: skip
     if not isinstance(table, list) or not table:
         r.fail("[[shares]]: at least one share is needed (what wins the pot)")
         return ()
@@ -376,8 +378,11 @@ def _shares(r: _Reader, table: Any, boards: tuple[Board, ...], deck_ranks: str) 
                 r.fail(f"{where}: points must be whole numbers from 0 to {MAX_POINTS}")
                 points = tuple(0 for _ in deck_ranks)
         qualifier = spec.get("qualifier", 8 if kind == ShareKind.BEST_LOW else None)
-        if qualifier is not None and kind != ShareKind.BEST_LOW:
-            r.fail(f"{where}: qualifier is for a best-low share")
+        least: tuple[str, ...] = ()
+        if qualifier is not None and kind in (None, ShareKind.BEST_HIGH):
+            least = _least(r, qualifier, where, ranking, deck_ranks)
+        elif qualifier is not None and kind != ShareKind.BEST_LOW:
+            r.fail(f"{where}: a qualifier is for a best-high or a best-low share")
         elif kind == ShareKind.BEST_LOW and (type(qualifier) is not int or not 5 <= qualifier <= 13):
             r.fail(f"{where}: qualifier is the highest rank of a low, 5 to 13 (8: eight or better)")
         when = spec.get("when", {})
@@ -386,8 +391,29 @@ def _shares(r: _Reader, table: Any, boards: tuple[Board, ...], deck_ranks: str) 
             when = {}
         shares.append(Share(ShareKind(kind or "best-high"), names.get(board), each is not None, points,
                             over is not None, qualifier if kind == ShareKind.BEST_LOW else 0,
-                            tuple(sorted(when.items()))))  # fmt: skip
+                            tuple(sorted(when.items())), least))  # fmt: skip
     return tuple(shares)
+
+
+def _least(r: _Reader, value: Any, where: str, ranking: Ranking | None, deck_ranks: str) -> tuple[str, ...]:
+    """A best-high share's qualifier: ``{ category = "pair", rank = "9" }`` (the weakest hand that
+    qualifies: that category with that top rank; rank left out, the deck's lowest)."""
+    example = '{ category = "pair", rank = "9" }'
+    if not isinstance(value, dict) or not isinstance(value.get("category"), str):
+        r.fail(f"{where}: a best-high share's qualifier is the weakest hand that qualifies, e.g. {example}")
+        return ()
+    r.keys(value, {"category", "rank"}, f"{where}: qualifier")
+    if ranking is None or not ranking.orderable:
+        r.fail(f"{where}: a best-high qualifier needs the standard-high ranking")
+        return ()
+    category, rank = value["category"], str(value.get("rank", deck_ranks[0]))
+    if category not in ranking.categories:
+        r.fail(f"{where}: qualifier category {category!r} is not one of {', '.join(ranking.categories)}")
+        return ()
+    if rank not in deck_ranks:
+        r.fail(f"{where}: qualifier rank {rank!r} is not a rank of the deck ({deck_ranks})")
+        return ()
+    return (category, rank)
 
 
 def _betting(r: _Reader, table: Any, options: dict[str, RuleOption]) -> dict[str, Any]:
@@ -511,7 +537,8 @@ def parse_description(data: Mapping[str, Any], source: str = "<description>") ->
         streets=_streets(r, data.get("streets"), by_name),
         boards=boards,
         variant_codes=codes,
-        shares=_shares(r, data.get("shares"), boards, deck.ranks),
+        shares=_shares(r, data.get("shares"), boards, deck.ranks, ranking),
+        unqualified=r.choice(data.get("unqualified", "split"), UNQUALIFIED, "unqualified") or "split",
         options=options,
         hole_use=_bound(r, _canonical_use(data.get("hole_use", "any")), "hole_use", hole_uses, by_name),
         tiebreak=_bound(r, data.get("tiebreak", tiebreaks[0]), "tiebreak", tiebreaks, by_name),

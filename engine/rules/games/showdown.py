@@ -6,12 +6,22 @@ and tests hold the two equal hand by hand.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from engine.hands.cards import NO_CARD
 from engine.hands.low_hands import NO_LOW, evaluate_low
 from engine.hands.rankings import RANKINGS
-from engine.rules.games.base import GameSpec, KillRule, SeatOutcome, ShareKind, ShowdownInput, ShowdownResult
+from engine.rules.games.base import (
+    GameSpec,
+    KillRule,
+    SeatOutcome,
+    Share,
+    ShareKind,
+    ShowdownInput,
+    ShowdownResult,
+)
 from engine.rules.pots import split_among_seats, split_chips
 
 
@@ -95,24 +105,45 @@ def _award(amount: int, winners: list[int], won: list[int]) -> dict[int, int]:
 
 
 def _share_list(
-    game: GameSpec, survivors: tuple[int, ...], low_claimed: bool
+    game: GameSpec, survivors: tuple[int, ...], claimed: Callable[[Share, int | None], bool]
 ) -> list[tuple[ShareKind, int | None]]:
     """(kind, board) for each part of a pot, in odd-chip order; board None: any surviving board.
 
-    A best-low share is a part only when some claimant of the pot holds a qualifying low.
+    A part is in the pot only when ``claimed(share, board)``: some claimant qualifies for it.
     """
     parts: list[tuple[ShareKind, int | None]] = []
     only_board = game.community_boards[0] if game.community_boards else None
     for share in game.shares:
-        if share.kind == ShareKind.BEST_LOW and not low_claimed:
-            continue
         if share.per_surviving_board:
-            parts.extend((share.kind, board) for board in survivors)
+            boards: list[int | None] = list(survivors)
         elif share.across_surviving_boards:
-            parts.append((share.kind, None))
+            boards = [None]
         else:
-            parts.append((share.kind, only_board if share.board is None else share.board))
+            boards = [only_board if share.board is None else share.board]
+        parts.extend((share.kind, board) for board in boards if claimed(share, board))
     return parts
+
+
+def _claims(game: GameSpec, options, eligible: list[int], high, across, lows) -> Callable:
+    """Whether some claimant of ``eligible`` qualifies for a share's part on a board: a best-low share
+    when one holds a qualifying low, a best-high share with a qualifier when one's hand reaches it."""
+    least = {share: _least(game, options, share) for share in game.shares if share.least}
+
+    def claimed(share: Share, board: int | None) -> bool:
+        if share.kind == ShareKind.BEST_LOW:
+            return any(s in lows for s in eligible)
+        if share in least:
+            scores = across if board is None else high[board]
+            return any(scores[s] >= least[share] for s in eligible if s in scores)
+        return True
+
+    return claimed
+
+
+def _least(game: GameSpec, options, share: Share) -> int:
+    """The strength a best-high share's qualifier asks for."""
+    category, rank = share.least
+    return RANKINGS[game.ranking].least_strength(category, rank, game.deck, game.category_places(options))
 
 
 def low_hands(game: GameSpec, hand: ShowdownInput, seats: list[int], survivors) -> dict[int, int]:
@@ -166,7 +197,15 @@ def settle(game: GameSpec, hand: ShowdownInput) -> ShowdownResult:
         if holding.isdisjoint(eligible):
             _award(pot.amount, eligible, won)  # no claimant holds a hand: they share it, on no board
             continue
-        parts = _share_list(game, live_boards, any(s in lows for s in eligible))
+        parts = _share_list(game, live_boards, _claims(game, hand.options, eligible, high, across, lows))
+        if not parts and game.unqualified == "best-high":  # its high shares, their qualifiers waived
+            parts = _share_list(game, live_boards, lambda share, _: share.kind == ShareKind.BEST_HIGH)
+        if not parts:  # no share qualified: the claimants holding hands split it, as high chips
+            winners = [s for s in eligible if s in holding]
+            split |= len(winners) > 1
+            for seat, chips in _award(pot.amount, winners, won).items():
+                won_high[seat] += chips
+            continue
         amounts = split_chips(pot.amount, list(range(len(parts))))
         for (kind, board), amount in zip(parts, amounts, strict=True):
             low_part = kind != ShareKind.BEST_HIGH
