@@ -21,7 +21,7 @@ def test_the_files_are_found_as_absolute_hands_and_broken_ones_are_refused_by_na
     read = fields_of(CASH)
     assert len(read) == 7
     assert read["736000002"].startswith("WREN_BOX timed out and the site played him all in")
-    assert read["4100000003"] == 'Absolute game "5 Card Draw Normal" has no scooplab description'
+    assert read["4100000003"] == 'Absolute game "5 Card Draw": scooplab does not read this site\'s draw games'
     _, rejected, hands, _ = stored(tmp_path, CASH)
     assert len(rejected) == 2 and len(hands) == 5  # the file's other hands are stored
 

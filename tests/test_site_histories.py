@@ -116,7 +116,7 @@ def test_a_file_of_two_formats_without_blank_lines_is_read_hand_by_hand(tmp_path
 
 
 def test_a_game_without_a_description_is_refused_by_name_and_the_rest_goes_on(tmp_path):
-    undescribed = ("PokerStars Hand #250000000999:  5 Card Draw Pot Limit ($0.10/$0.25 USD) - "
+    undescribed = ("PokerStars Hand #250000000999:  Single Draw 2-7 Lowball Pot Limit ($0.10/$0.25 USD) - "
                   "2025/03/14 20:20:00 ET\nTable 'Alcyone III' 6-max Seat #1 is the button\n")  # fmt: skip
     cancelled = CASH.read_text().split("\n\n\n")[0].replace("#250000000001", "#250000000998")
     cancelled = cancelled.replace("*** SUMMARY ***", "Hand cancelled\n*** SUMMARY ***")
@@ -125,8 +125,8 @@ def test_a_game_without_a_description_is_refused_by_name_and_the_rest_goes_on(tm
     report, rejected, _, _ = stored(tmp_path, mixed)
     assert report.hands == 2
     assert rejected == [
-        f'{mixed} hand #250000000999 (line 1): PokerStars game "5 Card Draw Pot Limit" has no scooplab '
-        "description",
+        f'{mixed} hand #250000000999 (line 1): PokerStars game "Single Draw 2-7 Lowball Pot Limit" has no '
+        "scooplab description",
         f"{mixed} hand #250000000998 (line 5): the hand was cancelled",
     ]
 
@@ -367,3 +367,21 @@ def test_pokerstars_courchevel_deals_its_first_board_card_before_the_blinds_roun
     assert players[("310000000001", "Ivan")]["net"] == -500
     line = b"PokerStars Hand #|:  Courchevel Pot Limit ($0.25/$0.50 USD) - 0000/00/00 00:00:00 ET"
     assert not header_kind(line, write_hand).usable
+
+
+def test_pokerstars_single_draw_games_begin_the_draw_at_its_first_move(tmp_path):
+    """PokerStars writes no ``*** DRAW ***`` line in its single-draw games: the first ``discards`` or
+    ``stands pat`` begins the draw, and the hero's ``Dealt to NAME [kept] [drawn]`` after it is the
+    draw's new cards, not his deal. Five-card draw has a description (engine/variants/five-card-draw.toml)."""
+    _, rejected, hands, players = stored(tmp_path, SITES / "stars-single-draw.txt")
+    assert rejected == []
+    assert [hands[h]["variant"] for h in ("260000000001", "260000000002")] == [
+        "five-card-draw", "deuce-to-seven-single-draw"]  # fmt: skip
+    assert all(hands[h]["record"] == "checked" for h in hands)
+    actions = fields_of(SITES / "stars-single-draw.txt")
+    assert actions["260000000001"]["actions"][0] == "d dh p1 KhKd7c4s2d"
+    assert "p1 sd 7c4s2d" in actions["260000000001"]["actions"]
+    assert "d dh p1 Ks9h3c" in actions["260000000001"]["actions"]
+    assert actions["260000000002"]["actions"][2] == "d dh p3 7s5d4c2hKc"
+    assert actions["260000000002"]["actions"][8:10] == ["p3 sd Kc", "d dh p3 3d"]
+    assert players[("260000000001", "Hero")]["net"] == 48 and players[("260000000002", "Hero")]["net"] == 160

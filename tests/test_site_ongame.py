@@ -86,11 +86,12 @@ def test_limit_hold_em_side_pot_and_a_street_written_twice_after_an_all_in():
                                     "Marmot": Decimal("6.05")}  # fmt: skip
 
 
-def test_five_card_draw_is_refused_by_name_and_a_broken_hand_by_its_line():
+def test_five_card_draw_is_read_and_a_broken_hand_refused_by_its_line():
     hands = hands_of(CASH)
-    assert hands["R5-40000006-1"] == (None, 'Ongame game "LIMIT FIVE_CARD_DRAW" has no scooplab description')
+    fields, error = hands["R5-40000006-1"]  # fixed-limit five-card draw (engine/variants/five-card-draw.toml)
+    assert error is None and fields["variant"] == "F5D" and fields["actions"][0] == "d dh p1 9dTsQc6c3c"
     assert hands["R5-40000008-9"] == (None, "Wren: 'dances a jig' is an action scooplab does not know")
-    assert sum(error is None for _, error in hands.values()) == 6
+    assert sum(error is None for _, error in hands.values()) == 7
 
 
 def test_play_money_is_chips_and_the_hand_id_is_kept_as_written():
@@ -149,8 +150,8 @@ def test_the_files_are_stored_with_their_nets_and_refusals(tmp_path):
     warehouse = Warehouse(tmp_path / "wh")
     rejected: list[str] = []
     report = ingest([CASH, STUD, TOURNAMENT], warehouse, on_reject=rejected.append)
-    assert report.hands == 11 and len(rejected) == 2
-    assert any("FIVE_CARD_DRAW" in r for r in rejected) and any("dances a jig" in r for r in rejected)
+    assert report.hands == 12 and len(rejected) == 1 and report.variants["five-card-draw"] == 1
+    assert any("dances a jig" in r for r in rejected)
     hands = {json.loads(h["extra_fields"])["_hand_id"]: h for h in warehouse.read("hands").to_pylist()}
     split = hands["R5-40000001-7"]
     assert [split[k] for k in ("currency", "time_zone", "table_name")] == [

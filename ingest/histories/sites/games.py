@@ -4,8 +4,8 @@ A game scooplab has no description for is refused by its name as the file writes
 
 >>> game_of("Hold'em No Limit"), game_of("Omaha Hi/Lo Pot Limit"), game_of("Razz Limit")
 (('NT', 2, 'board'), ('PO/8', 4, 'board'), ('FR', 7, 'stud'))
->>> game_of("5 Card Draw Limit") is None, last_game_name("Split Hold'em No Limit ($1/$2 USD)")
-(True, "Split Hold'em No Limit")
+>>> game_of("5 Card Draw Limit"), last_game_name("Split Hold'em No Limit ($1/$2 USD)")
+(('F5D', 5, 'draw'), "Split Hold'em No Limit")
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ _FAMILIES = {
     "Single Draw 2-7 Lowball": ("2L1D", 5, "draw"), "5 Card Omaha": ("O5", 5, "board"),
     "5 Card Omaha Hi/Lo": ("O5/8", 5, "board"), "6 Card Omaha": ("O6", 6, "board"),
     "Courchevel": ("CV", 5, "board"), "Courchevel Hi/Lo": ("CV/8", 5, "board"),
+    "5 Card Draw": ("5D", 5, "draw"),
 }  # fmt: skip
 _SHORT_NAMES = {"PLO": ("PO", 4, "board"), "PLO8": ("PO/8", 4, "board"), "PLO Hi/Lo": ("PO/8", 4, "board"),
                 "NLH": ("NT", 2, "board"), "PLO-5": ("PO5", 5, "board"), "PLO5": ("PO5", 5, "board"),
@@ -34,7 +35,7 @@ _SHORT_NAMES = {"PLO": ("PO", 4, "board"), "PLO8": ("PO/8", 4, "board"), "PLO Hi
 _DESCRIBED = frozenset({
     "NT", "PT", "FT", "NO", "PO", "FO", "NO/8", "PO/8", "FO/8", "NS", "PS", "FS", "F7S", "F7S/8", "FR", "FB",
     "F2L3D", "N2L1D", "NO5", "PO5", "FO5", "NO5/8", "PO5/8", "FO5/8", "NO6", "PO6", "FO6",
-    "NCV", "PCV", "FCV", "NCV/8", "PCV/8", "FCV/8",
+    "NCV", "PCV", "FCV", "NCV/8", "PCV/8", "FCV/8", "N5D", "P5D", "F5D",
 })
 # fmt: on
 GAME_NAMES = re.compile(

@@ -301,6 +301,9 @@ class Body:
             )
         elif rest.startswith(("get an all-in insurance", "pay premium of all-in insurance")):
             self._insurance(name, rest)
+        elif verb in ("discards", "stands") and hand.kind == "draw" and self.street == 0:
+            self.street = 1  # a single draw writes no *** DRAW *** line: its first move begins it
+            self._action(name, rest)
         elif verb == "discards":
             self._draw(name, tail)
         elif verb == "stands":
