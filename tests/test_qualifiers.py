@@ -142,3 +142,18 @@ def test_descriptions_a_qualifier_cannot_play_are_refused(change, problem):
     with pytest.raises(DescriptionError) as raised:
         _archie(**change)
     assert any(problem in p for p in raised.value.problems), raised.value.problems
+
+
+def test_variants_check_says_the_qualifier_and_the_unqualified_rule(tmp_path):
+    from typer.testing import CliRunner
+
+    from scooplab.cli import app
+
+    best_high = tmp_path / "archie-best-high.toml"
+    renamed = TEXT.replace('name = "archie"', 'name = "archie-best-high"').replace("AR =", "AB =")
+    best_high.write_text(renamed.replace('unqualified = "split"', 'unqualified = "best-high"'))
+    said = [CliRunner().invoke(app, ["variants", "check", str(path)]) for path in (ARCHIE.source, best_high)]
+    assert all(r.exit_code == 0 for r in said), [r.output for r in said]
+    assert "best-high (pair, 9 or better, to qualify); best-low (8 or better)" in said[0].output
+    assert "a pot nobody qualifies for: split among the players holding hands" in said[0].output
+    assert "a pot nobody qualifies for: to the best high hand" in said[1].output

@@ -44,10 +44,12 @@ def _facts(game) -> list[str]:
         + (f" (with {', '.join(f'{k} = {v}' for k, v in s.when)})" if s.when else "")
         for s in game.shares
     )  # fmt: skip
+    qualified = any(s.least for s in game.shares)
     facts = [
         f"{game.deck.size}-card deck, ranking {game.ranking}, {game.min_players}-{game.max_players} players",
         f"streets: {', '.join(s.name for s in game.streets)}; boards: {boards}",
-        f"shares of every pot: {shares}" + (f"; kill: {game.kill.kind.value}" if game.kill else ""),
+        f"shares of every pot: {shares}" + (f"; kill: {game.kill.kind.value}" if game.kill else "")
+        + (f"; a pot nobody qualifies for: {UNQUALIFIED[game.unqualified]}" if qualified else ""),
         f"PHH codes: {', '.join(f'{c} ({s.value})' for c, s in game.variant_codes.items())}; "
         f"played {game.structure.value} unless asked",
         budget_line(game),
@@ -57,6 +59,9 @@ def _facts(game) -> list[str]:
     ]  # fmt: skip
     return (facts + _forced_facts(game) + _stud_facts(game) + _order_facts(game)
             + [f"option {_option_text(o)}" for o in game.options])  # fmt: skip
+
+
+UNQUALIFIED = {"split": "split among the players holding hands", "best-high": "to the best high hand"}
 
 
 def _forced_facts(game) -> list[str]:
