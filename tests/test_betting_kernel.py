@@ -180,7 +180,8 @@ def test_station_and_tag_seats_decide_like_the_python_policies(name, structure):
             if game.draws and parts[0] != "d" and parts[1] == "sd":  # (cards in id order, as the policy)
                 seat = int(parts[0][1:]) - 1
                 thrown = sorted(parse_cards(parts[2] if len(parts) > 2 else "", game.deck).tolist())
-                expected = standard_discards(RANKINGS[game.ranking], state.hole[seat], game.deck)
+                ranking = RANKINGS[game.ranking]
+                expected = standard_discards(ranking, state.hole[seat], game.deck, game.low_hands)
                 assert thrown == expected, (text, action)
                 draws += 1
             apply_action(state, action)

@@ -75,3 +75,29 @@ def test_a_four_flush_comes_in_nine_times_in_forty_seven():
 def _straight(ranks: set[int]) -> bool:
     low = sorted(-1 if r == 12 and {0, 1, 2, 3} <= ranks else r for r in ranks)
     return low[-1] - low[0] == 4
+
+
+def test_a_high_low_draw_goes_high_low_or_pat_as_the_reference_says():
+    """A high game with a low half (Archie): the compiled split policy throws what the reference
+    throws, hand for hand, and every branch is met: pat, high on a made pair, low on three low cards."""
+    from engine.compiled.draw_kernel import SPLIT, DrawPolicy, choose_discards, draw_scratch
+
+    rng = np.random.default_rng(5)
+    tables = HIGH.tables(STANDARD)
+    work = draw_scratch(52, 1)
+    policy = DrawPolicy(SPLIT, 0, np.zeros(1, np.int64), np.zeros(1, np.float64))
+    kinds = {"pat": 0, "high": 0, "low": 0}
+    for _ in range(20_000):
+        hand = rng.choice(52, 5, replace=False).astype(np.int8)
+        mask = choose_discards(hand, 5, policy, HIGH.code, True, tables, work, np.uint64(0), 1)
+        compiled = sorted(int(hand[i]) for i in range(5) if mask >> i & 1)
+        reference = standard_discards(HIGH, [int(c) for c in hand], low_half=True)
+        assert compiled == reference, hand
+        kept = [int(c) for c in hand if int(c) not in reference]
+        if not reference:
+            kinds["pat"] += 1
+        elif any(((c >> 2) + 1) % 13 > 7 for c in kept):  # a card above the eight kept: high
+            kinds["high"] += 1
+        else:
+            kinds["low"] += 1
+    assert all(count > 200 for count in kinds.values()), kinds

@@ -63,7 +63,7 @@ def _draw_as_compiled(state, batch, h) -> None:
         seat, street = state.drawers[0], state.street_index
         thrown = [c for c in batch.extra["thrown"][h, street, seat].tolist() if c >= 0]
         if not sampled:
-            expected = standard_discards(ranking, state.hole[seat], batch.game.deck)
+            expected = standard_discards(ranking, state.hole[seat], batch.game.deck, batch.game.low_hands)
             assert sorted(thrown) == expected, (h, street, seat)
         elif h < SAMPLED_CHECKED and batch.n_players == 2:  # (the reference plays every deal out in Python)
             policy = draw_policy(batch.game, batch.options)

@@ -21,7 +21,9 @@ from engine.hands.strengths import ACE_TO_FIVE, BADUGI, CATEGORY_SHIFT, DEUCE_TO
 from engine.rules.draw_policy import decision_seed  # noqa: F401 (the reference of decision_seed_of)
 
 PAT_TOP, KEEP_TOP, STRAIGHT = 7, 6, 4  # as engine.rules.draw_policy
-STANDARD, SAMPLED = 0, 1  # drawing policies (the rule option draw_policy)
+STANDARD, SAMPLED, SPLIT = 0, 1, 2  # drawing policies (the rule option draw_policy; SPLIT: standard in
+# a high game with a low half, engine.rules.draw_policy._split_keeps)
+SPLIT_HIGH_PAIR = 7  # a high-low draw goes high on a pair of nines or better
 
 
 @njit(cache=True, inline="always")
@@ -115,6 +117,28 @@ def _high_keeps(hand, n, order, ranking, kickers, tables) -> int:
     if kept == 0:
         kept = 1 << order[n - 1]  # the highest card
     return kept
+
+
+@njit(cache=True)
+def _split_keeps(hand, n, order, kickers, tables) -> int:
+    """``engine.rules.draw_policy._split_keeps``: pat on a straight or better or a made low; high on two
+    pair or better or a pair of nines or better; low on three or more low cards kept; else high."""
+    full = (1 << n) - 1
+    high = _high_keeps(hand, n, order, STANDARD_HIGH, kickers, tables)
+    low = _low_keeps(hand, n, order, True)
+    if high == full or low == full:
+        return full
+    counts = np.zeros(13, np.int64)
+    for i in range(n):
+        counts[hand[i] >> 2] += 1
+    pairs, strong = 0, False
+    for rank in range(13):
+        if counts[rank] >= 2:
+            pairs += 1
+            strong = strong or counts[rank] >= 3 or rank >= SPLIT_HIGH_PAIR
+    if pairs >= 2 or strong:
+        return high
+    return low if bit_count(low) >= 3 else high
 
 
 @njit(cache=True)
@@ -372,6 +396,9 @@ def choose_discards(hand, n_hole, policy, ranking, kickers, tables, work, seed, 
     if policy.code == SAMPLED:
         return sampled_mask(hand, n_hole, draws_left, work.stub.shape[0], ranking, kickers, tables,
                             policy.keys, policy.below, policy.samples, seed, work)  # fmt: skip
+    if policy.code == SPLIT:
+        _sorted_positions(hand, n_hole, work.order)
+        return ((1 << n_hole) - 1) & ~_split_keeps(hand, n_hole, work.order, kickers, tables)
     return discard_mask(hand, n_hole, ranking, kickers, tables, work.order)
 
 

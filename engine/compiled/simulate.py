@@ -25,6 +25,8 @@ import numpy as np
 from engine.compiled import draw_kernel as dk
 from engine.compiled import sim_kernels as k
 from engine.compiled.core import compile_rules
+from engine.hands.rankings import RANKINGS
+from engine.hands.strengths import STANDARD_HIGH
 from engine.rules.games.base import GameSpec
 from engine.rules.games.description import not_simulated
 from engine.rules.sim_layout import Layout, layout
@@ -90,7 +92,9 @@ def final_hand_scale(game: GameSpec, options: Mapping[str, Any]) -> tuple[np.nda
 def draw_policy(game: GameSpec, options: Mapping[str, Any]) -> dk.DrawPolicy:
     """The drawing policy a run plays (its ``draw_policy`` option; standard where it has none)."""
     if options.get("draw_policy") != "sampled":
-        return dk.DrawPolicy(dk.STANDARD, 0, np.zeros(1, np.int64), np.zeros(1, np.float64))
+        split = game.under(options).low_hands and RANKINGS[game.ranking].code == STANDARD_HIGH
+        code = dk.SPLIT if split else dk.STANDARD
+        return dk.DrawPolicy(code, 0, np.zeros(1, np.int64), np.zeros(1, np.float64))
     keys, below = final_hand_scale(game, options)
     return dk.DrawPolicy(dk.SAMPLED, SAMPLES, keys, below)
 

@@ -51,7 +51,8 @@ Chooser = Callable[[HandState, int], list[int]]  # the cards a seat throws away 
 
 def standard_draw(state: HandState, seat: int) -> list[int]:
     """The default drawing policy's discards (``engine.rules.draw_policy``)."""
-    return standard_discards(RANKINGS[state.game.ranking], state.hole[seat], state.game.deck)
+    game = state.game.under(state.options)
+    return standard_discards(RANKINGS[game.ranking], state.hole[seat], game.deck, game.low_hands)
 
 
 def draw_round(state: HandState, deck: Deck, choose: Chooser = standard_draw) -> None:

@@ -15,7 +15,11 @@ order the cards came in. By the game's ranking (RULINGS, "Draw": a documented de
   ranking); otherwise keep every card whose rank is held twice or more; with no pair, five cards of
   the standard ranking keep four of one suit (a flush draw), else four ranks that two ranks would
   each make a straight (an open-ended straight draw: the highest such four), else the highest card;
-  and draw the rest.
+  and draw the rest;
+- **a high with a low half** (a best-low share beside the high one: Archie): a straight or better, or
+  a made low (the low rules' pat hand, aces low), stands pat; two pair or better, or a pair of nines
+  or better, goes high by the high rules; else three or more cards the low rules keep (aces low) go
+  low; else the high rules.
 
 >>> from engine.hands.cards import card_list, format_cards
 >>> from engine.hands.rankings import RANKINGS
@@ -49,6 +53,7 @@ from engine.hands.strengths import ACE_TO_FIVE, BADUGI, DEUCE_TO_SEVEN, STANDARD
 PAT_TOP = 7  # deuce-to-seven's nine (deuce 0); ace-to-five's is one higher (ace 0)
 KEEP_TOP = 6  # deuce-to-seven's eight
 STRAIGHT = 4  # the standard high category a pat hand reaches
+SPLIT_HIGH_PAIR = 7  # a high-low draw goes high on a pair of nines (the standard deck's 9) or better
 MASK64 = (1 << 64) - 1
 WORTH_SAMPLES = 32  # deals ``hand_worth`` averages over (the tag betting policy's score in a draw game)
 
@@ -58,11 +63,22 @@ def low_rank(card: int, aces_low: bool) -> int:
     return ((card >> 2) + 1) % 13 if aces_low else card >> 2
 
 
-def standard_discards(ranking: Ranking, hole: list[int], deck: Deck | None = None) -> list[int]:
+def standard_discards(ranking: Ranking, hole: list[int], deck: Deck | None = None, low_half: bool = False
+                      ) -> list[int]:  # fmt: skip
     """The cards the default policy throws away from ``hole`` (card ids of ``deck``, by default the
-    ranking's own), lowest id first."""
+    ranking's own), lowest id first; ``low_half``: the game has a best-low share beside its high one.
+
+    >>> from engine.hands.cards import card_list, format_cards
+    >>> from engine.hands.rankings import RANKINGS
+    >>> split = [standard_discards(RANKINGS["standard-high"], card_list(h), low_half=True)
+    ...          for h in ("Ac2d3h7sKc", "9c9d3h4s5c", "Ac2d4h4sKc")]
+    >>> [format_cards(thrown) for thrown in split]  # a low draw, nines, a low pair: low again
+    ['Kc', '3h4s5c', '4sKc']
+    """
     cards = sorted(int(card) for card in hole)
-    if ranking.code in (DEUCE_TO_SEVEN, ACE_TO_FIVE):
+    if low_half and ranking.code == STANDARD_HIGH:
+        kept = _split_keeps(cards, ranking, deck or ranking.deck)
+    elif ranking.code in (DEUCE_TO_SEVEN, ACE_TO_FIVE):
         kept = _low_keeps(cards, aces_low=ranking.code == ACE_TO_FIVE)
     elif ranking.code == BADUGI:
         kept = _badugi_keeps(cards)
@@ -100,6 +116,19 @@ def _badugi_keeps(cards: list[int]) -> list[int]:
     if len(best_cards) == 4:
         return cards
     return [card for card in best_cards if low_rank(card, aces_low=True) <= KEEP_TOP + 1]
+
+
+def _split_keeps(cards: list[int], ranking: Ranking, deck: Deck) -> list[int]:
+    """A high-low draw: pat on a straight or better or a made low; high on two pair or better or a pair
+    of nines or better; low on three or more low cards kept; else high."""
+    high, low = _high_keeps(cards, ranking, deck), _low_keeps(cards, aces_low=True)
+    if len(high) == len(cards) or len(low) == len(cards):
+        return cards
+    counts = Counter(card >> 2 for card in cards)
+    pairs = [rank for rank, count in counts.items() if count >= 2]
+    if len(pairs) >= 2 or any(counts[rank] >= 3 or rank >= SPLIT_HIGH_PAIR for rank in pairs):
+        return high
+    return low if len(low) >= 3 else high
 
 
 def _high_keeps(cards: list[int], ranking: Ranking, deck: Deck) -> list[int]:

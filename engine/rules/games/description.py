@@ -572,6 +572,7 @@ def _draw_option(spec: GameSpec) -> tuple[RuleOption, ...]:
     hole = card_budget(spec)[1]
     boardless = not any(street.board_cards for street in spec.streets)
     sampled = boardless and hole <= 5 and spec.deck.size == 52  # (its reference ranks the standard deck)
+    sampled = sampled and not (spec.low_hands and not RANKINGS[spec.ranking].lowball)  # (it scores one)
     choices = ("standard", "sampled") if sampled else ("standard",)
     keeps = (
         (
@@ -581,9 +582,12 @@ def _draw_option(spec: GameSpec) -> tuple[RuleOption, ...]:
         if not RANKINGS[spec.ranking].lowball
         else "keep the best low, draw to it"
     )
+    if spec.low_hands and not RANKINGS[spec.ranking].lowball:
+        keeps = ("pat on a straight or better or a made low; high on two pair or a pair of nines or better; "
+                 "low on three low cards or more; else the high rules")  # fmt: skip
+    other = " or sampled (each discard tried on sampled draws, the best on average kept)" if sampled else ""
     return (RuleOption("draw_policy", "standard", choices,
-                       f"how simulated players draw: standard ({keeps}) or sampled "
-                       "(each discard tried on sampled draws, the best on average kept)"),)  # fmt: skip
+                       f"how simulated players draw: standard ({keeps}){other}"),)  # fmt: skip
 
 
 def not_simulated(spec: GameSpec, mode: str = "showdown") -> str | None:
