@@ -214,11 +214,8 @@ def _compiled_lines(con: duckdb.DuckDBPyConnection, lines: Path, reached: Path) 
     writers: list[pq.ParquetWriter] = []
     try:
         for parts in tracker_kernel.streamed(con):
-            if not writers:
-                writers = [
-                    pq.ParquetWriter(path, part.schema)
-                    for path, part in zip((lines, reached), parts, strict=True)
-                ]
+            for path, part in zip((lines, reached)[len(writers) :], parts[len(writers) :], strict=True):
+                writers.append(pq.ParquetWriter(path, part.schema))  # each closed below, opened or not
             for writer, part in zip(writers, parts, strict=True):
                 writer.write_table(part)
     except tracker_kernel.NotInOrder:

@@ -552,8 +552,6 @@ def divide_pot(amount, among, high, low, alive, rules, into, scratch) -> int:
     split = False
     sole = -1
     for k in range(share_kind.shape[0]):
-        if share_kind[k] == SHARE_LOW and not low_claimed:
-            continue  # no qualifying low: the other shares divide the pot
         across = share_board[k] == ANY_SURVIVING_BOARD
         each = share_board[k] == EACH_SURVIVING_BOARD
         first, last = (

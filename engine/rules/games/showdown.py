@@ -124,10 +124,10 @@ def _share_list(
     return parts
 
 
-def _claims(game: GameSpec, options, eligible: list[int], high, across, lows) -> Callable:
+def _claims(least: dict[Share, int], eligible: list[int], high, across, lows) -> Callable:
     """Whether some claimant of ``eligible`` qualifies for a share's part on a board: a best-low share
-    when one holds a qualifying low, a best-high share with a qualifier when one's hand reaches it."""
-    least = {share: _least(game, options, share) for share in game.shares if share.least}
+    when one holds a qualifying low, a best-high share with a qualifier (``least``: the strength it
+    asks, ``_least``) when one's hand reaches it."""
 
     def claimed(share: Share, board: int | None) -> bool:
         if share.kind == ShareKind.BEST_LOW:
@@ -189,6 +189,7 @@ def settle(game: GameSpec, hand: ShowdownInput) -> ShowdownResult:
     if low_share is not None:
         low = {s: sum(low_share.points[c >> 2] for c in hand.hole_cards[s]) for s in seats}
     lows = low_hands(game, hand, seats, live_boards) if game.low_hands and seats else {}
+    least = {share: _least(game, hand.options, share) for share in game.shares if share.least}
     won, won_high, won_low = [0] * n, [0] * n, [0] * n
     board_won = [[0] * len(game.boards) for _ in range(n)]
     split = False
@@ -197,7 +198,7 @@ def settle(game: GameSpec, hand: ShowdownInput) -> ShowdownResult:
         if holding.isdisjoint(eligible):
             _award(pot.amount, eligible, won)  # no claimant holds a hand: they share it, on no board
             continue
-        parts = _share_list(game, live_boards, _claims(game, hand.options, eligible, high, across, lows))
+        parts = _share_list(game, live_boards, _claims(least, eligible, high, across, lows))
         if not parts and game.unqualified == "best-high":  # its high shares, their qualifiers waived
             parts = _share_list(game, live_boards, lambda share, _: share.kind == ShareKind.BEST_HIGH)
         if not parts:  # no share qualified: the claimants holding hands split it, as high chips
