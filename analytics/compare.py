@@ -38,7 +38,7 @@ PAIRED_HAND_RATES = (
     ("triple_scoop_rate", "triple_scoop", False),
     ("every_board_scoop_rate", "triple_scoop", False),  # (other than three boards: stats.every_board_scoop)
     ("high_low_same_player_rate", "high_low_same", False),
-    ("high_low_different_players_rate", "high_low_same", True),  # the same pairs, the other way
+    ("high_low_different_players_rate", "high_low_different", False),
     ("surviving_boards.one", "one_board", False),
     ("surviving_boards.two", "one_board", True),  # one board or two: the complement
 )

@@ -17,7 +17,7 @@ from analytics import derived
 from ingest.storage.warehouse import Warehouse
 
 PAIRED = "derived/paired"
-PAIRED_VERSION = 1  # raise when paired_hands.sql, paired_categories.sql or compare's use of them change
+PAIRED_VERSION = 2  # raise when paired_hands.sql, paired_categories.sql or compare's use of them change
 Run = tuple[str, str]  # (game, run id)
 Counts = dict[str, tuple[int, int]]
 

@@ -389,7 +389,7 @@ def _statistics(
 
 OVERVIEW_COLUMNS = (
     "hands", "showdown_hands", "uncontested_hands", "everyone_dead_hands", "scoops", "splits",
-    "triple_scoops", "high_low_same", "low_paid", "one_board_survives", "two_boards_survive",
+    "triple_scoops", "high_low_same", "low_paid", "low_alone", "one_board_survives", "two_boards_survive",
     "showdown_mode_hands", "category_ties",
 )  # fmt: skip
 
@@ -589,12 +589,15 @@ def _showing_order(counts: Counts, streets: list[str]) -> list[dict[str, Any]]:
 
 
 def _halves(overview: dict[str, int], showdowns: int, low_hands: bool) -> dict[str, Any]:
-    """A game with a low half: how often one player won chips of both halves and, where a low
-    hand must qualify, how often a low part was paid, over the hands that reached a showdown."""
+    """A game with a low half: how often one player won chips of both halves, how often high chips
+    went to one player and low chips to another and, where a low hand must qualify, how often a low
+    part was paid, over the hands that reached a showdown. (``low_alone``: hands whose low part was
+    paid and no high part, as when a high share has a qualifier nobody reaches.)"""
     paid = overview["low_paid"] if low_hands else showdowns  # points: a low half is always paid
+    different = paid - overview["high_low_same"] - overview["low_alone"]
     halves = {
         "high_low_same_player_rate": rate(overview["high_low_same"], showdowns),
-        "high_low_different_players_rate": rate(paid - overview["high_low_same"], showdowns),
+        "high_low_different_players_rate": rate(different, showdowns),
     }
     return ({"low_paid_rate": rate(overview["low_paid"], showdowns)} if low_hands else {}) | halves
 

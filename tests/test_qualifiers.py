@@ -157,3 +157,31 @@ def test_variants_check_says_the_qualifier_and_the_unqualified_rule(tmp_path):
     assert "best-high (pair, 9 or better, to qualify); best-low (8 or better)" in said[0].output
     assert "a pot nobody qualifies for: split among the players holding hands" in said[0].output
     assert "a pot nobody qualifies for: to the best high hand" in said[1].output
+
+
+def test_high_and_low_to_different_players_counts_no_pot_without_high_chips(tmp_path):
+    """A low half paid while nobody reached the high qualifier is neither "same" nor "different"."""
+    import pyarrow.dataset as ds
+
+    from analytics.stats import game_stats
+    from ingest.generation.simulation import SimSpec, simulate
+
+    simulate(SimSpec("archie", 3_000, players=3, seed=5), str(tmp_path))
+    fast, slow = game_stats(tmp_path, "archie"), game_stats(tmp_path, "archie", use_summaries=False)
+    summary_only = {"draw_improvement", "labels"}  # (counted from the simulated deals alone)
+    assert {k: v for k, v in fast.items() if k not in summary_only} == {
+        k: v for k, v in slow.items() if k not in summary_only
+    }
+    hands = ds.dataset(tmp_path / "hands", partitioning="hive").to_table(
+        columns=["showdown", "seat_won", "seat_won_low"]).to_pylist()  # fmt: skip
+    same = different = alone = 0
+    for hand in (h for h in hands if h["showdown"]):
+        high = [won - low for won, low in zip(hand["seat_won"], hand["seat_won_low"], strict=True)]
+        low = hand["seat_won_low"]
+        both = any(h > 0 and x > 0 for h, x in zip(high, low, strict=True))
+        same += both
+        different += not both and any(h > 0 for h in high) and any(x > 0 for x in low)
+        alone += any(x > 0 for x in low) and not any(h > 0 for h in high)
+    assert alone > 0  # pots whose high side nobody qualified for happen
+    assert fast["high_low_same_player_rate"]["count"] == same
+    assert fast["high_low_different_players_rate"]["count"] == different

@@ -10,6 +10,7 @@ SELECT
     count(*) FILTER (WHERE triple_scoop) AS triple_scoops,
     count(*) FILTER (WHERE high_low_same) AS high_low_same,
     count(*) FILTER (WHERE low_paid) AS low_paid,
+    count(*) FILTER (WHERE low_paid AND NOT high_low_same AND NOT high_low_different) AS low_alone,
     count(*) FILTER (WHERE category_tie) AS category_ties,
     count(*) FILTER (WHERE showdown AND surviving = 1) AS one_board_survives,
     count(*) FILTER (WHERE showdown AND surviving = 2) AS two_boards_survive,

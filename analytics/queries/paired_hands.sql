@@ -6,7 +6,7 @@
 WITH outcomes AS (
     SELECT o.variant = $variant_a AND o.run_id = $run_a AS in_a,
            substr(o.hand_id, length(o.run_id) + 2) AS deal, o.showdown, o.scoop, o.split, o.category_tie,
-           o.triple_scoop, o.high_low_same, o.surviving
+           o.triple_scoop, o.high_low_same, o.high_low_different, o.surviving
     FROM wide_hand_outcomes AS o  -- (runs that dealt alike are showdown-mode runs: seats as lists)
     WHERE (o.variant = $variant_a AND o.run_id = $run_a) OR (o.variant = $variant_b AND o.run_id = $run_b)
 ),
@@ -16,6 +16,7 @@ pairs AS (
            a.category_tie AS tie_a, b.category_tie AS tie_b,
            a.triple_scoop AS triple_a, b.triple_scoop AS triple_b,
            a.high_low_same AS same_a, b.high_low_same AS same_b,
+           a.high_low_different AS different_a, b.high_low_different AS different_b,
            a.surviving AS surviving_a, b.surviving AS surviving_b
     FROM (SELECT * FROM outcomes WHERE in_a) AS a
     JOIN (SELECT * FROM outcomes WHERE NOT in_a) AS b USING (deal)
@@ -33,6 +34,8 @@ SELECT
     count(*) FILTER (WHERE sa AND sb AND triple_b AND NOT triple_a) AS triple_scoop_b,
     count(*) FILTER (WHERE sa AND sb AND same_a AND NOT same_b) AS high_low_same_a,
     count(*) FILTER (WHERE sa AND sb AND same_b AND NOT same_a) AS high_low_same_b,
+    count(*) FILTER (WHERE sa AND sb AND different_a AND NOT different_b) AS high_low_different_a,
+    count(*) FILTER (WHERE sa AND sb AND different_b AND NOT different_a) AS high_low_different_b,
     count(*) FILTER (WHERE sa AND sb AND surviving_a = 1 AND surviving_b <> 1) AS one_board_a,
     count(*) FILTER (WHERE sa AND sb AND surviving_b = 1 AND surviving_a <> 1) AS one_board_b
 FROM pairs

@@ -1,8 +1,9 @@
 -- hand_outcomes: one row per hand with how it ended: scoop (one player alone collected every
 -- chip of a hand that reached a showdown), split (a pot or share divided among tied hands),
 -- triple scoop (a game whose boards take shares: one player alone best on every board),
--- whether one player won both the high and the low parts, whether a low part was paid (none is
--- when no one qualifies; both false without a low half), how many boards survived, and whether two or more players held
+-- whether one player won both the high and the low parts, whether they went to different players
+-- (high chips to one, low chips to another, and no one won both), whether a low part was paid (none
+-- is when no one qualifies; all three false without a low half), how many boards survived, and whether two or more players held
 -- the best category at the showdown (category_tie: the tiebreak rule decided, or the pot split).
 WITH raw AS (
     SELECT
@@ -11,6 +12,8 @@ WITH raw AS (
         h.showdown AND coalesce(h.split, false) AS split,
         bool_or(p.triple_scoop) AS triple_scoop,
         CASE WHEN h.showdown THEN bool_or(p.won_high > 0 AND p.won_low > 0) END AS high_low_same,
+        CASE WHEN h.showdown THEN bool_or(p.won_high > 0) AND bool_or(p.won_low > 0)
+            AND NOT bool_or(p.won_high > 0 AND p.won_low > 0) END AS high_low_different,
         CASE WHEN h.showdown THEN bool_or(p.won_low > 0) END AS low_paid,
         CAST(len(h.surviving_boards) AS TINYINT) AS surviving,
         h.showdown AND count(*) FILTER (WHERE p.showdown AND strength_category(p.high_strength) = w.best_category) > 1

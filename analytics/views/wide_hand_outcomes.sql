@@ -10,6 +10,9 @@ WITH wide AS (
         CASE WHEN h.showdown THEN coalesce(list_bool_or(list_transform(range(h.n_players),
             lambda i: h.seat_won[i + 1] - h.seat_won_low[i + 1] > 0 AND h.seat_won_low[i + 1] > 0)), false) END
             AS high_low_same,
+        CASE WHEN h.showdown THEN coalesce(list_bool_or(list_transform(range(h.n_players),
+            lambda i: h.seat_won[i + 1] - h.seat_won_low[i + 1] > 0)), false)
+            AND coalesce(list_bool_or(list_transform(h.seat_won_low, lambda c: c > 0)), false) END AS paid_both,
         CASE WHEN h.showdown THEN coalesce(list_bool_or(list_transform(h.seat_won_low, lambda c: c > 0)), false)
             END AS low_paid,
         CAST(len(h.surviving_boards) AS TINYINT) AS surviving,
@@ -20,7 +23,8 @@ WITH wide AS (
 ),
 wide_outcomes AS (
     SELECT
-        * EXCLUDE (strengths),
+        * EXCLUDE (strengths, paid_both),
+        paid_both AND NOT high_low_same AS high_low_different,
         showdown AND len(list_filter(strengths, lambda x: x >= 0 AND strength_category(x) = strength_category(list_max(strengths)))) > 1
             AS category_tie
     FROM wide

@@ -69,7 +69,10 @@ def summarize(batch: SimBatch) -> Counts:
     if game.low_half:
         both = (batch.extra["won_high"] > 0) & (batch.extra["won_low"] > 0)  # a seat won chips of both
         _add(counts, "overview", "", "high_low_same", (showdown & both.any(axis=1)).sum())
-        _add(counts, "overview", "", "low_paid", (showdown & (batch.extra["won_low"] > 0).any(axis=1)).sum())
+        low_paid = showdown & (batch.extra["won_low"] > 0).any(axis=1)
+        _add(counts, "overview", "", "low_paid", low_paid.sum())
+        no_high = ~(batch.extra["won_high"] > 0).any(axis=1)  # (a high share nobody qualified for)
+        _add(counts, "overview", "", "low_alone", (low_paid & no_high).sum())
     if game.low_share:
         _low(counts, tally)
     if game.discard_board is not None:
