@@ -423,11 +423,16 @@ class Lab:
         from analytics.db import connect
 
         connection = connect(self.data, tables=None)
-        try:
+        try:  # only the run's tables are chained: a filter on the window's partition, pushed below it
+            tables = connection.sql(
+                "SELECT DISTINCT venue || chr(0) || table_name FROM hands_raw WHERE run_id = $run "
+                "AND venue IS NOT NULL AND table_name IS NOT NULL", params={"run": run_id}
+            ).fetchall()  # fmt: skip
             (row,) = connection.sql(
                 "SELECT count(DISTINCT hand_id) FILTER (WHERE NOT agrees), count(DISTINCT hand_id) "
-                "FROM stack_chain WHERE run_id = $run",
-                params={"run": run_id},
+                "FROM stack_chain WHERE run_id = $run "
+                "AND list_contains($tables, venue || chr(0) || table_name)",
+                params={"run": run_id, "tables": [t for (t,) in tables]},
             ).fetchall()
         finally:
             connection.close()

@@ -228,6 +228,22 @@ def test_stacks_chain_from_hand_to_hand_and_a_missing_hand_is_a_finding(tmp_path
     ]
 
 
+def test_a_runs_stack_chain_follows_its_tables_into_earlier_runs_and_no_further(tmp_path):
+    from scooplab.lab import Lab
+
+    first, second = CASH.read_text().split("\n\n\n", 1)
+    assert "PokerStars Hand #" in second
+    (tmp_path / "first.txt").write_text(first + "\n")
+    (tmp_path / "second.txt").write_text(second)
+    other = CASH.read_text().replace("Table 'Alcyone III'", "Table 'Other'")  # another table: its own chain
+    assert other != CASH.read_text()
+    (tmp_path / "other.txt").write_text(other)
+    with Lab(tmp_path / "lab") as lab:
+        runs = [lab.ingest(tmp_path / name)["run_id"] for name in ("first.txt", "other.txt", "second.txt")]
+        assert [lab.stack_chain(run) for run in runs] == [(0, 0), (0, 1), (0, 1)]
+        # (the second file's hand follows the first file's, stored by an earlier run)
+
+
 def test_a_cash_out_is_stored_beside_the_unchanged_table_result(tmp_path):
     cashed = tmp_path / "cashed.txt"
     cashed.write_text(
