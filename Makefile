@@ -67,7 +67,7 @@ bench: setup
 	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/evaluators.py
 	$(BIN)/python benchmarks/simulate.py
-	$(BIN)/python benchmarks/sim_limit.py
+	$(BIN)/python benchmarks/against_kernel.py
 	$(BIN)/python benchmarks/parquet_layouts.py
 	$(BIN)/python benchmarks/analytics.py
 	@if [ -d ../shared/data/phh ]; then $(BIN)/python benchmarks/ingest.py; fi

@@ -12,7 +12,7 @@ memory with the warehouse's writer options in four layouts of the same values:
 
 Beside them, the kernel's own time for the chunk and what #16's target (end to end at least 0.6
 of the compute-only kernel) leaves for all the work after it: kernel x (1/0.6 - 1). Best of
-``--repeat`` in one process (each figure is a stage, not a whole run: ``sim_limit.py`` times the
+``--repeat`` in one process (each figure is a stage, not a whole run: ``against_kernel.py`` times the
 whole process).
 
     python benchmarks/parquet_layouts.py [--games holdem scarney] [--repeat 5]

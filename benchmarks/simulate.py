@@ -5,7 +5,7 @@ Runs ``scooplab simulate`` as a fresh process for each game in showdown mode
 warehouse, and prints hands per second of the whole process (start-up included, the
 wall time around it), the rate the command reports for its own run, the ratio of two
 workers to one, and each process's own peak resident memory. The compute-only limit
-is in ``benchmarks/sim_limit.py``.
+is in ``benchmarks/against_kernel.py``.
 
     python benchmarks/simulate.py [--hands 4000000] [--betting-hands 200000] [--memory-hands 0]
 """

@@ -12,7 +12,7 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
-@pytest.mark.parametrize("script", ["sim_limit", "dashboard_load"])
+@pytest.mark.parametrize("script", ["against_kernel", "dashboard_load"])
 def test_doctests_of_benchmark_scripts(script):
     spec = importlib.util.spec_from_file_location(f"bench_{script}", BENCHMARKS / f"{script}.py")
     module = importlib.util.module_from_spec(spec)

@@ -363,7 +363,7 @@ def _draws(h, plan, rules, out, work) -> None:
     out.final_hole[h] = hands
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # (a writer thread encodes the last chunk meanwhile)
 def simulate_hands(plan, rules, out) -> None:
     """Deal and settle every hand of ``out.cards`` under ``rules`` as ``plan`` deals them, into ``out``.
 

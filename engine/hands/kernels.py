@@ -388,7 +388,7 @@ def evaluate_rows(cards: np.ndarray, out: np.ndarray, ranking: int, kickers: boo
         out[i] = key_strength(key, ranking, kickers, tables) if ok else INVALID
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # (a simulation's counts, on its writer thread while the kernel deals)
 def key_strength_rows(keys: np.ndarray, out: np.ndarray, ranking: int, kickers: bool, tables: tuple) -> None:
     """``key_strength`` of each key (a hand as card bits) into ``out``."""
     tables = borrowed(tables)  # the caller holds them

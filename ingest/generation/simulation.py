@@ -202,31 +202,45 @@ def run_shard(spec: SimSpec, run_id: str, data: str, shard: int) -> int:
     rng = spec.generator(shard)
     name = shard_name(shard)
     if spec.mode == "showdown":
-        from collections import Counter
-
-        from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
-        from ingest.generation.sim_summary import summarize
-        from ingest.storage.sim_rows import dictionary_columns, sim_hands
-
-        words = words_per_hand(game, spec.players, spec.options)
-        counts: Counter = Counter()
-        # the summaries file is renamed into place just before the hands file, which marks the shard done
-        dictionary = dictionary_columns(game, spec.options)
-        with warehouse.writer("hands", game.name, run_id, name, dictionary) as writer:
-            for start in range(0, count, CHUNK):
-                size = min(CHUNK, count - start)
-                u = random_words(rng, size, words)
-                batch = simulate_chunk(game, spec.players, spec.stake, spec.options, u)
-                writer.write_table(sim_hands(batch, run_id, shard, start, first + start))
-                counts.update(summarize(batch))
-            warehouse.write(
-                "summaries", game.name, run_id, summary_table(counts, run_id, game.name, shard), name=name
-            )
+        _showdown_shard(spec, game, warehouse, run_id, shard, rng)
         return count
     from ingest.generation.betting_sim import write_betting_shard
 
     write_betting_shard(spec, spec.played(game), warehouse, run_id, shard, rng, first, count, name)
     return count
+
+
+def _showdown_shard(spec: SimSpec, game, warehouse: Warehouse, run_id: str, shard: int, rng) -> None:
+    """A showdown-mode shard: chunks dealt by the kernel on this thread, each counted and encoded on a
+    writer thread meanwhile (``BackgroundWrites``), its rows built by the writer when it waits for
+    work (a slow kernel: draw games, Omaha), else here; the summaries file is renamed into place
+    just before the hands file, which marks the shard done."""
+    from collections import Counter
+
+    from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
+    from ingest.generation.sim_summary import summarize
+    from ingest.storage.background import BackgroundWrites
+    from ingest.storage.sim_rows import dictionary_columns, sim_hands
+
+    first, count = spec.shard_hands(shard)
+    name, words, counts = shard_name(shard), words_per_hand(game, spec.players, spec.options), Counter()
+    with warehouse.writer("hands", game.name, run_id, name, dictionary_columns(game, spec.options)) as writer:
+
+        def rows_of(batch, start: int):
+            return sim_hands(batch, run_id, shard, start, first + start)
+
+        def counted_and_written(chunk) -> None:
+            batch, start, rows = chunk
+            counts.update(summarize(batch))
+            writer.write_table(rows if rows is not None else rows_of(batch, start))
+
+        with BackgroundWrites(counted_and_written) as background:
+            for start in range(0, count, CHUNK):
+                u = random_words(rng, min(CHUNK, count - start), words)
+                batch = simulate_chunk(game, spec.players, spec.stake, spec.options, u)
+                background.put((batch, start, None if background.idle() else rows_of(batch, start)))
+        summaries = summary_table(counts, run_id, game.name, shard)
+        warehouse.write("summaries", game.name, run_id, summaries, name=name)
 
 
 def warm_up(spec: SimSpec) -> None:
