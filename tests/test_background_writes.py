@@ -88,3 +88,31 @@ def test_a_shard_holds_the_rows_its_chunks_make_in_line(tmp_path):
         wanted = inline.column(column).cast(stored.schema.field(column).type)
         assert stored.column(column).equals(wanted), column
     assert np.unique(stored.column("hand_id").to_numpy(zero_copy_only=False)).size == spec.hands
+
+
+def test_a_betting_shard_holds_the_rows_its_chunks_make_in_line(tmp_path):
+    from engine.rules.games import get_game
+    from engine.rules.games.base import Structure
+    from ingest.generation.betting_sim import batch_tables, play_batch
+
+    policies = ("tag", "station", "random")
+    spec = SimSpec("cry-me-a-river", 12_000, players=3, seed=8, mode="betting", policies=policies).check()
+    assert spec.chunk < spec.hands  # several chunks, written while the next is played
+    simulate(spec, str(tmp_path), run_id="r")
+    game = spec.played(get_game(spec.game))
+    seed_words = spec.generator(0).integers(0, 2**64, size=4, dtype=np.uint64)
+    parts = []
+    for start in range(0, spec.hands, spec.chunk):
+        batch = play_batch(game, 3, spec.stake, spec.options, list(policies), seed_words,
+                           min(spec.chunk, spec.hands - start), structure=Structure(spec.structure),
+                           big_blind=spec.big_blind)  # fmt: skip
+        parts.append(batch_tables(game, batch, run_id="r", shard=0, first=start, stake=spec.stake,
+                                  options=spec.options, policies=list(policies),
+                                  structure=Structure(spec.structure)))  # fmt: skip
+    for index, table in enumerate(("hands", "players", "actions")):
+        inline = pa.concat_tables([part[index] for part in parts])
+        stored = Warehouse(tmp_path).read(table)
+        assert stored.num_rows == inline.num_rows > 0, table
+        for column in inline.column_names:  # every column, as it was written in line
+            wanted = inline.column(column).cast(stored.schema.field(column).type)
+            assert stored.column(column).equals(wanted), (table, column)

@@ -609,7 +609,7 @@ def _copy_out(h, hand, out, position, result, n) -> None:
         out.dead[h, seat] = hand.seats[DEAD, seat]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # (a writer thread builds and encodes the last chunk meanwhile)
 def play_hands(n_hands, stake, table, streets, players, rng_state, fixed_decks, out) -> int:
     """Play up to ``n_hands`` hands with ``stake`` chips a seat; returns how many fit in ``out.rec``
     (the rest wait for a bigger one).

@@ -248,7 +248,7 @@ def _divide_pots(h, pots, hands, rules, out, work, first) -> None:
         out.split[h] |= outcome == 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # (on a simulation's writer thread, beside the dealing kernel)
 def settle_hands(rules, hands, out) -> None:
     """Settle every hand of ``hands`` (a ``HandsAtShowdown``) with ``showdown[h]`` into ``out`` (a
     ``Settlement``): chips won and each seat's showdown facts, under ``rules``

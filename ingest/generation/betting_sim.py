@@ -39,6 +39,7 @@ from ingest.storage.array_rows import (
     settle,
     showdown_columns,
 )
+from ingest.storage.background import BackgroundWrites
 from ingest.storage.schema import HANDS, METADATA_COLUMNS, SEAT_ARRAYS
 from ingest.storage.warehouse import Warehouse
 
@@ -245,24 +246,33 @@ def pushfold_chart(spec, game: GameSpec, warehouse: Warehouse, progress_of=None
 
 def write_betting_shard(spec, game: GameSpec, warehouse: Warehouse, run_id: str, shard: int,
                         rng: np.random.Generator, first: int, count: int, name: str) -> None:  # fmt: skip
-    """Play and store one shard of betting-mode hands; the hands file, renamed last, marks it done."""
+    """Play and store one shard of betting-mode hands (each chunk written on a writer thread while the
+    kernel plays the next); the hands file, renamed last, marks it done."""
     seed_words = rng.integers(0, 2**64, size=4, dtype=np.uint64)
     policies = list(spec.policies)
     structure = Structure(spec.structure)
     chart = pushfold_chart(spec, game, warehouse)[0] if "pushfold" in policies else None
+
+    def rows_of(batch: Batch, start: int) -> tuple[pa.Table, pa.Table, pa.Table]:
+        return batch_tables(game, batch, run_id=run_id, shard=shard, first=first + start, stake=spec.stake,
+                            options=spec.options, policies=policies, structure=structure)  # fmt: skip
+
     with (
         warehouse.writer("hands", game.name, run_id, name) as hands_file,
         warehouse.writer("actions", game.name, run_id, name) as actions_file,
         warehouse.writer("players", game.name, run_id, name) as players_file,
     ):
-        for start in range(0, count, spec.chunk):
-            size = min(spec.chunk, count - start)
-            batch = play_batch(game, spec.players, spec.stake, spec.options, policies, seed_words, size,
-                               structure=structure, big_blind=spec.big_blind, chart=chart)  # fmt: skip
-            hands, players, actions = batch_tables(
-                game, batch, run_id=run_id, shard=shard, first=first + start, stake=spec.stake,
-                options=spec.options, policies=policies, structure=structure,
-            )  # fmt: skip
+
+        def written(chunk: tuple[Batch, int, tuple | None]) -> None:  # (on the writer thread)
+            batch, start, tables = chunk
+            hands, players, actions = tables if tables is not None else rows_of(batch, start)
             players_file.write_table(players)
             actions_file.write_table(actions)
             hands_file.write_table(hands)
+
+        with BackgroundWrites(written) as background:  # rows built by whichever thread is free
+            for start in range(0, count, spec.chunk):
+                size = min(spec.chunk, count - start)
+                batch = play_batch(game, spec.players, spec.stake, spec.options, policies, seed_words, size,
+                                   structure=structure, big_blind=spec.big_blind, chart=chart)  # fmt: skip
+                background.put((batch, start, None if background.idle() else rows_of(batch, start)))

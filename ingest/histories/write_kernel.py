@@ -117,7 +117,7 @@ def _check_records(records: np.ndarray, hand_start: np.ndarray, count: int, boar
         raise ValueError("a board deal without the deals of the other boards after it")
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # (on a simulation's writer thread, beside the dealing kernel)
 def _write_hands(hands, first, fixed, cards, boards, out, offsets) -> None:
     """Each hand's text one after another in ``out``; hand h from ``offsets[h]`` to ``offsets[h + 1]``
     (``hands``: records, their cards, each hand's first record, finishing stacks)."""
