@@ -593,8 +593,7 @@ def _halves(overview: dict[str, int], showdowns: int, low_hands: bool) -> dict[s
     went to one player and low chips to another and, where a low hand must qualify, how often a low
     part was paid, over the hands that reached a showdown. (``low_alone``: hands whose low part was
     paid and no high part, as when a high share has a qualifier nobody reaches.)"""
-    paid = overview["low_paid"] if low_hands else showdowns  # points: a low half is always paid
-    different = paid - overview["high_low_same"] - overview["low_alone"]
+    different = overview["low_paid"] - overview["high_low_same"] - overview["low_alone"]
     halves = {
         "high_low_same_player_rate": rate(overview["high_low_same"], showdowns),
         "high_low_different_players_rate": rate(different, showdowns),

@@ -21,6 +21,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numba import njit
 
+import engine  # noqa: F401  (numba's cache folder, named after the kernels' sources, before any kernel)
+
 ACTION_CODES = {"fold": 1, "check": 2, "call": 3, "bet": 4, "raise": 5}  # any other action: 0
 FOLD, CHECK, CALL, BET, RAISE = 1, 2, 3, 4, 5
 CHANCES = (

@@ -591,10 +591,22 @@ def warm_up() -> None:
 
     thread = threading.Thread(target=warm, name="scooplab-warm-up", daemon=True)
     thread.start()
-    _at_shutdown(lambda: (stop.set(), thread.join(WARM_UP_STOP_SECONDS)))
+    _WARM_UPS.append((stop, thread))
+    _at_shutdown(stop_warm_ups)
 
 
 WARM_UP_STOP_SECONDS = 15  # at shutdown, the warm-up's step under way may end (a few seconds at most)
+_WARM_UPS: list[tuple[threading.Event, threading.Thread]] = []  # this process's warm-ups
+
+
+def stop_warm_ups() -> None:
+    """Stop every warm-up this process started, each after its step under way (the server's end; a
+    test session's, so that no thread a test started outlives it)."""
+    for stop, _ in _WARM_UPS:
+        stop.set()
+    for _, thread in _WARM_UPS:
+        thread.join(WARM_UP_STOP_SECONDS)
+    _WARM_UPS[:] = [(stop, thread) for stop, thread in _WARM_UPS if thread.is_alive()]
 
 
 def _at_shutdown(step: Callable[[], object]) -> None:

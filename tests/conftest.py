@@ -36,6 +36,16 @@ def _main_module_kept():
     sys.modules["__main__"] = main
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _warm_ups_stopped():
+    """At the session's end, the dashboard's background warm-ups that page tests started in this
+    process are stopped and waited for (else one logs to the closed output as the process ends)."""
+    yield
+    data = sys.modules.get("dashboards.data")
+    if data is not None:
+        data.stop_warm_ups()
+
+
 MARK = "SCOOPLAB_TEST_SESSION"
 GRACE_SECONDS = float(os.environ.get("SCOOPLAB_TEST_GRACE", "60"))  # the end waits this long for exits:
 # a server stopped by its test is gone within a second, so only a process nobody stops is still there

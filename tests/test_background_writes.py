@@ -116,3 +116,15 @@ def test_a_betting_shard_holds_the_rows_its_chunks_make_in_line(tmp_path):
         for column in inline.column_names:  # every column, as it was written in line
             wanted = inline.column(column).cast(stored.schema.field(column).type)
             assert stored.column(column).equals(wanted), (table, column)
+
+
+def test_when_both_sides_fail_the_callers_error_names_the_writers():
+    def write(batch):
+        raise OSError("disk full")
+
+    with pytest.raises(ValueError, match="kernel") as raised, BackgroundWrites(write) as background:
+        background.put(1)
+        while not background.idle() or background._thread.is_alive():  # the writer has failed
+            pass
+        raise ValueError("kernel")
+    assert "the writer failed too: disk full" in getattr(raised.value, "__notes__", [])

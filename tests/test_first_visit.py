@@ -161,3 +161,13 @@ def test_a_file_written_again_under_its_name_is_read_again_by_a_connection_that_
     assert con.sql("SELECT count(*) FROM hands").fetchall() == [(5,)]
     pq.write_table(pa.table({"hand": [7]}), path)  # written in place
     assert con.sql("SELECT sum(hand) FROM hands").fetchall() == [(7,)]
+
+
+def test_stopping_the_warm_ups_ends_their_threads(tmp_path, monkeypatch, no_page_running):
+    monkeypatch.setattr(data, "data_path", lambda: str(tmp_path / "somewhere"))
+    monkeypatch.setattr(data, "empty", lambda path: False)
+    with data.page_running():  # (its first step waits while a page runs)
+        data.warm_up()
+        assert [t for t in threading.enumerate() if t.name == "scooplab-warm-up" and t.is_alive()]
+        data.stop_warm_ups()
+    assert not [t for t in threading.enumerate() if t.name == "scooplab-warm-up" and t.is_alive()]

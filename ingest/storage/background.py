@@ -59,8 +59,18 @@ class BackgroundWrites:
     def __exit__(self, kind, error, trace) -> None:
         if kind is not None:
             self._stop.set()  # the caller failed: the writer stops at its next batch
+        interrupted = False
         self._waiting_put_done()
-        self._thread.join()
+        while self._thread.is_alive():  # (the file it writes must outlive it, even on a second Ctrl-C)
+            try:
+                self._thread.join()
+            except KeyboardInterrupt:
+                self._stop.set()
+                interrupted = True
+        if error is not None and self._error is not None:
+            error.add_note(f"the writer failed too: {self._error}")
+        if interrupted:
+            raise KeyboardInterrupt
         if kind is None:
             self._raise_error()
 
