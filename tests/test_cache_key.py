@@ -8,6 +8,7 @@ from pathlib import Path
 
 import engine
 from engine import source_key
+from tests.patience import COMMAND_SECONDS
 
 ENGINE = Path(engine.__file__).resolve().parent
 
@@ -55,7 +56,7 @@ def test_every_kernel_caches_in_the_sources_folder_whichever_module_imports_numb
     )
     env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "SCOOPLAB_NUMBA_KEY")}
     said = subprocess.run([sys.executable, "-c", code], cwd=ENGINE.parent, env=env, capture_output=True,
-                          text=True, check=True, timeout=120).stdout.split("\n")  # fmt: skip
+                          text=True, check=True, timeout=COMMAND_SECONDS).stdout.split("\n")  # fmt: skip
     folder, *paths = [line for line in said if line]
     assert Path(folder).parent == ENGINE / "__pycache__" / "numba" and len(paths) == 2
     assert all(path.startswith(folder) for path in paths), (folder, paths)
