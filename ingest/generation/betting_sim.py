@@ -253,7 +253,8 @@ def write_betting_shard(spec, game: GameSpec, warehouse: Warehouse, run_id: str,
     structure = Structure(spec.structure)
     chart = pushfold_chart(spec, game, warehouse)[0] if "pushfold" in policies else None
 
-    def rows_of(batch: Batch, start: int) -> tuple[pa.Table, pa.Table, pa.Table]:
+    def rows_of(chunk: tuple[Batch, int]) -> tuple[pa.Table, pa.Table, pa.Table]:
+        batch, start = chunk
         return batch_tables(game, batch, run_id=run_id, shard=shard, first=first + start, stake=spec.stake,
                             options=spec.options, policies=policies, structure=structure)  # fmt: skip
 
@@ -263,16 +264,15 @@ def write_betting_shard(spec, game: GameSpec, warehouse: Warehouse, run_id: str,
         warehouse.writer("players", game.name, run_id, name) as players_file,
     ):
 
-        def written(chunk: tuple[Batch, int, tuple | None]) -> None:  # (on the writer thread)
-            batch, start, tables = chunk
-            hands, players, actions = tables if tables is not None else rows_of(batch, start)
+        def written(tables: tuple[pa.Table, pa.Table, pa.Table]) -> None:  # (on the writer thread)
+            hands, players, actions = tables
             players_file.write_table(players)
             actions_file.write_table(actions)
             hands_file.write_table(hands)
 
-        with BackgroundWrites(written) as background:  # rows built by whichever thread is free
+        with BackgroundWrites(written, rows_of) as background:  # rows built by whichever thread is free
             for start in range(0, count, spec.chunk):
                 size = min(spec.chunk, count - start)
                 batch = play_batch(game, spec.players, spec.stake, spec.options, policies, seed_words, size,
                                    structure=structure, big_blind=spec.big_blind, chart=chart)  # fmt: skip
-                background.put((batch, start, None if background.idle() else rows_of(batch, start)))
+                background.put((batch, start))

@@ -212,9 +212,8 @@ def run_shard(spec: SimSpec, run_id: str, data: str, shard: int) -> int:
 
 def _showdown_shard(spec: SimSpec, game, warehouse: Warehouse, run_id: str, shard: int, rng) -> None:
     """A showdown-mode shard: chunks dealt by the kernel on this thread, each counted and encoded on a
-    writer thread meanwhile (``BackgroundWrites``), its rows built by the writer when it waits for
-    work (a slow kernel: draw games, Omaha), else here; the summaries file is renamed into place
-    just before the hands file, which marks the shard done."""
+    writer thread meanwhile (``BackgroundWrites``; counts and rows built by whichever is free); the
+    summaries file is renamed into place just before the hands file, which marks the shard done."""
     from collections import Counter
 
     from engine.compiled.simulate import random_words, simulate_chunk, words_per_hand
@@ -224,21 +223,21 @@ def _showdown_shard(spec: SimSpec, game, warehouse: Warehouse, run_id: str, shar
 
     first, count = spec.shard_hands(shard)
     name, words, counts = shard_name(shard), words_per_hand(game, spec.players, spec.options), Counter()
+
+    def counted_and_rows(chunk):
+        batch, start = chunk
+        return summarize(batch), sim_hands(batch, run_id, shard, start, first + start)
+
     with warehouse.writer("hands", game.name, run_id, name, dictionary_columns(game, spec.options)) as writer:
 
-        def rows_of(batch, start: int):
-            return sim_hands(batch, run_id, shard, start, first + start)
+        def written(counted_rows) -> None:  # (on the writer thread: the counts are added up there alone)
+            counts.update(counted_rows[0])
+            writer.write_table(counted_rows[1])
 
-        def counted_and_written(chunk) -> None:
-            batch, start, rows = chunk
-            counts.update(summarize(batch))
-            writer.write_table(rows if rows is not None else rows_of(batch, start))
-
-        with BackgroundWrites(counted_and_written) as background:
+        with BackgroundWrites(written, counted_and_rows) as background:
             for start in range(0, count, CHUNK):
                 u = random_words(rng, min(CHUNK, count - start), words)
-                batch = simulate_chunk(game, spec.players, spec.stake, spec.options, u)
-                background.put((batch, start, None if background.idle() else rows_of(batch, start)))
+                background.put((simulate_chunk(game, spec.players, spec.stake, spec.options, u), start))
         summaries = summary_table(counts, run_id, game.name, shard)
         warehouse.write("summaries", game.name, run_id, summaries, name=name)
 

@@ -9,11 +9,11 @@ the end; the caller's stops the writer before it is raised (the file is then the
 as it is when a write fails in line).
 
 >>> written = []
->>> with BackgroundWrites(written.append) as background:
+>>> with BackgroundWrites(written.append, build=lambda n: n * n) as background:
 ...     for n in range(5):
 ...         background.put(n)
 >>> written
-[0, 1, 2, 3, 4]
+[0, 1, 4, 9, 16]
 """
 
 from __future__ import annotations
@@ -26,12 +26,20 @@ from typing import Any
 _DONE = object()
 
 
-class BackgroundWrites:
-    """``with BackgroundWrites(write) as background:`` each ``background.put(batch)`` is given to
-    ``write`` on a writer thread, in order; leaving the block waits for every batch to be written."""
+def _as_it_is(item: Any) -> Any:
+    return item
 
-    def __init__(self, write: Callable[[Any], None], depth: int = 2) -> None:
-        self._write = write
+
+class BackgroundWrites:
+    """``with BackgroundWrites(write, build) as background:`` each ``background.put(item)`` is given
+    to ``write`` on a writer thread as ``build(item)``, in order; leaving the block waits for every
+    item to be written. ``build`` (the rows of a chunk, say) runs on whichever thread is free: the
+    writer's when it waits for work (a slow kernel), else the caller's, so neither waits long for
+    the other; it must give the same whichever thread runs it."""
+
+    def __init__(self, write: Callable[[Any], None], build: Callable[[Any], Any] = _as_it_is,
+                 depth: int = 2) -> None:  # fmt: skip
+        self._write, self._build = write, build
         self._waiting: queue.Queue[Any] = queue.Queue(maxsize=depth)
         self._stop = threading.Event()
         self._error: BaseException | None = None
@@ -41,17 +49,14 @@ class BackgroundWrites:
         self._thread.start()
         return self
 
-    def idle(self) -> bool:
-        """Whether no batch waits for the writer (it writes its last one, or waits for the next)."""
-        return self._waiting.empty()
-
-    def put(self, batch: Any) -> None:
-        """Queue ``batch`` for the writer (waiting while ``depth`` batches wait); the writer's error, if
-        it failed, is raised here."""
+    def put(self, item: Any) -> None:
+        """Queue ``item`` for the writer, built here if items already wait for it (waiting while
+        ``depth`` of them wait); the writer's error, if it failed, is raised here."""
+        queued = (item, None) if self._waiting.empty() else (item, (self._build(item),))
         while True:
             self._raise_error()
             try:
-                self._waiting.put(batch, timeout=0.1)
+                self._waiting.put(queued, timeout=0.1)
                 return
             except queue.Full:
                 continue
@@ -88,11 +93,12 @@ class BackgroundWrites:
 
     def _run(self) -> None:
         while True:
-            batch = self._waiting.get()
-            if batch is _DONE or self._stop.is_set():
+            queued = self._waiting.get()
+            if queued is _DONE or self._stop.is_set():
                 return
             try:
-                self._write(batch)
+                item, built = queued
+                self._write(built[0] if built is not None else self._build(item))
             except BaseException as error:  # raised again in the caller's thread
                 self._error = error
                 self._drain()
